@@ -1,0 +1,23 @@
+//! The backend under test: a model of Mesa's scalar brw/i965 backend.
+//!
+//! This crate knows nothing about fuzzing. It holds the IR ([`program`], [`inst`], [`reg`],
+//! [`types`], [`opcode`]), its text form ([`text`]), the device table ([`device`]), the CFG
+//! ([`cfg`]), Mesa's builder assertions ([`builder`]) and the IR validator ([`validate`]).
+
+pub mod builder;
+pub mod cfg;
+pub mod device;
+pub mod inst;
+pub mod opcode;
+pub mod program;
+pub mod reg;
+pub mod text;
+pub mod types;
+pub mod validate;
+
+pub use device::Device;
+pub use inst::Inst;
+pub use opcode::Opcode;
+pub use program::Program;
+pub use reg::Reg;
+pub use types::Type;

@@ -1,0 +1,314 @@
+//! Opcodes: the EU ALU set, the math functions, the logical (virtual) operations that the
+//! lowering passes turn into hardware instructions, hardware SEND, and control flow.
+
+use arbitrary::Arbitrary;
+use serde::{Deserialize, Serialize};
+
+/// Every operation the IR can express, hardware or virtual.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Arbitrary)]
+pub enum Opcode {
+    // Moves and logic.
+    Mov,
+    Sel,
+    Not,
+    And,
+    Or,
+    Xor,
+    Shr,
+    Shl,
+    Asr,
+    Rol,
+    Ror,
+    Cmp,
+    Cmpn,
+    // Arithmetic.
+    Add,
+    Addc,
+    Subb,
+    Avg,
+    Mul,
+    Mach,
+    Mad,
+    Lrp,
+    Frc,
+    Rndu,
+    Rndd,
+    Rnde,
+    Rndz,
+    // Bit operations.
+    Bfrev,
+    Bfe,
+    Bfi1,
+    Bfi2,
+    Fbh,
+    Fbl,
+    Cbit,
+    Lzd,
+    // Extended math (the MATH instruction's functions).
+    Rcp,
+    Rsq,
+    Sqrt,
+    Exp2,
+    Log2,
+    Sin,
+    Cos,
+    Pow,
+    IntQuotient,
+    IntRemainder,
+    // Logical operations, lowered before register allocation.
+    LoadPayload,
+    Mulh,
+    FbWriteLogical,
+    UntypedReadLogical,
+    UntypedWriteLogical,
+    ScratchRead,
+    ScratchWrite,
+    TexLogical,
+    // Hardware message.
+    Send,
+    // Control flow.
+    If,
+    Else,
+    Endif,
+    Do,
+    While,
+    Break,
+    Continue,
+    Halt,
+    HaltTarget,
+    Nop,
+}
+
+/// Every opcode with its printed name (Mesa's `brw_instruction_name` spelling where one exists).
+pub const OPCODE_NAMES: [(Opcode, &str); 63] = [
+    (Opcode::Mov, "mov"),
+    (Opcode::Sel, "sel"),
+    (Opcode::Not, "not"),
+    (Opcode::And, "and"),
+    (Opcode::Or, "or"),
+    (Opcode::Xor, "xor"),
+    (Opcode::Shr, "shr"),
+    (Opcode::Shl, "shl"),
+    (Opcode::Asr, "asr"),
+    (Opcode::Rol, "rol"),
+    (Opcode::Ror, "ror"),
+    (Opcode::Cmp, "cmp"),
+    (Opcode::Cmpn, "cmpn"),
+    (Opcode::Add, "add"),
+    (Opcode::Addc, "addc"),
+    (Opcode::Subb, "subb"),
+    (Opcode::Avg, "avg"),
+    (Opcode::Mul, "mul"),
+    (Opcode::Mach, "mach"),
+    (Opcode::Mad, "mad"),
+    (Opcode::Lrp, "lrp"),
+    (Opcode::Frc, "frc"),
+    (Opcode::Rndu, "rndu"),
+    (Opcode::Rndd, "rndd"),
+    (Opcode::Rnde, "rnde"),
+    (Opcode::Rndz, "rndz"),
+    (Opcode::Bfrev, "bfrev"),
+    (Opcode::Bfe, "bfe"),
+    (Opcode::Bfi1, "bfi1"),
+    (Opcode::Bfi2, "bfi2"),
+    (Opcode::Fbh, "fbh"),
+    (Opcode::Fbl, "fbl"),
+    (Opcode::Cbit, "cbit"),
+    (Opcode::Lzd, "lzd"),
+    (Opcode::Rcp, "rcp"),
+    (Opcode::Rsq, "rsq"),
+    (Opcode::Sqrt, "sqrt"),
+    (Opcode::Exp2, "exp2"),
+    (Opcode::Log2, "log2"),
+    (Opcode::Sin, "sin"),
+    (Opcode::Cos, "cos"),
+    (Opcode::Pow, "pow"),
+    (Opcode::IntQuotient, "int_quot"),
+    (Opcode::IntRemainder, "int_rem"),
+    (Opcode::LoadPayload, "load_payload"),
+    (Opcode::Mulh, "mulh"),
+    (Opcode::FbWriteLogical, "fb_write_logical"),
+    (Opcode::UntypedReadLogical, "untyped_read_logical"),
+    (Opcode::UntypedWriteLogical, "untyped_write_logical"),
+    (Opcode::ScratchRead, "scratch_read"),
+    (Opcode::ScratchWrite, "scratch_write"),
+    (Opcode::TexLogical, "tex_logical"),
+    (Opcode::Send, "send"),
+    (Opcode::If, "if"),
+    (Opcode::Else, "else"),
+    (Opcode::Endif, "endif"),
+    (Opcode::Do, "do"),
+    (Opcode::While, "while"),
+    (Opcode::Break, "break"),
+    (Opcode::Continue, "cont"),
+    (Opcode::Halt, "halt"),
+    (Opcode::HaltTarget, "halt_target"),
+    (Opcode::Nop, "nop"),
+];
+
+/// How many sources an opcode takes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SrcCount {
+    Exactly(usize),
+    /// LOAD_PAYLOAD: header plus one source per component, at least one.
+    AtLeast(usize),
+}
+
+impl Opcode {
+    pub fn name(self) -> &'static str {
+        OPCODE_NAMES
+            .iter()
+            .find(|(o, _)| *o == self)
+            .map(|(_, n)| *n)
+            .unwrap_or("?")
+    }
+
+    pub fn from_name(s: &str) -> Option<Opcode> {
+        OPCODE_NAMES.iter().find(|(_, n)| *n == s).map(|(o, _)| *o)
+    }
+
+    pub fn src_count(self) -> SrcCount {
+        use Opcode::*;
+        SrcCount::Exactly(match self {
+            Mov | Not | Frc | Rndu | Rndd | Rnde | Rndz | Bfrev | Fbh | Fbl | Cbit | Lzd | Rcp
+            | Rsq | Sqrt | Exp2 | Log2 | Sin | Cos => 1,
+            Sel | And | Or | Xor | Shr | Shl | Asr | Rol | Ror | Cmp | Cmpn | Add | Addc | Subb
+            | Avg | Mul | Mach | Bfi1 | Pow | IntQuotient | IntRemainder | Mulh => 2,
+            Mad | Lrp | Bfe | Bfi2 => 3,
+            LoadPayload => return SrcCount::AtLeast(1),
+            // color, component count (imm), render target (imm)
+            FbWriteLogical => 3,
+            // address, surface (imm), component count (imm)
+            UntypedReadLogical => 3,
+            // address, data, surface (imm), component count (imm)
+            UntypedWriteLogical => 4,
+            // byte offset (imm)
+            ScratchRead => 1,
+            // data, byte offset (imm)
+            ScratchWrite => 2,
+            // u, v, surface (imm)
+            TexLogical => 3,
+            // payload, extended payload
+            Send => 2,
+            If | Else | Endif | Do | While | Break | Continue | Halt | HaltTarget | Nop => 0,
+        })
+    }
+
+    pub fn is_control_flow(self) -> bool {
+        use Opcode::*;
+        matches!(
+            self,
+            If | Else | Endif | Do | While | Break | Continue | Halt | HaltTarget
+        )
+    }
+
+    /// Three-source (Align16 on older parts) instructions.
+    pub fn is_3src(self) -> bool {
+        matches!(self, Opcode::Mad | Opcode::Lrp | Opcode::Bfe | Opcode::Bfi2)
+    }
+
+    /// Extended math functions (one MATH instruction each in hardware).
+    pub fn is_math(self) -> bool {
+        use Opcode::*;
+        matches!(
+            self,
+            Rcp | Rsq | Sqrt | Exp2 | Log2 | Sin | Cos | Pow | IntQuotient | IntRemainder
+        )
+    }
+
+    /// Virtual operations that must be lowered before the program reaches hardware.
+    pub fn is_logical(self) -> bool {
+        use Opcode::*;
+        matches!(
+            self,
+            LoadPayload
+                | Mulh
+                | FbWriteLogical
+                | UntypedReadLogical
+                | UntypedWriteLogical
+                | TexLogical
+        )
+    }
+
+    /// Operations that talk to a shared function (logical sends, scratch, SEND itself).
+    pub fn is_message(self) -> bool {
+        use Opcode::*;
+        matches!(
+            self,
+            FbWriteLogical
+                | UntypedReadLogical
+                | UntypedWriteLogical
+                | ScratchRead
+                | ScratchWrite
+                | TexLogical
+                | Send
+        )
+    }
+
+    /// Operations that may end the thread.
+    pub fn can_eot(self) -> bool {
+        matches!(self, Opcode::Send | Opcode::FbWriteLogical)
+    }
+
+    /// Operations with effects beyond their destination (never dead code).
+    pub fn has_side_effects(self) -> bool {
+        use Opcode::*;
+        matches!(
+            self,
+            FbWriteLogical | UntypedWriteLogical | ScratchWrite | Send
+        ) || self.is_control_flow()
+    }
+
+    /// Bitwise logic ops, where `negate` means NOT and `abs` is undefined (Gen8+).
+    pub fn is_logic(self) -> bool {
+        matches!(self, Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not)
+    }
+
+    /// Operations that accept a conditional modifier writing the flag register.
+    pub fn can_do_cmod(self) -> bool {
+        use Opcode::*;
+        matches!(
+            self,
+            Mov | Sel
+                | Not
+                | And
+                | Or
+                | Xor
+                | Shr
+                | Shl
+                | Asr
+                | Cmp
+                | Cmpn
+                | Add
+                | Addc
+                | Subb
+                | Avg
+                | Mul
+                | Mad
+                | Lrp
+                | Frc
+                | Rndu
+                | Rndd
+                | Rnde
+                | Rndz
+                | Lzd
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_round_trip() {
+        for (op, name) in OPCODE_NAMES {
+            assert_eq!(Opcode::from_name(name), Some(op));
+            assert_eq!(op.name(), name);
+        }
+        let mut names: Vec<_> = OPCODE_NAMES.iter().map(|(_, n)| *n).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), OPCODE_NAMES.len());
+    }
+}

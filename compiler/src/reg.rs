@@ -1,0 +1,424 @@
+//! Operands (`brw_reg`): register files, regions, immediates and source modifiers.
+//!
+//! Virtual files (VGRF, ATTR, UNIFORM) address bytes from the start of the register plus an
+//! element stride, as Mesa's IR does before register allocation. Hardware files (fixed GRFs
+//! and architecture registers) carry a `<vstride;width,hstride>` region instead, which the
+//! emulator walks exactly as the EU does.
+
+use crate::types::Type;
+use arbitrary::Arbitrary;
+use serde::{Deserialize, Serialize};
+
+/// Bytes in one register unit (`REG_SIZE`): a GRF, and the allocation unit of VGRFs.
+pub const REG_SIZE: u32 = 32;
+
+/// A hardware region in elements: `<vstride;width,hstride>`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Arbitrary)]
+pub struct Region {
+    pub vstride: u8,
+    pub width: u8,
+    pub hstride: u8,
+}
+
+impl Region {
+    pub const fn new(vstride: u8, width: u8, hstride: u8) -> Region {
+        Region {
+            vstride,
+            width,
+            hstride,
+        }
+    }
+
+    /// `<0;1,0>`: every channel reads the same element.
+    pub const SCALAR: Region = Region::new(0, 1, 0);
+    /// `<8;8,1>`: the common packed SIMD8 region.
+    pub const PACKED8: Region = Region::new(8, 8, 1);
+
+    /// The packed-style region `<w*stride;w,stride>` that reads elements `stride` apart.
+    pub fn strided(exec_size: u32, stride: u8) -> Region {
+        if stride == 0 {
+            return Region::SCALAR;
+        }
+        let width = exec_size.clamp(1, 16) as u8;
+        if width == 1 {
+            return Region::SCALAR;
+        }
+        Region::new(width.saturating_mul(stride), width, stride)
+    }
+
+    pub fn is_scalar(self) -> bool {
+        self.vstride == 0 && self.width == 1 && self.hstride == 0
+    }
+
+    /// Element index (in units of the operand type) that channel `i` reads.
+    pub fn element(self, i: u32) -> u32 {
+        let w = self.width.max(1) as u32;
+        (i / w) * self.vstride as u32 + (i % w) * self.hstride as u32
+    }
+}
+
+/// Architecture register files (`BRW_ARF_*`), without the null register.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Arbitrary)]
+pub enum Arf {
+    /// `a0`: address register.
+    Address,
+    /// `acc0`/`acc1`: accumulators.
+    Acc,
+    /// `f0`/`f1`: flag registers, each two 16-bit subregisters.
+    Flag,
+    /// `ce0`: channel enables.
+    Mask,
+    /// `sr0`: state register (holds the dispatch mask).
+    State,
+    /// `cr0`: control register (rounding and denormal modes).
+    Control,
+    /// `n0`: notification count.
+    Notification,
+    /// `ip`: instruction pointer.
+    Ip,
+    /// `tdr0`: thread dependency register.
+    Tdr,
+    /// `tm0`: timestamp.
+    Timestamp,
+}
+
+/// Every ARF with its printed prefix.
+pub const ARF_NAMES: [(Arf, &str); 10] = [
+    (Arf::Address, "a"),
+    (Arf::Acc, "acc"),
+    (Arf::Flag, "f"),
+    (Arf::Mask, "ce"),
+    (Arf::State, "sr"),
+    (Arf::Control, "cr"),
+    (Arf::Notification, "n"),
+    (Arf::Ip, "ip"),
+    (Arf::Tdr, "tdr"),
+    (Arf::Timestamp, "tm"),
+];
+
+impl Arf {
+    pub fn prefix(self) -> &'static str {
+        ARF_NAMES
+            .iter()
+            .find(|(a, _)| *a == self)
+            .map(|(_, n)| *n)
+            .unwrap_or("?")
+    }
+}
+
+/// Where an operand lives.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Arbitrary)]
+pub enum RegKind {
+    /// The null register: writes are dropped, reads are undefined.
+    Null,
+    /// Virtual GRF `v<nr>`: byte offset from its start, element stride (0 = scalar).
+    Vgrf { nr: u32, offset: u32, stride: u8 },
+    /// Per-channel shader input `attr<nr>`, addressed like a VGRF.
+    Attr { nr: u32, offset: u32, stride: u8 },
+    /// Push constant `u<nr>`: dword index plus byte offset; always a scalar read.
+    Uniform { nr: u32, offset: u32 },
+    /// Physical GRF `g<nr>`; `subnr` is a byte offset.
+    Fixed { nr: u16, subnr: u8, region: Region },
+    /// Architecture register, e.g. `acc0`, `f1.0`; `subnr` is a byte offset.
+    Arf {
+        file: Arf,
+        nr: u8,
+        subnr: u8,
+        region: Region,
+    },
+    /// Immediate: raw bits, interpreted by the operand type (low 32 bits for ≤ 32-bit types).
+    Imm(u64),
+}
+
+/// One operand: location, type and source modifiers.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Arbitrary)]
+pub struct Reg {
+    pub kind: RegKind,
+    pub ty: Type,
+    pub negate: bool,
+    pub abs: bool,
+}
+
+impl Reg {
+    pub const fn new(kind: RegKind, ty: Type) -> Reg {
+        Reg {
+            kind,
+            ty,
+            negate: false,
+            abs: false,
+        }
+    }
+
+    pub const fn null(ty: Type) -> Reg {
+        Reg::new(RegKind::Null, ty)
+    }
+
+    pub const fn vgrf(nr: u32, ty: Type) -> Reg {
+        Reg::new(
+            RegKind::Vgrf {
+                nr,
+                offset: 0,
+                stride: 1,
+            },
+            ty,
+        )
+    }
+
+    pub const fn attr(nr: u32, ty: Type) -> Reg {
+        Reg::new(
+            RegKind::Attr {
+                nr,
+                offset: 0,
+                stride: 1,
+            },
+            ty,
+        )
+    }
+
+    pub const fn uniform(nr: u32, ty: Type) -> Reg {
+        Reg::new(RegKind::Uniform { nr, offset: 0 }, ty)
+    }
+
+    pub const fn grf(nr: u16, subnr: u8, region: Region, ty: Type) -> Reg {
+        Reg::new(RegKind::Fixed { nr, subnr, region }, ty)
+    }
+
+    pub const fn arf(file: Arf, nr: u8, subnr: u8, region: Region, ty: Type) -> Reg {
+        Reg::new(
+            RegKind::Arf {
+                file,
+                nr,
+                subnr,
+                region,
+            },
+            ty,
+        )
+    }
+
+    /// `acc<nr>` with the packed region of an 8-wide operation.
+    pub const fn acc(nr: u8, ty: Type) -> Reg {
+        Reg::arf(Arf::Acc, nr, 0, Region::PACKED8, ty)
+    }
+
+    /// The 16-bit flag subregister `f<sub/2>.<sub%2>` read as a UW scalar.
+    pub const fn flag(subreg: u8) -> Reg {
+        Reg::arf(
+            Arf::Flag,
+            subreg / 2,
+            (subreg % 2) * 2,
+            Region::SCALAR,
+            Type::UW,
+        )
+    }
+
+    pub fn imm(bits: u64, ty: Type) -> Reg {
+        let bits = if ty.size() >= 8 {
+            bits
+        } else {
+            bits & 0xffff_ffff
+        };
+        Reg::new(RegKind::Imm(bits), ty)
+    }
+
+    pub fn imm_d(v: i32) -> Reg {
+        Reg::imm(v as u32 as u64, Type::D)
+    }
+
+    pub fn imm_ud(v: u32) -> Reg {
+        Reg::imm(v as u64, Type::UD)
+    }
+
+    pub fn imm_w(v: i16) -> Reg {
+        Reg::imm(v as u16 as u64, Type::W)
+    }
+
+    pub fn imm_uw(v: u16) -> Reg {
+        Reg::imm(v as u64, Type::UW)
+    }
+
+    pub fn imm_f(v: f32) -> Reg {
+        Reg::imm(v.to_bits() as u64, Type::F)
+    }
+
+    pub fn imm_df(v: f64) -> Reg {
+        Reg::imm(v.to_bits(), Type::DF)
+    }
+
+    pub fn imm_q(v: i64) -> Reg {
+        Reg::imm(v as u64, Type::Q)
+    }
+
+    pub fn imm_uq(v: u64) -> Reg {
+        Reg::imm(v, Type::UQ)
+    }
+
+    pub fn retype(mut self, ty: Type) -> Reg {
+        self.ty = ty;
+        self
+    }
+
+    pub fn negated(mut self) -> Reg {
+        self.negate = !self.negate;
+        self
+    }
+
+    pub fn with_abs(mut self) -> Reg {
+        self.abs = true;
+        self.negate = false;
+        self
+    }
+
+    /// Same register, `bytes` further on (virtual files) or `bytes` later in the GRF file.
+    pub fn byte_offset(mut self, bytes: u32) -> Reg {
+        match &mut self.kind {
+            RegKind::Vgrf { offset, .. }
+            | RegKind::Attr { offset, .. }
+            | RegKind::Uniform { offset, .. } => *offset += bytes,
+            RegKind::Fixed { nr, subnr, .. } => {
+                let total = *subnr as u32 + bytes;
+                *nr += (total / REG_SIZE) as u16;
+                *subnr = (total % REG_SIZE) as u8;
+            }
+            RegKind::Arf { subnr, .. } => *subnr = (*subnr as u32 + bytes) as u8,
+            RegKind::Null | RegKind::Imm(_) => {}
+        }
+        self
+    }
+
+    /// Element stride for virtual files; replaces the region's strides on hardware files.
+    pub fn with_stride(mut self, s: u8) -> Reg {
+        match &mut self.kind {
+            RegKind::Vgrf { stride, .. } | RegKind::Attr { stride, .. } => *stride = s,
+            RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } => {
+                *region = if s == 0 {
+                    Region::SCALAR
+                } else {
+                    Region::new(region.width.saturating_mul(s), region.width, s)
+                }
+            }
+            _ => {}
+        }
+        self
+    }
+
+    /// Operand for channels starting `channels` later (Mesa's `horiz_offset`).
+    pub fn horiz_offset(self, channels: u32) -> Reg {
+        match self.kind {
+            RegKind::Vgrf { stride, .. } | RegKind::Attr { stride, .. } => {
+                self.byte_offset(channels * stride as u32 * self.ty.size())
+            }
+            RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } => {
+                self.byte_offset(region.element(channels) * self.ty.size())
+            }
+            _ => self,
+        }
+    }
+
+    /// Component `k` of a multi-component value written `width` channels wide (Mesa's `offset`).
+    pub fn component(self, width: u32, k: u32) -> Reg {
+        match self.kind {
+            RegKind::Vgrf { stride, .. } | RegKind::Attr { stride, .. } => {
+                let per = width * stride.max(1) as u32 * self.ty.size();
+                self.byte_offset(k * per)
+            }
+            RegKind::Fixed { .. } | RegKind::Arf { .. } => {
+                self.byte_offset(k * width * self.ty.size())
+            }
+            _ => self,
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self.kind, RegKind::Null)
+    }
+
+    pub fn is_imm(&self) -> bool {
+        matches!(self.kind, RegKind::Imm(_))
+    }
+
+    pub fn is_vgrf(&self) -> bool {
+        matches!(self.kind, RegKind::Vgrf { .. })
+    }
+
+    pub fn is_accumulator(&self) -> bool {
+        matches!(self.kind, RegKind::Arf { file: Arf::Acc, .. })
+    }
+
+    pub fn imm_bits(&self) -> Option<u64> {
+        match self.kind {
+            RegKind::Imm(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// True when every channel reads the same value (stride 0, scalar region, uniform, IMM;
+    /// V/UV/VF vector immediates are not uniform).
+    pub fn is_uniform(&self) -> bool {
+        match self.kind {
+            RegKind::Imm(_) => !self.ty.is_vector_imm(),
+            RegKind::Uniform { .. } => true,
+            RegKind::Vgrf { stride, .. } | RegKind::Attr { stride, .. } => stride == 0,
+            RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } => region.is_scalar(),
+            RegKind::Null => false,
+        }
+    }
+
+    /// Bytes from the register start of the first byte touched and one past the last byte
+    /// touched, when `exec_size` channels access this operand. `None` for IMM and null.
+    pub fn footprint(&self, exec_size: u32) -> Option<(u32, u32)> {
+        let size = self.ty.size();
+        let n = exec_size.max(1);
+        match self.kind {
+            RegKind::Vgrf { offset, stride, .. } | RegKind::Attr { offset, stride, .. } => {
+                Some((offset, offset + (n - 1) * stride as u32 * size + size))
+            }
+            RegKind::Uniform { offset, nr } => {
+                let start = nr * 4 + offset;
+                Some((start, start + size))
+            }
+            RegKind::Fixed { nr, subnr, region } => {
+                let start = nr as u32 * REG_SIZE + subnr as u32;
+                let last = (0..n).map(|i| region.element(i)).max().unwrap_or(0);
+                Some((start, start + last * size + size))
+            }
+            RegKind::Arf { subnr, region, .. } => {
+                let last = (0..n).map(|i| region.element(i)).max().unwrap_or(0);
+                Some((subnr as u32, subnr as u32 + last * size + size))
+            }
+            RegKind::Null | RegKind::Imm(_) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn region_walks_rows() {
+        // <8;4,1>: rows of four, next row 8 elements on.
+        let r = Region::new(8, 4, 1);
+        let elems: Vec<u32> = (0..8).map(|i| r.element(i)).collect();
+        assert_eq!(elems, vec![0, 1, 2, 3, 8, 9, 10, 11]);
+        assert_eq!(Region::SCALAR.element(7), 0);
+    }
+
+    #[test]
+    fn offsets_and_footprints() {
+        let v = Reg::vgrf(3, Type::F).with_stride(2);
+        assert_eq!(v.footprint(8), Some((0, 7 * 8 + 4)));
+        assert_eq!(v.horiz_offset(8).footprint(8), Some((64, 64 + 60)));
+        let g = Reg::grf(4, 28, Region::new(8, 8, 1), Type::F).byte_offset(8);
+        assert_eq!(
+            g.kind,
+            RegKind::Fixed {
+                nr: 5,
+                subnr: 4,
+                region: Region::new(8, 8, 1)
+            }
+        );
+        assert_eq!(Reg::imm(u64::MAX, Type::D).imm_bits(), Some(0xffff_ffff));
+        assert!(Reg::imm_f(1.0).is_uniform());
+        assert!(!Reg::imm(0x1234, Type::V).is_uniform());
+    }
+}

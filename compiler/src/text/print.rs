@@ -1,0 +1,286 @@
+//! Canonical printing of programs in the `.eu` text form.
+//!
+//! Every value the IR can hold has exactly one printed form, and the parser reads it back to
+//! the same value: NaN immediates print as raw hex bits, immediates with bits beyond their
+//! type print as hex, a flag subregister that neither the predicate nor the conditional
+//! modifier shows goes into the controls.
+
+use crate::cfg::{Cfg, EdgeKind};
+use crate::inst::{Inst, MsgDesc, MsgKind};
+use crate::program::Program;
+use crate::reg::{Arf, Reg, RegKind};
+use crate::types::{Type, vf_to_f32};
+use std::fmt::Write;
+
+/// The text-form version this printer writes.
+pub const TEXT_VERSION: u32 = 1;
+
+/// Prints a whole program, header and blocks, ending in a newline.
+pub fn print_program(p: &Program) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "eu {TEXT_VERSION}");
+    let _ = writeln!(out, "target {}", p.device.name());
+    let _ = writeln!(out, "dispatch {}", p.dispatch_width);
+    let _ = writeln!(out, "threads {}", p.threads);
+    if p.uniforms != 0 {
+        let _ = writeln!(out, "uniforms {}", p.uniforms);
+    }
+    for (i, size) in p.attr_sizes.iter().enumerate() {
+        let _ = writeln!(out, "attr attr{i} {size}");
+    }
+    for (i, size) in p.vgrf_sizes.iter().enumerate() {
+        let _ = writeln!(out, "vgrf v{i} {size}");
+    }
+    let cfg = Cfg::build(p);
+    for (b, block) in p.blocks.iter().enumerate() {
+        out.push('\n');
+        let _ = write!(out, "START B{b}");
+        for e in &cfg.preds[b] {
+            let arrow = if e.kind == EdgeKind::Logical {
+                "<-"
+            } else {
+                "<~"
+            };
+            let _ = write!(out, " {arrow}B{}", e.to);
+        }
+        out.push('\n');
+        for inst in &block.insts {
+            let _ = writeln!(out, "    {}", print_inst(inst));
+        }
+        let _ = write!(out, "END B{b}");
+        for e in &cfg.succs[b] {
+            let arrow = if e.kind == EdgeKind::Logical {
+                "->"
+            } else {
+                "~>"
+            };
+            let _ = write!(out, " {arrow}B{}", e.to);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn flag_name(subreg: u8) -> String {
+    format!("f{}.{}", subreg / 2, subreg % 2)
+}
+
+/// Whether the flag subregister appears in the opcode suffix (a flag-writing conditional
+/// modifier without a predicate).
+fn cmod_shows_flag(inst: &Inst) -> bool {
+    inst.predicate.is_none() && inst.writes_flag()
+}
+
+/// The quarter-control name for a group (`2Q`, `1H`, `3N`), or `groupN` when the group is
+/// not a whole multiple of a 4/8/16-wide instruction's size.
+fn group_name(exec_size: u8, group: u8) -> String {
+    match exec_size {
+        4 | 8 | 16 if group % exec_size == 0 => {
+            let letter = match exec_size {
+                4 => 'N',
+                8 => 'Q',
+                _ => 'H',
+            };
+            format!("{}{}", group / exec_size + 1, letter)
+        }
+        _ => format!("group{group}"),
+    }
+}
+
+/// Prints one instruction (without indentation or newline).
+pub fn print_inst(inst: &Inst) -> String {
+    let mut s = String::new();
+    if let Some(pred) = inst.predicate {
+        let sign = if pred.inverse { '-' } else { '+' };
+        let _ = write!(s, "({sign}{}", flag_name(inst.flag_subreg));
+        if !pred.kind.suffix().is_empty() {
+            let _ = write!(s, ".{}", pred.kind.suffix());
+        }
+        s.push_str(") ");
+    }
+    s.push_str(inst.op.name());
+    if inst.saturate {
+        s.push_str(".sat");
+    }
+    if let Some(c) = inst.cmod {
+        let _ = write!(s, ".{}", c.name());
+        if cmod_shows_flag(inst) {
+            let _ = write!(s, ".{}", flag_name(inst.flag_subreg));
+        }
+    }
+    let _ = write!(s, "({})", inst.exec_size);
+    let bare = inst.dst == Reg::null(Type::UD) && inst.srcs.is_empty();
+    if !bare {
+        let _ = write!(s, " {}", print_reg(&inst.dst));
+        for src in &inst.srcs {
+            let _ = write!(s, ", {}", print_reg(src));
+        }
+    }
+    if let Some(d) = &inst.desc {
+        let _ = write!(s, " {}", print_desc(d));
+    }
+    let mut controls: Vec<String> = vec![];
+    if inst.group != 0 {
+        controls.push(group_name(inst.exec_size, inst.group));
+    }
+    if inst.nomask {
+        controls.push("NoMask".into());
+    }
+    if inst.acc_wr {
+        controls.push("AccWrEnable".into());
+    }
+    if inst.eot {
+        controls.push("EOT".into());
+    }
+    let flag_shown = inst.predicate.is_some() || cmod_shows_flag(inst);
+    if !flag_shown && inst.flag_subreg != 0 {
+        controls.push(flag_name(inst.flag_subreg));
+    }
+    if inst.header_size != 0 {
+        controls.push(format!("header={}", inst.header_size));
+    }
+    if !controls.is_empty() {
+        let _ = write!(s, " {{ {} }}", controls.join(" "));
+    }
+    s
+}
+
+fn print_desc(d: &MsgDesc) -> String {
+    let kind = match d.kind {
+        MsgKind::RtWrite { target } => format!("rt_write target={target}"),
+        MsgKind::UntypedRead { surface, comps } => {
+            format!("untyped_read surface={surface} comps={comps}")
+        }
+        MsgKind::UntypedWrite { surface, comps } => {
+            format!("untyped_write surface={surface} comps={comps}")
+        }
+        MsgKind::ScratchRead => "scratch_read".into(),
+        MsgKind::ScratchWrite => "scratch_write".into(),
+        MsgKind::Sample { surface } => format!("sample surface={surface}"),
+    };
+    let header = if d.header { " header" } else { "" };
+    format!(
+        "desc({kind} mlen={} ex_mlen={} rlen={}{header})",
+        d.mlen, d.ex_mlen, d.rlen
+    )
+}
+
+/// Prints one operand: modifiers, location, region or stride, type.
+pub fn print_reg(r: &Reg) -> String {
+    let mut s = String::new();
+    if r.negate {
+        s.push('-');
+    }
+    if r.abs {
+        s.push_str("(abs)");
+    }
+    match r.kind {
+        RegKind::Null => s.push_str("null"),
+        RegKind::Vgrf { nr, offset, stride } => {
+            let _ = write!(s, "v{nr}");
+            push_offset_stride(&mut s, offset, Some(stride));
+        }
+        RegKind::Attr { nr, offset, stride } => {
+            let _ = write!(s, "attr{nr}");
+            push_offset_stride(&mut s, offset, Some(stride));
+        }
+        RegKind::Uniform { nr, offset } => {
+            let _ = write!(s, "u{nr}");
+            push_offset_stride(&mut s, offset, None);
+        }
+        RegKind::Fixed { nr, subnr, region } => {
+            let _ = write!(s, "g{nr}");
+            push_subnr(&mut s, subnr, r.ty, false);
+            let _ = write!(
+                s,
+                "<{};{},{}>",
+                region.vstride, region.width, region.hstride
+            );
+        }
+        RegKind::Arf {
+            file,
+            nr,
+            subnr,
+            region,
+        } => {
+            let _ = write!(s, "{}{nr}", file.prefix());
+            push_subnr(&mut s, subnr, r.ty, file == Arf::Flag);
+            let _ = write!(
+                s,
+                "<{};{},{}>",
+                region.vstride, region.width, region.hstride
+            );
+        }
+        RegKind::Imm(bits) => {
+            let lit = print_imm(bits, r.ty);
+            if r.negate && !r.abs {
+                let _ = write!(s, "({lit}:{})", r.ty);
+                return s;
+            }
+            s.push_str(&lit);
+        }
+    }
+    let _ = write!(s, ":{}", r.ty);
+    s
+}
+
+fn push_offset_stride(s: &mut String, offset: u32, stride: Option<u8>) {
+    if offset != 0 {
+        let _ = write!(s, "+{offset}");
+    }
+    if let Some(st) = stride
+        && st != 1
+    {
+        let _ = write!(s, "<{st}>");
+    }
+}
+
+/// Sub-register numbers print in elements of the operand type (as in Mesa's disassembly);
+/// a byte offset that is not a whole element prints in bytes with a `b` suffix.
+fn push_subnr(s: &mut String, subnr: u8, ty: Type, always: bool) {
+    let size = ty.size() as u8;
+    if subnr % size == 0 {
+        if subnr != 0 || always {
+            let _ = write!(s, ".{}", subnr / size);
+        }
+    } else {
+        let _ = write!(s, ".{subnr}b");
+    }
+}
+
+/// The literal of an immediate (without type). Decimal where it reads back exactly, raw
+/// `0x` bits otherwise (NaNs, stray high bits, V/UV).
+pub fn print_imm(bits: u64, ty: Type) -> String {
+    let hex = || format!("0x{bits:x}");
+    let fits = |n: u32| n >= 64 || bits >> n == 0;
+    match ty {
+        Type::UB | Type::UW | Type::UD | Type::UQ if fits(ty.size() * 8) => bits.to_string(),
+        Type::B if fits(8) => (bits as u8 as i8).to_string(),
+        Type::W if fits(16) => (bits as u16 as i16).to_string(),
+        Type::D if fits(32) => (bits as u32 as i32).to_string(),
+        Type::Q => (bits as i64).to_string(),
+        Type::F if fits(32) => {
+            let f = f32::from_bits(bits as u32);
+            if f.is_nan() { hex() } else { format!("{f:?}") }
+        }
+        Type::HF if fits(16) => {
+            let h = half::f16::from_bits(bits as u16);
+            if h.is_nan() {
+                hex()
+            } else {
+                format!("{:?}", h.to_f32())
+            }
+        }
+        Type::DF => {
+            let d = f64::from_bits(bits);
+            if d.is_nan() { hex() } else { format!("{d:?}") }
+        }
+        Type::VF if fits(32) => {
+            let parts: Vec<String> = (0..4)
+                .map(|k| format!("{:?}", vf_to_f32((bits >> (8 * k)) as u8)))
+                .collect();
+            format!("[{}]", parts.join(", "))
+        }
+        _ => hex(),
+    }
+}

@@ -1,0 +1,236 @@
+//! The IR validator: the invariants Mesa asserts (`brw_validate`, builder assertions), as
+//! named rules reporting structured violations — never aborting. The pass manager runs it
+//! after every pass, so a broken invariant becomes a verdict naming the pass and the rule.
+
+mod control_flow;
+mod exec;
+mod messages;
+mod operands;
+mod structure;
+mod types;
+
+use crate::program::Program;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A validator rule. The kebab-case name is stable: bucket signatures and corpus headers use it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Rule {
+    /// Dispatch width not 8/16/32, or beyond what the device dispatches.
+    DispatchWidth,
+    /// A run needs at least one thread.
+    ThreadCount,
+    /// A block with no instructions.
+    EmptyBlock,
+    /// Blocks not split where control flow says (see `program::split_blocks`).
+    BlockBoundary,
+    /// Execution size not 1, 2, 4, 8, 16 or 32.
+    ExecSize,
+    /// Group (first channel) not a multiple of the execution size.
+    GroupMisaligned,
+    /// A masked (non-NoMask) instruction wider than the dispatch width.
+    NomaskWiderThanDispatch,
+    /// A masked instruction whose channels run past the dispatch width.
+    GroupBeyondDispatch,
+    /// Wrong number of sources for the opcode.
+    SourceCount,
+    /// Flag subregister the device does not have.
+    FlagOutOfRange,
+    /// EOT on an instruction that is not the last one.
+    EotNotLast,
+    /// EOT on an instruction that cannot end the thread.
+    EotOnNonSend,
+    /// Destination in a file that cannot be written (IMM, UNIFORM, ATTR) or with modifiers.
+    DstFile,
+    /// A VGRF number with no declaration.
+    VgrfUndeclared,
+    /// A write past the end of its VGRF.
+    VgrfWriteOutOfBounds,
+    /// A read past the end of its VGRF.
+    VgrfReadOutOfBounds,
+    /// ATTR access past its declaration.
+    AttrOutOfBounds,
+    /// UNIFORM access past the push constants.
+    UniformOutOfBounds,
+    /// Fixed GRF beyond the device's register file.
+    GrfOutOfRange,
+    /// VGRF destination with stride 0 on a multi-channel instruction.
+    VgrfDstStrideZero,
+    /// Operand types the opcode does not accept.
+    IllegalType,
+    /// DF operand on a device without 64-bit float (or DF immediate before Gen8).
+    No64bitFloat,
+    /// Q/UQ operand on a device without 64-bit integers.
+    No64bitInt,
+    /// HF operand on a device without half float.
+    NoHalfFloat,
+    /// 3-source instruction mixing integer and float sources.
+    ThreeSrcMixedTypes,
+    /// Immediate bits beyond its type's width.
+    ImmOutOfRange,
+    /// Unbalanced or misnested IF/ELSE/ENDIF/DO/WHILE, BREAK/CONTINUE outside a loop.
+    CfUnmatched,
+    /// HALT with no HALT_TARGET after it, or a HALT_TARGET inside control flow.
+    HaltTarget,
+    /// A message whose payload, descriptor or parameters have the wrong shape.
+    SendPayload,
+}
+
+/// Every rule, in declaration order.
+pub const ALL_RULES: [Rule; 29] = [
+    Rule::DispatchWidth,
+    Rule::ThreadCount,
+    Rule::EmptyBlock,
+    Rule::BlockBoundary,
+    Rule::ExecSize,
+    Rule::GroupMisaligned,
+    Rule::NomaskWiderThanDispatch,
+    Rule::GroupBeyondDispatch,
+    Rule::SourceCount,
+    Rule::FlagOutOfRange,
+    Rule::EotNotLast,
+    Rule::EotOnNonSend,
+    Rule::DstFile,
+    Rule::VgrfUndeclared,
+    Rule::VgrfWriteOutOfBounds,
+    Rule::VgrfReadOutOfBounds,
+    Rule::AttrOutOfBounds,
+    Rule::UniformOutOfBounds,
+    Rule::GrfOutOfRange,
+    Rule::VgrfDstStrideZero,
+    Rule::IllegalType,
+    Rule::No64bitFloat,
+    Rule::No64bitInt,
+    Rule::NoHalfFloat,
+    Rule::ThreeSrcMixedTypes,
+    Rule::ImmOutOfRange,
+    Rule::CfUnmatched,
+    Rule::HaltTarget,
+    Rule::SendPayload,
+];
+
+impl Rule {
+    /// The stable kebab-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::DispatchWidth => "dispatch-width",
+            Rule::ThreadCount => "thread-count",
+            Rule::EmptyBlock => "empty-block",
+            Rule::BlockBoundary => "block-boundary",
+            Rule::ExecSize => "exec-size",
+            Rule::GroupMisaligned => "group-misaligned",
+            Rule::NomaskWiderThanDispatch => "nomask-wider-than-dispatch",
+            Rule::GroupBeyondDispatch => "group-beyond-dispatch",
+            Rule::SourceCount => "source-count",
+            Rule::FlagOutOfRange => "flag-out-of-range",
+            Rule::EotNotLast => "eot-not-last",
+            Rule::EotOnNonSend => "eot-on-non-send",
+            Rule::DstFile => "dst-file",
+            Rule::VgrfUndeclared => "vgrf-undeclared",
+            Rule::VgrfWriteOutOfBounds => "vgrf-write-out-of-bounds",
+            Rule::VgrfReadOutOfBounds => "vgrf-read-out-of-bounds",
+            Rule::AttrOutOfBounds => "attr-out-of-bounds",
+            Rule::UniformOutOfBounds => "uniform-out-of-bounds",
+            Rule::GrfOutOfRange => "grf-out-of-range",
+            Rule::VgrfDstStrideZero => "vgrf-dst-stride-zero",
+            Rule::IllegalType => "illegal-type",
+            Rule::No64bitFloat => "no-64bit-float",
+            Rule::No64bitInt => "no-64bit-int",
+            Rule::NoHalfFloat => "no-half-float",
+            Rule::ThreeSrcMixedTypes => "3src-mixed-types",
+            Rule::ImmOutOfRange => "imm-out-of-range",
+            Rule::CfUnmatched => "cf-unmatched",
+            Rule::HaltTarget => "halt-target",
+            Rule::SendPayload => "send-payload",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Rule> {
+        ALL_RULES.iter().copied().find(|r| r.name() == s)
+    }
+}
+
+impl Serialize for Rule {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Rule {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Rule, D::Error> {
+        let name = String::deserialize(d)?;
+        Rule::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown validator rule `{name}`")))
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One broken invariant: which rule, at which instruction (`ip` in program order; `None` for
+/// program-level rules), and what exactly is wrong.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Violation {
+    pub rule: Rule,
+    pub ip: Option<usize>,
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.ip {
+            Some(ip) => write!(f, "[{}] ip {ip}: {}", self.rule, self.message),
+            None => write!(f, "[{}] {}", self.rule, self.message),
+        }
+    }
+}
+
+/// Collects violations; rule checkers push into it.
+pub(crate) struct Report {
+    pub violations: Vec<Violation>,
+}
+
+impl Report {
+    pub fn add(&mut self, rule: Rule, ip: Option<usize>, message: impl Into<String>) {
+        self.violations.push(Violation {
+            rule,
+            ip,
+            message: message.into(),
+        });
+    }
+}
+
+/// Checks every rule on a program; an empty result means the program is valid.
+pub fn validate(p: &Program) -> Vec<Violation> {
+    let mut r = Report { violations: vec![] };
+    structure::check(p, &mut r);
+    control_flow::check(p, &mut r);
+    for (ip, inst) in p.insts().enumerate() {
+        exec::check(p, ip, inst, &mut r);
+        operands::check(p, ip, inst, &mut r);
+        types::check(p, ip, inst, &mut r);
+        messages::check(p, ip, inst, &mut r);
+    }
+    r.violations
+        .sort_by_key(|v| (v.ip.map_or(0, |ip| ip + 1), v.rule));
+    r.violations
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_names_round_trip() {
+        for r in ALL_RULES {
+            assert_eq!(Rule::from_name(r.name()), Some(r));
+            assert_eq!(
+                serde_json::to_string(&r).unwrap_or_default(),
+                format!("\"{}\"", r.name())
+            );
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Operand rules: writable destination files, declared registers, reads and writes inside
+//! their VGRF/ATTR/UNIFORM/GRF bounds (Mesa's original two `validate()` invariants, extended
+//! to every file).
+
+use super::{Report, Rule};
+use crate::inst::Inst;
+use crate::opcode::Opcode;
+use crate::program::Program;
+use crate::reg::{REG_SIZE, Reg, RegKind};
+
+/// Bytes `[start, end)` an operand touches: the exact channel footprint for ALU operands,
+/// the whole payload for message operands and LOAD_PAYLOAD headers.
+fn extent(inst: &Inst, reg: &Reg, payload_bytes: Option<u32>) -> Option<(u32, u32)> {
+    let (start, end) = reg.footprint(inst.exec_size as u32)?;
+    Some(match payload_bytes {
+        Some(size) => (start, start + size),
+        None => (start, end),
+    })
+}
+
+/// Whether operand sizes come from the message / payload rather than the channel region.
+fn payload_sized(inst: &Inst, src: Option<usize>) -> bool {
+    match (inst.op, src) {
+        (Opcode::LoadPayload, Some(i)) => i < inst.header_size as usize,
+        (Opcode::LoadPayload, None) => true,
+        (op, _) => op.is_message(),
+    }
+}
+
+fn check_bounds(
+    p: &Program,
+    ip: usize,
+    inst: &Inst,
+    reg: &Reg,
+    is_dst: bool,
+    size: Option<u32>,
+    r: &mut Report,
+) {
+    let Some((start, end)) = extent(inst, reg, size) else {
+        return;
+    };
+    let what = if is_dst { "writes" } else { "reads" };
+    match reg.kind {
+        RegKind::Vgrf { nr, .. } => {
+            let Some(&regs) = p.vgrf_sizes.get(nr as usize) else {
+                r.add(
+                    Rule::VgrfUndeclared,
+                    Some(ip),
+                    format!("v{nr} is not declared"),
+                );
+                return;
+            };
+            if end > regs * REG_SIZE {
+                let rule = if is_dst {
+                    Rule::VgrfWriteOutOfBounds
+                } else {
+                    Rule::VgrfReadOutOfBounds
+                };
+                r.add(
+                    rule,
+                    Some(ip),
+                    format!(
+                        "{what} bytes {start}..{end} of v{nr}, which has {} bytes ({regs} registers)",
+                        regs * REG_SIZE
+                    ),
+                );
+            }
+        }
+        RegKind::Attr { nr, .. } => {
+            let limit = p.attr_sizes.get(nr as usize).map(|s| s * REG_SIZE);
+            if limit.is_none_or(|l| end > l) {
+                r.add(
+                    Rule::AttrOutOfBounds,
+                    Some(ip),
+                    format!(
+                        "{what} bytes {start}..{end} of attr{nr}, which has {} bytes",
+                        limit.unwrap_or(0)
+                    ),
+                );
+            }
+        }
+        RegKind::Uniform { .. } => {
+            if end > p.uniforms * 4 {
+                r.add(
+                    Rule::UniformOutOfBounds,
+                    Some(ip),
+                    format!(
+                        "{what} push-constant bytes {start}..{end} of {}",
+                        p.uniforms * 4
+                    ),
+                );
+            }
+        }
+        RegKind::Fixed { .. } => {
+            let info = p.device.info();
+            let limit = info.grf_count * info.grf_size;
+            if end > limit {
+                r.add(
+                    Rule::GrfOutOfRange,
+                    Some(ip),
+                    format!(
+                        "{what} GRF bytes {start}..{end}; {} has {} GRFs",
+                        info.name, info.grf_count
+                    ),
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
+    let dst = &inst.dst;
+    match dst.kind {
+        RegKind::Imm(_) | RegKind::Uniform { .. } | RegKind::Attr { .. } => r.add(
+            Rule::DstFile,
+            Some(ip),
+            "the destination must be a register that can be written (VGRF, GRF, ARF or null)",
+        ),
+        _ if dst.negate || dst.abs => r.add(
+            Rule::DstFile,
+            Some(ip),
+            "the destination cannot carry source modifiers",
+        ),
+        RegKind::Vgrf { stride: 0, nr, .. } if inst.exec_size > 1 => r.add(
+            Rule::VgrfDstStrideZero,
+            Some(ip),
+            format!("{}-wide write to v{nr} with stride 0", inst.exec_size),
+        ),
+        _ => {}
+    }
+    if !inst.op.is_control_flow() {
+        let size = payload_sized(inst, None).then(|| inst.size_written());
+        check_bounds(p, ip, inst, dst, true, size, r);
+    }
+    for (i, src) in inst.srcs.iter().enumerate() {
+        let size = payload_sized(inst, Some(i)).then(|| inst.size_read(i));
+        check_bounds(p, ip, inst, src, false, size, r);
+    }
+}

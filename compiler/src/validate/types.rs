@@ -1,0 +1,178 @@
+//! Type rules: which types each opcode accepts, 64-bit and half-float availability per
+//! device, 3-source type mixing, immediates that fit their type.
+
+use super::{Report, Rule};
+use crate::inst::Inst;
+use crate::opcode::Opcode;
+use crate::program::Program;
+use crate::reg::{Reg, RegKind};
+use crate::types::Type;
+
+/// What an operand's type must be for a class of opcodes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Want {
+    Any,
+    Int,
+    Float,
+    /// D or UD.
+    Dword,
+    /// UD only (ADDC/SUBB).
+    Ud,
+    /// F or HF (math functions).
+    FloatMath,
+    /// Integer, not 64-bit.
+    IntNot64,
+}
+
+impl Want {
+    fn accepts(self, t: Type) -> bool {
+        let t = t.exec_type();
+        match self {
+            Want::Any => true,
+            Want::Int => t.is_int(),
+            Want::Float => t.is_float(),
+            Want::Dword => matches!(t, Type::D | Type::UD),
+            Want::Ud => t == Type::UD,
+            Want::FloatMath => matches!(t, Type::F | Type::HF),
+            Want::IntNot64 => t.is_int() && !t.is_64bit(),
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Want::Any => "any type",
+            Want::Int => "integer types",
+            Want::Float => "float types",
+            Want::Dword => "D or UD",
+            Want::Ud => "UD",
+            Want::FloatMath => "F or HF",
+            Want::IntNot64 => "integer types up to 32 bits",
+        }
+    }
+}
+
+fn want_for(op: Opcode) -> Want {
+    use Opcode::*;
+    match op {
+        And | Or | Xor | Not | Shl | Shr | Asr | Rol | Ror => Want::Int,
+        Bfrev | Bfe | Bfi1 | Bfi2 | Fbh | Fbl | Cbit | Lzd | Mach | Mulh | IntQuotient
+        | IntRemainder => Want::Dword,
+        Addc | Subb => Want::Ud,
+        Avg => Want::IntNot64,
+        Frc | Rndu | Rndd | Rnde | Rndz | Mad | Lrp => Want::Float,
+        Rcp | Rsq | Sqrt | Exp2 | Log2 | Sin | Cos | Pow => Want::FloatMath,
+        _ => Want::Any,
+    }
+}
+
+fn operands(inst: &Inst) -> impl Iterator<Item = (&'static str, &Reg)> {
+    let dst = (!inst.dst.is_null()).then_some(("destination", &inst.dst));
+    dst.into_iter()
+        .chain(inst.srcs.iter().map(|s| ("source", s)))
+}
+
+pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
+    let info = p.device.info();
+    let mut illegal = |msg: String| {
+        r.violations.push(super::Violation {
+            rule: Rule::IllegalType,
+            ip: Some(ip),
+            message: msg,
+        })
+    };
+    if inst.dst.ty.is_vector_imm() && !inst.dst.is_null() {
+        illegal(format!("{} cannot be a destination type", inst.dst.ty));
+    }
+    for s in &inst.srcs {
+        if s.ty.is_vector_imm() && !s.is_imm() && !s.is_null() {
+            illegal(format!("{} exists only as an immediate", s.ty));
+        }
+        if s.is_imm() && matches!(s.ty, Type::B | Type::UB) {
+            illegal(format!("{} immediates do not exist", s.ty));
+        }
+    }
+    let want = want_for(inst.op);
+    if want != Want::Any {
+        for (what, reg) in operands(inst) {
+            if !want.accepts(reg.ty) {
+                illegal(format!(
+                    "{} takes {}, {what} is {}",
+                    inst.op.name(),
+                    want.describe(),
+                    reg.ty
+                ));
+            }
+        }
+    }
+    let src_float = inst
+        .srcs
+        .iter()
+        .filter(|s| !s.is_null())
+        .map(|s| s.ty.is_float());
+    let (any_f, any_i) = src_float.fold((false, false), |(f, i), x| (f || x, i || !x));
+    match inst.op {
+        Opcode::Add | Opcode::Mul if any_f && any_i => {
+            illegal(format!(
+                "{} can't mix float and integer sources",
+                inst.op.name()
+            ));
+        }
+        Opcode::Mul if inst.dst.ty.is_float() && any_i && !inst.dst.is_null() => {
+            illegal("MUL can't have a float destination with integer sources".into());
+        }
+        _ => {}
+    }
+    if inst.op.is_3src() && any_f && any_i {
+        r.add(
+            Rule::ThreeSrcMixedTypes,
+            Some(ip),
+            format!(
+                "{} sources must be all integer or all float",
+                inst.op.name()
+            ),
+        );
+    }
+    for (what, reg) in operands(inst) {
+        let t = reg.ty;
+        if t == Type::DF && !info.has_64bit_float {
+            r.add(
+                Rule::No64bitFloat,
+                Some(ip),
+                format!("DF {what} on {}, which has no 64-bit float", info.name),
+            );
+        } else if t == Type::DF && reg.is_imm() && !info.has_df_imm {
+            r.add(
+                Rule::No64bitFloat,
+                Some(ip),
+                format!("DF immediate on {}, which has DF registers only", info.name),
+            );
+        }
+        if matches!(t, Type::Q | Type::UQ) && !info.has_64bit_int {
+            r.add(
+                Rule::No64bitInt,
+                Some(ip),
+                format!("{t} {what} on {}, which has no 64-bit integers", info.name),
+            );
+        }
+        if t == Type::HF && !info.has_half_float {
+            r.add(
+                Rule::NoHalfFloat,
+                Some(ip),
+                format!("HF {what} on {}, which has no half float", info.name),
+            );
+        }
+        if let RegKind::Imm(bits) = reg.kind {
+            let width = match t {
+                Type::VF | Type::V | Type::UV => 32,
+                _ => t.size() * 8,
+            };
+            if width < 64 && bits >> width != 0 {
+                r.add(
+                    Rule::ImmOutOfRange,
+                    Some(ip),
+                    format!("immediate 0x{bits:x} has bits beyond its {width}-bit type {t}"),
+                );
+            }
+        }
+    }
+}
