@@ -21,5 +21,56 @@
 mod parse;
 mod print;
 
-pub use parse::{ParseError, parse_program};
-pub use print::{TEXT_VERSION, print_imm, print_inst, print_program, print_reg};
+pub use parse::{ParseError, parse_document, parse_program};
+pub use print::{TEXT_VERSION, print_document, print_imm, print_inst, print_program, print_reg};
+
+use crate::program::Program;
+use std::collections::BTreeMap;
+
+/// Comments of a `.eu` file, anchored to what follows them so that reformatting keeps every
+/// note a person wrote. Texts exclude the leading `#`.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Comments {
+    /// Comment lines before a header line, keyed by the line (`eu`, `target`, `dispatch`,
+    /// `threads`, `uniforms`, `attrN`, `vN`).
+    pub before_header: BTreeMap<String, Vec<String>>,
+    /// Comment at the end of a header line.
+    pub trailing_header: BTreeMap<String, String>,
+    /// Comment lines before `START Bn`.
+    pub before_block: BTreeMap<usize, Vec<String>>,
+    /// Comment at the end of the `START Bn` line.
+    pub trailing_start: BTreeMap<usize, String>,
+    /// Comment lines before the instruction at this ip.
+    pub before_inst: BTreeMap<usize, Vec<String>>,
+    /// Comment at the end of the instruction's line.
+    pub trailing_inst: BTreeMap<usize, String>,
+    /// Comment lines before `END Bn`.
+    pub before_end: BTreeMap<usize, Vec<String>>,
+    /// Comment at the end of the `END Bn` line.
+    pub trailing_end: BTreeMap<usize, String>,
+    /// Comment lines after the last block.
+    pub trailer: Vec<String>,
+}
+
+impl Comments {
+    fn anchor_header(&mut self, key: &str, pending: &mut Vec<String>, trailing: Option<String>) {
+        if !pending.is_empty() {
+            self.before_header
+                .entry(key.to_string())
+                .or_default()
+                .append(pending);
+        }
+        if let Some(t) = trailing {
+            self.trailing_header.insert(key.to_string(), t);
+        }
+    }
+}
+
+/// A program together with the comments of the file it came from.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Document {
+    pub program: Program,
+    pub comments: Comments,
+    /// The 1-based source line of each instruction, by ip (empty for built programs).
+    pub inst_lines: Vec<usize>,
+}

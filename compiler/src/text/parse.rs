@@ -8,6 +8,7 @@ use crate::opcode::Opcode;
 use crate::program::{Block, Program};
 use crate::reg::{ARF_NAMES, Reg, RegKind, Region};
 use crate::text::print::TEXT_VERSION;
+use crate::text::{Comments, Document};
 use crate::types::{Type, f32_to_vf};
 use std::fmt;
 
@@ -784,7 +785,9 @@ fn once<T>(c: &Cursor, slot: &mut Option<T>, v: T, what: &str) -> Result<()> {
     Ok(())
 }
 
-fn parse_header_line(c: &mut Cursor, w: &str, h: &mut Header, p: &mut Program) -> Result<()> {
+/// Parses one header line; returns its comment-anchor key.
+fn parse_header_line(c: &mut Cursor, w: &str, h: &mut Header, p: &mut Program) -> Result<String> {
+    let mut key = w.to_string();
     match w {
         "target" => {
             let at = c.pos;
@@ -829,6 +832,7 @@ fn parse_header_line(c: &mut Cursor, w: &str, h: &mut Header, p: &mut Program) -
                 ));
             }
             list.push(c.number("size in 32-byte registers")?);
+            key = expected;
         }
         other => {
             return c.err(format!(
@@ -836,11 +840,21 @@ fn parse_header_line(c: &mut Cursor, w: &str, h: &mut Header, p: &mut Program) -
             ));
         }
     }
-    c.expect_end(&format!("`{w}`"))
+    c.expect_end(&format!("`{w}`"))?;
+    Ok(key)
 }
 
-/// Parses a whole `.eu` program.
+/// Parses a whole `.eu` program, dropping its comments.
 pub fn parse_program(text: &str) -> Result<Program> {
+    parse_document(text).map(|d| d.program)
+}
+
+/// Parses a whole `.eu` file, keeping its comments anchored to what follows them.
+pub fn parse_document(text: &str) -> Result<Document> {
+    let mut comments = Comments::default();
+    let mut pending: Vec<String> = vec![];
+    let mut inst_lines: Vec<usize> = vec![];
+    let mut ip = 0usize;
     let mut p = Program::new(Device::Skl, 8);
     let mut h = Header::default();
     let mut open: Option<(usize, Block)> = None;
@@ -849,9 +863,13 @@ pub fn parse_program(text: &str) -> Result<Program> {
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
         last_line = line_no;
-        let content = raw.split('#').next().unwrap_or("");
+        let (content, comment) = match raw.split_once('#') {
+            Some((code, note)) => (code, Some(note.trim_end().to_string())),
+            None => (raw, None),
+        };
         let mut c = Cursor::new(content, line_no);
         if c.at_end() {
+            pending.extend(comment);
             continue;
         }
         if h.version.is_none() {
@@ -867,6 +885,7 @@ pub fn parse_program(text: &str) -> Result<Program> {
             }
             c.expect_end("the version line")?;
             h.version = Some(v);
+            comments.anchor_header("eu", &mut pending, comment);
             continue;
         }
         if let Some((b, block)) = open.as_mut() {
@@ -890,6 +909,10 @@ pub fn parse_program(text: &str) -> Result<Program> {
                         edges,
                     });
                 }
+                if !pending.is_empty() {
+                    comments.before_end.insert(n, std::mem::take(&mut pending));
+                }
+                comments.trailing_end.extend(comment.map(|t| (n, t)));
                 p.blocks.push(std::mem::take(block));
                 open = None;
                 continue;
@@ -897,6 +920,14 @@ pub fn parse_program(text: &str) -> Result<Program> {
             c.pos = at;
             let inst = parse_inst(&mut c)?;
             block.insts.push(inst);
+            if !pending.is_empty() {
+                comments
+                    .before_inst
+                    .insert(ip, std::mem::take(&mut pending));
+            }
+            comments.trailing_inst.extend(comment.map(|t| (ip, t)));
+            inst_lines.push(line_no);
+            ip += 1;
             continue;
         }
         let at = c.pos;
@@ -923,6 +954,12 @@ pub fn parse_program(text: &str) -> Result<Program> {
                     edges,
                 });
             }
+            if !pending.is_empty() {
+                comments
+                    .before_block
+                    .insert(n, std::mem::take(&mut pending));
+            }
+            comments.trailing_start.extend(comment.map(|t| (n, t)));
             open = Some((n, Block::default()));
             continue;
         }
@@ -934,8 +971,10 @@ pub fn parse_program(text: &str) -> Result<Program> {
                 p.blocks.len()
             ));
         }
-        parse_header_line(&mut c, w, &mut h, &mut p)?;
+        let key = parse_header_line(&mut c, w, &mut h, &mut p)?;
+        comments.anchor_header(&key, &mut pending, comment);
     }
+    comments.trailer = pending;
     let eof = |msg: String| ParseError {
         line: last_line + 1,
         col: 1,
@@ -957,11 +996,12 @@ pub fn parse_program(text: &str) -> Result<Program> {
         .ok_or_else(|| eof("missing `dispatch WIDTH` line".into()))?;
     p.threads = h.threads.unwrap_or(1);
     p.uniforms = h.uniforms.unwrap_or(0);
-    if p.blocks.is_empty() {
-        return Err(eof("the program has no blocks: expected `START B0`".into()));
-    }
     check_edge_notes(&p, &notes)?;
-    Ok(p)
+    Ok(Document {
+        program: p,
+        comments,
+        inst_lines,
+    })
 }
 
 fn check_edge_notes(p: &Program, notes: &[EdgeNote]) -> Result<()> {

@@ -9,6 +9,7 @@ use crate::cfg::{Cfg, EdgeKind};
 use crate::inst::{Inst, MsgDesc, MsgKind};
 use crate::program::Program;
 use crate::reg::{Arf, Reg, RegKind};
+use crate::text::{Comments, Document};
 use crate::types::{Type, vf_to_f32};
 use std::fmt::Write;
 
@@ -17,46 +18,82 @@ pub const TEXT_VERSION: u32 = 1;
 
 /// Prints a whole program, header and blocks, ending in a newline.
 pub fn print_program(p: &Program) -> String {
+    print_with_comments(p, &Comments::default())
+}
+
+/// Prints a program with the comments of its file.
+pub fn print_document(d: &Document) -> String {
+    print_with_comments(&d.program, &d.comments)
+}
+
+fn comment_lines(out: &mut String, indent: &str, lines: Option<&Vec<String>>) {
+    for line in lines.into_iter().flatten() {
+        let _ = writeln!(out, "{indent}#{line}");
+    }
+}
+
+fn trailing(out: &mut String, note: Option<&String>) {
+    if let Some(note) = note {
+        let _ = write!(out, "  #{note}");
+    }
+}
+
+fn print_with_comments(p: &Program, c: &Comments) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "eu {TEXT_VERSION}");
-    let _ = writeln!(out, "target {}", p.device.name());
-    let _ = writeln!(out, "dispatch {}", p.dispatch_width);
-    let _ = writeln!(out, "threads {}", p.threads);
+    let mut header = |key: &str, line: String| {
+        comment_lines(&mut out, "", c.before_header.get(key));
+        out.push_str(&line);
+        trailing(&mut out, c.trailing_header.get(key));
+        out.push('\n');
+    };
+    header("eu", format!("eu {TEXT_VERSION}"));
+    header("target", format!("target {}", p.device.name()));
+    header("dispatch", format!("dispatch {}", p.dispatch_width));
+    header("threads", format!("threads {}", p.threads));
     if p.uniforms != 0 {
-        let _ = writeln!(out, "uniforms {}", p.uniforms);
+        header("uniforms", format!("uniforms {}", p.uniforms));
     }
     for (i, size) in p.attr_sizes.iter().enumerate() {
-        let _ = writeln!(out, "attr attr{i} {size}");
+        header(&format!("attr{i}"), format!("attr attr{i} {size}"));
     }
     for (i, size) in p.vgrf_sizes.iter().enumerate() {
-        let _ = writeln!(out, "vgrf v{i} {size}");
+        header(&format!("v{i}"), format!("vgrf v{i} {size}"));
     }
     let cfg = Cfg::build(p);
+    let arrow = |kind: EdgeKind, succ: bool| match (kind, succ) {
+        (EdgeKind::Logical, true) => "->",
+        (EdgeKind::Physical, true) => "~>",
+        (EdgeKind::Logical, false) => "<-",
+        (EdgeKind::Physical, false) => "<~",
+    };
+    let mut ip = 0;
     for (b, block) in p.blocks.iter().enumerate() {
         out.push('\n');
+        comment_lines(&mut out, "", c.before_block.get(&b));
         let _ = write!(out, "START B{b}");
         for e in &cfg.preds[b] {
-            let arrow = if e.kind == EdgeKind::Logical {
-                "<-"
-            } else {
-                "<~"
-            };
-            let _ = write!(out, " {arrow}B{}", e.to);
+            let _ = write!(out, " {}B{}", arrow(e.kind, false), e.to);
         }
+        trailing(&mut out, c.trailing_start.get(&b));
         out.push('\n');
         for inst in &block.insts {
-            let _ = writeln!(out, "    {}", print_inst(inst));
+            comment_lines(&mut out, "    ", c.before_inst.get(&ip));
+            let _ = write!(out, "    {}", print_inst(inst));
+            trailing(&mut out, c.trailing_inst.get(&ip));
+            out.push('\n');
+            ip += 1;
         }
+        comment_lines(&mut out, "    ", c.before_end.get(&b));
         let _ = write!(out, "END B{b}");
         for e in &cfg.succs[b] {
-            let arrow = if e.kind == EdgeKind::Logical {
-                "->"
-            } else {
-                "~>"
-            };
-            let _ = write!(out, " {arrow}B{}", e.to);
+            let _ = write!(out, " {}B{}", arrow(e.kind, true), e.to);
         }
+        trailing(&mut out, c.trailing_end.get(&b));
         out.push('\n');
+    }
+    if !c.trailer.is_empty() {
+        out.push('\n');
+        comment_lines(&mut out, "", Some(&c.trailer));
     }
     out
 }

@@ -1,0 +1,28 @@
+//! `parse(print(p)) == p` for every program the IR can hold: arbitrary programs decoded
+//! from random bytes (valid or not), printed and parsed back.
+
+use arbitrary::{Arbitrary, Unstructured};
+use compiler::Program;
+use compiler::text::{parse_program, print_program};
+use proptest::prelude::*;
+
+fn round_trip(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let mut u = Unstructured::new(bytes);
+    let Ok(p) = Program::arbitrary(&mut u) else {
+        return Ok(());
+    };
+    let text = print_program(&p);
+    let parsed = parse_program(&text)
+        .map_err(|e| TestCaseError::fail(format!("{e}\n--- printed ---\n{text}")))?;
+    prop_assert_eq!(&parsed, &p, "printed:\n{}", text);
+    prop_assert_eq!(print_program(&parsed), text);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #[test]
+    fn arbitrary_programs_round_trip(bytes in prop::collection::vec(any::<u8>(), 0..2048)) {
+        round_trip(&bytes)?;
+    }
+}

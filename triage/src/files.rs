@@ -1,0 +1,53 @@
+//! Reading inputs and writing outputs so that nothing a user wrote or found is lost:
+//! every write goes to a temporary file in the same directory and is renamed into place.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Reads a text file, describing failures with the path.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+}
+
+/// Writes `contents` to `path` atomically: a reader sees the old file or the new one, never
+/// a half-written one, and a crash mid-write leaves the old file intact.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let tmp: PathBuf = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(contents)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        format!("{}: cannot write: {e}", path.display())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_contents_and_leaves_no_temp() {
+        let dir = std::env::temp_dir().join(format!("eufuzz-files-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.eu");
+        write_atomic(&path, b"one").unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(read_text(&path).unwrap(), "two");
+        let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(leftovers.len(), 1);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
