@@ -162,7 +162,7 @@ impl Cfg {
                 _ => edges.push((next(b), EdgeKind::Logical)),
             }
             for (to, kind) in edges {
-                if let Some(to) = to {
+                if let Some(to) = to.filter(|&to| to < n) {
                     cfg.add(b, to, kind);
                 }
             }

@@ -243,14 +243,17 @@ impl Inst {
     }
 
     /// Components per channel moved by a message (1..=4 for the logical sends).
+    /// Out-of-range counts (which the validator reports) are clamped to 1..=4 here so that
+    /// size arithmetic stays meaningful.
     pub fn message_components(&self) -> u32 {
-        match self.op {
-            Opcode::FbWriteLogical => self.imm_src(1).unwrap_or(4) as u32,
-            Opcode::UntypedReadLogical => self.imm_src(2).unwrap_or(1) as u32,
-            Opcode::UntypedWriteLogical => self.imm_src(3).unwrap_or(1) as u32,
+        let count = match self.op {
+            Opcode::FbWriteLogical => self.imm_src(1).unwrap_or(4),
+            Opcode::UntypedReadLogical => self.imm_src(2).unwrap_or(1),
+            Opcode::UntypedWriteLogical => self.imm_src(3).unwrap_or(1),
             Opcode::TexLogical => 4,
             _ => 1,
-        }
+        };
+        count.clamp(1, 4) as u32
     }
 
     /// Bytes of one SIMD component of `reg` at this instruction's width (stride 0 → one element).
@@ -266,7 +269,7 @@ impl Inst {
             }
             _ => reg
                 .footprint(n)
-                .map(|(start, end)| end - start)
+                .map(|(start, end)| u32::try_from(end - start).unwrap_or(u32::MAX))
                 .unwrap_or(0),
         }
     }
@@ -280,8 +283,10 @@ impl Inst {
         match self.op {
             Opcode::LoadPayload => {
                 let header = (self.header_size as usize).min(self.srcs.len());
-                header as u32 * REG_SIZE
-                    + (self.srcs.len() - header) as u32 * self.component_bytes(&self.dst)
+                (header as u32 * REG_SIZE).saturating_add(
+                    ((self.srcs.len() - header) as u32)
+                        .saturating_mul(self.component_bytes(&self.dst)),
+                )
             }
             Opcode::UntypedReadLogical | Opcode::TexLogical => {
                 self.message_components() * n * self.dst.ty.size()
@@ -322,7 +327,7 @@ impl Inst {
         match self.dst.kind {
             RegKind::Vgrf { offset, stride, .. } => {
                 let size = self.size_written();
-                stride != 1 || offset % REG_SIZE != 0 || size % REG_SIZE != 0
+                stride != 1 || offset % REG_SIZE != 0 || !size.is_multiple_of(REG_SIZE)
             }
             _ => false,
         }

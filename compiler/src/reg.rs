@@ -365,25 +365,31 @@ impl Reg {
 
     /// Bytes from the register start of the first byte touched and one past the last byte
     /// touched, when `exec_size` channels access this operand. `None` for IMM and null.
-    pub fn footprint(&self, exec_size: u32) -> Option<(u32, u32)> {
-        let size = self.ty.size();
+    /// Computed in 64 bits so that no operand, however absurd, overflows.
+    pub fn footprint(&self, exec_size: u32) -> Option<(u64, u64)> {
+        let size = self.ty.size() as u64;
         let n = exec_size.max(1);
+        let last_element =
+            |region: Region| (0..n).map(|i| region.element(i)).max().unwrap_or(0) as u64;
         match self.kind {
             RegKind::Vgrf { offset, stride, .. } | RegKind::Attr { offset, stride, .. } => {
-                Some((offset, offset + (n - 1) * stride as u32 * size + size))
+                let offset = offset as u64;
+                Some((
+                    offset,
+                    offset + (n as u64 - 1) * stride as u64 * size + size,
+                ))
             }
             RegKind::Uniform { offset, nr } => {
-                let start = nr * 4 + offset;
+                let start = nr as u64 * 4 + offset as u64;
                 Some((start, start + size))
             }
             RegKind::Fixed { nr, subnr, region } => {
-                let start = nr as u32 * REG_SIZE + subnr as u32;
-                let last = (0..n).map(|i| region.element(i)).max().unwrap_or(0);
-                Some((start, start + last * size + size))
+                let start = nr as u64 * REG_SIZE as u64 + subnr as u64;
+                Some((start, start + last_element(region) * size + size))
             }
             RegKind::Arf { subnr, region, .. } => {
-                let last = (0..n).map(|i| region.element(i)).max().unwrap_or(0);
-                Some((subnr as u32, subnr as u32 + last * size + size))
+                let start = subnr as u64;
+                Some((start, start + last_element(region) * size + size))
             }
             RegKind::Null | RegKind::Imm(_) => None,
         }

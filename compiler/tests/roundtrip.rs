@@ -1,5 +1,5 @@
 //! `parse(print(p)) == p` for every program the IR can hold: arbitrary programs decoded
-//! from random bytes (valid or not), printed and parsed back.
+//! from random bytes (valid or not), printed and parsed back, and validated without panics.
 
 use arbitrary::{Arbitrary, Unstructured};
 use compiler::Program;
@@ -16,6 +16,8 @@ fn round_trip(bytes: &[u8]) -> Result<(), TestCaseError> {
         .map_err(|e| TestCaseError::fail(format!("{e}\n--- printed ---\n{text}")))?;
     prop_assert_eq!(&parsed, &p, "printed:\n{}", text);
     prop_assert_eq!(print_program(&parsed), text);
+    // The validator and CFG are total too: any program gets violations, never a panic.
+    let _ = compiler::validate::validate(&p);
     Ok(())
 }
 

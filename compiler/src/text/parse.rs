@@ -286,6 +286,7 @@ fn parse_imm(c: &mut Cursor) -> Result<Reg> {
             if k > 0 {
                 c.expect(',', "`,` between VF elements")?;
             }
+            c.skip_ws();
             let at = c.pos;
             let lit = literal_text(c);
             let byte = lit.parse::<f32>().ok().and_then(f32_to_vf);
@@ -597,7 +598,8 @@ fn parse_controls(c: &mut Cursor, inst: &mut Inst, flag: &mut Option<u8>) -> Res
             if let Some(n) = t.strip_prefix("group") {
                 return n.parse().ok();
             }
-            let (digits, unit) = t.split_at(t.len().checked_sub(1)?);
+            let unit_char = t.chars().last()?;
+            let (digits, unit) = t.split_at(t.len() - unit_char.len_utf8());
             let idx: u32 = digits.parse().ok()?;
             let width = match unit {
                 "N" => 4,
@@ -835,6 +837,7 @@ fn parse_header_line(c: &mut Cursor, w: &str, h: &mut Header, p: &mut Program) -
             key = expected;
         }
         other => {
+            c.pos -= other.len();
             return c.err(format!(
                 "unknown header line `{other}`: expected target, dispatch, threads, uniforms, attr, vgrf or START"
             ));
@@ -892,11 +895,14 @@ pub fn parse_document(text: &str) -> Result<Document> {
             let at = c.pos;
             if c.word() == Some("END") {
                 let col = c.col();
+                c.skip_ws();
+                let name_at = c.pos;
                 if !c.eat('B') {
                     return c.err(format!("expected `B{b}` after END"));
                 }
                 let n: usize = c.number("block number")?;
                 if n != *b {
+                    c.pos = name_at;
                     return c.err(format!("`END B{n}` closes block B{b}"));
                 }
                 let edges = parse_edges(&mut c, true)?;
@@ -935,11 +941,14 @@ pub fn parse_document(text: &str) -> Result<Document> {
         if w == "START" {
             let col = c.col();
             let expected = p.blocks.len();
+            c.skip_ws();
+            let name_at = c.pos;
             if !c.eat('B') {
                 return c.err(format!("expected `B{expected}` after START"));
             }
             let n: usize = c.number("block number")?;
             if n != expected {
+                c.pos = name_at;
                 return c.err(format!(
                     "expected block B{expected} (blocks are numbered in order), found B{n}"
                 ));

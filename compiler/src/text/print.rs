@@ -112,7 +112,7 @@ fn cmod_shows_flag(inst: &Inst) -> bool {
 /// not a whole multiple of a 4/8/16-wide instruction's size.
 fn group_name(exec_size: u8, group: u8) -> String {
     match exec_size {
-        4 | 8 | 16 if group % exec_size == 0 => {
+        4 | 8 | 16 if group.is_multiple_of(exec_size) => {
             let letter = match exec_size {
                 4 => 'N',
                 8 => 'Q',
@@ -276,7 +276,7 @@ fn push_offset_stride(s: &mut String, offset: u32, stride: Option<u8>) {
 /// a byte offset that is not a whole element prints in bytes with a `b` suffix.
 fn push_subnr(s: &mut String, subnr: u8, ty: Type, always: bool) {
     let size = ty.size() as u8;
-    if subnr % size == 0 {
+    if subnr.is_multiple_of(size) {
         if subnr != 0 || always {
             let _ = write!(s, ".{}", subnr / size);
         }

@@ -68,14 +68,12 @@ pub(super) fn check(p: &Program, r: &mut Report) {
                 }
                 _ => misnested("WHILE", "DO", top),
             },
-            Opcode::Break | Opcode::Continue => {
-                if !stack.iter().any(|(o, _)| *o == Open::Do) {
-                    r.add(
-                        Rule::CfUnmatched,
-                        Some(ip),
-                        format!("{} outside a loop", inst.op.name().to_uppercase()),
-                    );
-                }
+            Opcode::Break | Opcode::Continue if !stack.iter().any(|(o, _)| *o == Open::Do) => {
+                r.add(
+                    Rule::CfUnmatched,
+                    Some(ip),
+                    format!("{} outside a loop", inst.op.name().to_uppercase()),
+                );
             }
             Opcode::Halt => pending_halts.push(ip),
             Opcode::HaltTarget => {

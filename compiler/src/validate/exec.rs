@@ -16,7 +16,7 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
             Some(ip),
             format!("execution size {exec} is not 1, 2, 4, 8, 16 or 32"),
         );
-    } else if group % exec != 0 {
+    } else if !group.is_multiple_of(exec) {
         r.add(
             Rule::GroupMisaligned,
             Some(ip),

@@ -157,11 +157,13 @@ pub(super) fn check(_p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
                     (d.rlen == 0) == inst.dst.is_null(),
                     "the destination must be null exactly when rlen is 0",
                 );
-                let regs_per_comp = (inst.exec_size as u32 * 4).div_ceil(REG_SIZE);
-                let data = d.mlen as u32 + d.ex_mlen as u32 - d.header as u32;
+                let regs_per_comp = (inst.exec_size as u32 * 4).div_ceil(REG_SIZE).max(1);
+                let data = (d.mlen as u32 + d.ex_mlen as u32).saturating_sub(d.header as u32);
                 match d.kind {
                     MsgKind::RtWrite { .. } => need(
-                        d.rlen == 0 && data % regs_per_comp == 0 && data / regs_per_comp <= 4,
+                        d.rlen == 0
+                            && data.is_multiple_of(regs_per_comp)
+                            && data / regs_per_comp <= 4,
                         "an RT write carries 1..4 colour components and returns nothing",
                     ),
                     MsgKind::UntypedRead { comps, .. } => need(

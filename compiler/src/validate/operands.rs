@@ -10,10 +10,10 @@ use crate::reg::{REG_SIZE, Reg, RegKind};
 
 /// Bytes `[start, end)` an operand touches: the exact channel footprint for ALU operands,
 /// the whole payload for message operands and LOAD_PAYLOAD headers.
-fn extent(inst: &Inst, reg: &Reg, payload_bytes: Option<u32>) -> Option<(u32, u32)> {
+fn extent(inst: &Inst, reg: &Reg, payload_bytes: Option<u32>) -> Option<(u64, u64)> {
     let (start, end) = reg.footprint(inst.exec_size as u32)?;
     Some(match payload_bytes {
-        Some(size) => (start, start + size),
+        Some(size) => (start, start + size as u64),
         None => (start, end),
     })
 }
@@ -50,7 +50,7 @@ fn check_bounds(
                 );
                 return;
             };
-            if end > regs * REG_SIZE {
+            if end > regs as u64 * REG_SIZE as u64 {
                 let rule = if is_dst {
                     Rule::VgrfWriteOutOfBounds
                 } else {
@@ -61,13 +61,16 @@ fn check_bounds(
                     Some(ip),
                     format!(
                         "{what} bytes {start}..{end} of v{nr}, which has {} bytes ({regs} registers)",
-                        regs * REG_SIZE
+                        regs as u64 * REG_SIZE as u64
                     ),
                 );
             }
         }
         RegKind::Attr { nr, .. } => {
-            let limit = p.attr_sizes.get(nr as usize).map(|s| s * REG_SIZE);
+            let limit = p
+                .attr_sizes
+                .get(nr as usize)
+                .map(|s| *s as u64 * REG_SIZE as u64);
             if limit.is_none_or(|l| end > l) {
                 r.add(
                     Rule::AttrOutOfBounds,
@@ -79,21 +82,19 @@ fn check_bounds(
                 );
             }
         }
-        RegKind::Uniform { .. } => {
-            if end > p.uniforms * 4 {
-                r.add(
-                    Rule::UniformOutOfBounds,
-                    Some(ip),
-                    format!(
-                        "{what} push-constant bytes {start}..{end} of {}",
-                        p.uniforms * 4
-                    ),
-                );
-            }
+        RegKind::Uniform { .. } if end > p.uniforms as u64 * 4 => {
+            r.add(
+                Rule::UniformOutOfBounds,
+                Some(ip),
+                format!(
+                    "{what} push-constant bytes {start}..{end} of {}",
+                    p.uniforms as u64 * 4
+                ),
+            );
         }
         RegKind::Fixed { .. } => {
             let info = p.device.info();
-            let limit = info.grf_count * info.grf_size;
+            let limit = (info.grf_count * info.grf_size) as u64;
             if end > limit {
                 r.add(
                     Rule::GrfOutOfRange,

@@ -1,0 +1,407 @@
+//! Every validator rule: a program that breaks it (the rule is reported) and a closely
+//! related program that does not (no violation at all).
+
+use compiler::program::Block;
+use compiler::text::parse_program;
+use compiler::validate::{ALL_RULES, Rule, validate};
+use compiler::{Inst, Opcode, Program, Reg, Type};
+use std::collections::BTreeSet;
+
+/// A program on `target`/`dispatch` with a few declared registers and `body` as its
+/// instructions, split into canonical blocks.
+fn prog(target: &str, dispatch: u32, body: &str) -> Program {
+    let text = format!(
+        "eu 1\ntarget {target}\ndispatch {dispatch}\nthreads 1\nuniforms 2\nattr attr0 2\n\
+         vgrf v0 2\nvgrf v1 2\nvgrf v2 4\nvgrf v3 8\nSTART B0\n{body}\nEND B0\n"
+    );
+    let mut p = parse_program(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    p.resplit();
+    p
+}
+
+fn rules_of(p: &Program) -> BTreeSet<Rule> {
+    validate(p).into_iter().map(|v| v.rule).collect()
+}
+
+/// Asserts `bad` reports `rule` and `good` reports nothing.
+fn case(rule: Rule, good: Program, bad: Program) {
+    let good_v = validate(&good);
+    assert!(
+        good_v.is_empty(),
+        "{rule}: good program has violations: {good_v:?}"
+    );
+    let bad_rules = rules_of(&bad);
+    assert!(
+        bad_rules.contains(&rule),
+        "{rule}: not reported for the bad program; got {bad_rules:?}"
+    );
+}
+
+fn skl16(body: &str) -> Program {
+    prog("skl", 16, body)
+}
+
+#[test]
+fn dispatch_width() {
+    case(
+        Rule::DispatchWidth,
+        prog("skl", 32, "mov(16) v0:F, 1.0:F"),
+        prog("skl", 12, "mov(8) v0:F, 1.0:F { NoMask }"),
+    );
+    assert!(rules_of(&prog("g45", 32, "mov(16) v0:F, 1.0:F")).contains(&Rule::DispatchWidth));
+}
+
+#[test]
+fn thread_count() {
+    let good = skl16("mov(16) v0:F, 1.0:F");
+    let mut bad = good.clone();
+    bad.threads = 0;
+    case(Rule::ThreadCount, good, bad);
+}
+
+#[test]
+fn empty_block() {
+    let good = skl16("mov(16) v0:F, 1.0:F");
+    let mut bad = good.clone();
+    bad.blocks.push(Block::default());
+    case(Rule::EmptyBlock, good, bad);
+}
+
+#[test]
+fn block_boundary() {
+    let body = "cmp.l.f0.0(16) null:F, v0:F, 0.0:F\n(+f0.0) if(16)\nmov(16) v0:F, 1.0:F\nendif(16)";
+    let good = skl16(&format!("mov(16) v0:F, 1.0:F\n{body}"));
+    let mut bad = good.clone();
+    let all = bad.take_insts();
+    bad.blocks = vec![Block { insts: all }];
+    case(Rule::BlockBoundary, good, bad);
+}
+
+#[test]
+fn exec_size() {
+    case(
+        Rule::ExecSize,
+        skl16("mov(4) v0:F, 1.0:F { NoMask }"),
+        skl16("mov(3) v0:F, 1.0:F { NoMask }"),
+    );
+}
+
+#[test]
+fn group_misaligned() {
+    case(
+        Rule::GroupMisaligned,
+        skl16("mov(8) v0:F, 1.0:F { 2Q }"),
+        skl16("mov(8) v0:F, 1.0:F { group4 }"),
+    );
+}
+
+#[test]
+fn nomask_wider_than_dispatch() {
+    case(
+        Rule::NomaskWiderThanDispatch,
+        prog("skl", 8, "mov(16) v0:F, 1.0:F { NoMask }"),
+        prog("skl", 8, "mov(16) v0:F, 1.0:F"),
+    );
+}
+
+#[test]
+fn group_beyond_dispatch() {
+    case(
+        Rule::GroupBeyondDispatch,
+        skl16("mov(8) v0:F, 1.0:F { 2Q }"),
+        skl16("mov(8) v0:F, 1.0:F { 3Q }"),
+    );
+}
+
+#[test]
+fn source_count() {
+    case(
+        Rule::SourceCount,
+        skl16("add(16) v0:F, v1:F, 1.0:F"),
+        skl16("add(16) v0:F, 1.0:F"),
+    );
+}
+
+#[test]
+fn flag_out_of_range() {
+    case(
+        Rule::FlagOutOfRange,
+        prog("skl", 8, "cmp.l.f1.0(8) null:F, attr0:F, 0.0:F"),
+        prog("g45", 8, "cmp.l.f1.0(8) null:F, attr0:F, 0.0:F"),
+    );
+    // f1.1 holds bits 48..64: a 32-wide compare would run off the end of the flag file.
+    let wide = prog("skl", 32, "cmp.l.f1.1(32) null:F, attr0:F, 0.0:F");
+    assert!(rules_of(&wide).contains(&Rule::FlagOutOfRange));
+}
+
+#[test]
+fn eot_not_last() {
+    case(
+        Rule::EotNotLast,
+        skl16("mov(16) v3:F, 1.0:F\nfb_write_logical(16) null:UD, v3:F, 4:UD, 0:UD { EOT }"),
+        skl16("fb_write_logical(16) null:UD, v3:F, 4:UD, 0:UD { EOT }\nmov(16) v3:F, 1.0:F"),
+    );
+}
+
+#[test]
+fn eot_on_non_send() {
+    case(
+        Rule::EotOnNonSend,
+        skl16("fb_write_logical(16) null:UD, v3:F, 4:UD, 0:UD { EOT }"),
+        skl16("mov(16) v0:F, 1.0:F { EOT }"),
+    );
+}
+
+#[test]
+fn dst_file() {
+    let good = skl16("mov(16) v0:F, u0:F");
+    case(Rule::DstFile, good.clone(), skl16("mov(16) u0:F, v0:F"));
+    case(Rule::DstFile, good.clone(), skl16("mov(16) attr0:F, v0:F"));
+    case(Rule::DstFile, good, skl16("mov(16) -v0:F, v1:F"));
+}
+
+#[test]
+fn vgrf_undeclared() {
+    case(
+        Rule::VgrfUndeclared,
+        skl16("mov(16) v3:F, 1.0:F"),
+        skl16("mov(16) v9:F, 1.0:F"),
+    );
+}
+
+#[test]
+fn vgrf_write_out_of_bounds() {
+    // v0 is 64 bytes: SIMD16 F fits at offset 0 but not at offset 32.
+    case(
+        Rule::VgrfWriteOutOfBounds,
+        skl16("mov(8) v0+32:F, 1.0:F { NoMask }"),
+        skl16("mov(16) v0+32:F, 1.0:F"),
+    );
+    // A strided write's last element decides, not exec_size × stride.
+    case(
+        Rule::VgrfWriteOutOfBounds,
+        skl16("mov(16) v0<2>:W, 1:W"),
+        skl16("mov(16) v0+4<2>:W, 1:W"),
+    );
+}
+
+#[test]
+fn vgrf_read_out_of_bounds() {
+    case(
+        Rule::VgrfReadOutOfBounds,
+        skl16("mov(16) v1:F, v2+64:F"),
+        skl16("mov(16) v1:F, v2+68:F"),
+    );
+    // A send payload is read whole: mlen 3 registers from a 2-register VGRF.
+    let send = |mlen: u32| {
+        skl16(&format!(
+            "send(16) null:UD, v2:UD, null:UD desc(rt_write target=0 mlen={mlen} ex_mlen=0 rlen=0 header) {{ EOT }}"
+        ))
+    };
+    case(Rule::VgrfReadOutOfBounds, send(3), send(5));
+}
+
+#[test]
+fn attr_out_of_bounds() {
+    case(
+        Rule::AttrOutOfBounds,
+        skl16("mov(16) v0:F, attr0:F"),
+        skl16("mov(16) v0:F, attr0+4:F"),
+    );
+    assert!(rules_of(&skl16("mov(16) v0:F, attr1:F")).contains(&Rule::AttrOutOfBounds));
+}
+
+#[test]
+fn uniform_out_of_bounds() {
+    case(
+        Rule::UniformOutOfBounds,
+        skl16("mov(16) v0:F, u1:F"),
+        skl16("mov(16) v0:F, u2:F"),
+    );
+}
+
+#[test]
+fn grf_out_of_range() {
+    case(
+        Rule::GrfOutOfRange,
+        skl16("mov(8) g127<8;8,1>:F, 1.0:F { NoMask }"),
+        skl16("mov(8) g127.1<8;8,1>:F, 1.0:F { NoMask }"),
+    );
+}
+
+#[test]
+fn vgrf_dst_stride_zero() {
+    case(
+        Rule::VgrfDstStrideZero,
+        skl16("mov(1) v0<0>:F, 1.0:F { NoMask }"),
+        skl16("mov(16) v0<0>:F, 1.0:F"),
+    );
+}
+
+#[test]
+fn illegal_type() {
+    let good = skl16("and(16) v0:UD, v1:UD, 0xff:UD");
+    case(
+        Rule::IllegalType,
+        good.clone(),
+        skl16("and(16) v0:F, v1:F, v1:F"),
+    );
+    case(
+        Rule::IllegalType,
+        good.clone(),
+        skl16("add(16) v0:F, v1:F, v1:D"),
+    );
+    case(Rule::IllegalType, good.clone(), skl16("rcp(16) v0:D, v1:D"));
+    case(Rule::IllegalType, good.clone(), skl16("mov(16) v0:W, 7:B"));
+    case(Rule::IllegalType, good, skl16("mov(16) v0:F, v1:VF"));
+}
+
+#[test]
+fn no_64bit_float() {
+    let body = "add(8) v2:DF, v2:DF, v2:DF { NoMask }";
+    case(
+        Rule::No64bitFloat,
+        prog("skl", 16, body),
+        prog("icl", 16, body),
+    );
+    // IVB has DF registers but no DF immediates.
+    let imm = "add(8) v2:DF, v2:DF, 1.0:DF { NoMask }";
+    case(
+        Rule::No64bitFloat,
+        prog("bdw", 16, imm),
+        prog("hsw", 16, imm),
+    );
+}
+
+#[test]
+fn no_64bit_int() {
+    let body = "add(8) v2:Q, v2:Q, 1:Q { NoMask }";
+    case(
+        Rule::No64bitInt,
+        prog("bdw", 16, body),
+        prog("hsw", 16, body),
+    );
+}
+
+#[test]
+fn no_half_float() {
+    let body = "mov(16) v0:HF, 1.0:F";
+    case(
+        Rule::NoHalfFloat,
+        prog("skl", 16, body),
+        prog("hsw", 16, body),
+    );
+}
+
+#[test]
+fn three_src_mixed_types() {
+    case(
+        Rule::ThreeSrcMixedTypes,
+        skl16("mad(16) v0:F, v1:F, v1:F, v1:F"),
+        skl16("mad(16) v0:F, v1:F, v1:D, v1:F"),
+    );
+}
+
+#[test]
+fn imm_out_of_range() {
+    case(
+        Rule::ImmOutOfRange,
+        skl16("mov(16) v0:D, 0xffffffff:D"),
+        skl16("mov(16) v0:D, 0x100000000:D"),
+    );
+}
+
+#[test]
+fn cf_unmatched() {
+    let cond = "cmp.l.f0.0(16) null:F, attr0:F, 0.0:F\n";
+    let good = skl16(&format!(
+        "mov(16) v0:D, 0:D\ndo(16)\n{cond}(+f0.0) if(16)\nbreak(16)\nelse(16)\nadd(16) v0:D, v0:D, 1:D\nendif(16)\nwhile(16)"
+    ));
+    case(Rule::CfUnmatched, good.clone(), skl16("else(16)"));
+    case(
+        Rule::CfUnmatched,
+        good.clone(),
+        skl16(&format!("{cond}(+f0.0) if(16)\nmov(16) v0:F, 1.0:F")),
+    );
+    case(Rule::CfUnmatched, good.clone(), skl16("break(16)"));
+    case(Rule::CfUnmatched, good.clone(), skl16("while(16)"));
+    case(
+        Rule::CfUnmatched,
+        good,
+        skl16(&format!(
+            "do(16)\n{cond}(+f0.0) if(16)\nwhile(16)\nendif(16)"
+        )),
+    );
+}
+
+#[test]
+fn halt_target() {
+    let cond = "cmp.l.f0.0(16) null:F, attr0:F, 0.0:F\n";
+    let good = skl16(&format!(
+        "{cond}(+f0.0) halt(16)\nmov(16) v0:F, 1.0:F\nhalt_target(16)"
+    ));
+    case(
+        Rule::HaltTarget,
+        good.clone(),
+        skl16(&format!("{cond}(+f0.0) halt(16)")),
+    );
+    case(
+        Rule::HaltTarget,
+        good,
+        skl16(&format!(
+            "{cond}(+f0.0) if(16)\n(+f0.0) halt(16)\nhalt_target(16)\nendif(16)"
+        )),
+    );
+}
+
+#[test]
+fn send_payload() {
+    let fb = |comps: u32| {
+        skl16(&format!(
+            "fb_write_logical(16) null:UD, v3:F, {comps}:UD, 0:UD {{ EOT }}"
+        ))
+    };
+    case(Rule::SendPayload, fb(4), fb(5));
+    case(
+        Rule::SendPayload,
+        skl16("untyped_read_logical(16) v0:UD, v1:UD, 1:UD, 1:UD"),
+        skl16("untyped_read_logical(16) v0:UD, v1:F, 1:UD, 1:UD"),
+    );
+    case(
+        Rule::SendPayload,
+        skl16("scratch_read(16) v0:UD, 32:UD"),
+        skl16("scratch_read(16) v0:UD, 36:UD"),
+    );
+    // A hardware SEND needs a descriptor, and its lengths must match the message.
+    let mut no_desc = skl16("mov(16) v0:F, 1.0:F");
+    no_desc.blocks[0].insts = vec![Inst::new(
+        Opcode::Send,
+        16,
+        Reg::null(Type::UD),
+        vec![Reg::vgrf(3, Type::UD), Reg::null(Type::UD)],
+    )];
+    let good_send = skl16(
+        "send(16) v0:UD, v1:UD, null:UD desc(untyped_read surface=1 comps=1 mlen=2 ex_mlen=0 rlen=2)",
+    );
+    case(Rule::SendPayload, good_send.clone(), no_desc);
+    case(
+        Rule::SendPayload,
+        good_send,
+        skl16(
+            "send(16) v2:UD, v1:UD, null:UD desc(untyped_read surface=1 comps=2 mlen=2 ex_mlen=0 rlen=2)",
+        ),
+    );
+}
+
+/// Every rule has a test above; this keeps the list honest when rules are added.
+#[test]
+fn every_rule_is_covered() {
+    let source = include_str!("validator_rules.rs");
+    for rule in ALL_RULES {
+        let variant = format!("{rule:?}");
+        assert!(
+            source.contains(&format!("Rule::{variant},")),
+            "rule {rule} has no case() test"
+        );
+    }
+}

@@ -1,0 +1,162 @@
+//! The `eufuzz` binary as a user runs it: exit codes, messages, files left on disk.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn eufuzz(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_eufuzz"))
+        .args(args)
+        .output()
+        .expect("run eufuzz")
+}
+
+fn text(out: &[u8]) -> String {
+    String::from_utf8_lossy(out).into_owned()
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("eufuzz-cli-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(dir: &Path, name: &str, contents: &str) -> String {
+    let p = dir.join(name);
+    fs::write(&p, contents).unwrap();
+    p.display().to_string()
+}
+
+const VALID: &str = "eu 1\n# a comment that must survive formatting\ntarget skl\ndispatch 16\nthreads 1\nvgrf v0 8\n\nSTART B0\n    mov(16) v0:F, 1.0:F\n    fb_write_logical(16) null:UD, v0:F, 4:UD, 0:UD { EOT }\nEND B0\n";
+
+#[test]
+fn validate_reports_rule_with_file_line_and_exit_1() {
+    let dir = scratch("validate");
+    let bad = write(
+        &dir,
+        "wide.eu",
+        "eu 1\ntarget skl\ndispatch 8\nvgrf v0 2\nSTART B0\n    mov(16) v0:F, 1.0:F\nEND B0\n",
+    );
+    let out = eufuzz(&["validate", &bad]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(&format!("{bad}:6: ip 0: [nomask-wider-than-dispatch]")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("    mov(16) v0:F, 1.0:F"), "{stdout}");
+
+    let good = write(&dir, "good.eu", VALID);
+    let out = eufuzz(&["validate", &good]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+
+    let out = eufuzz(&["validate", "--json", &bad]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        json["files"][0]["violations"][0]["rule"],
+        "nomask-wider-than-dispatch"
+    );
+    assert_eq!(json["files"][0]["violations"][0]["line"], 6);
+}
+
+#[test]
+fn malformed_input_is_a_located_error_with_exit_2() {
+    let dir = scratch("malformed");
+    let cases = [
+        (
+            "truncated.eu",
+            "eu 1\ntarget skl\ndispatch 8\nSTART B0\n    nop(1)\n",
+            ":6:1: file ends inside block B0",
+        ),
+        (
+            "opcode.eu",
+            "eu 1\ntarget skl\ndispatch 8\nSTART B0\n    frob(8)\nEND B0\n",
+            ":5:5: unknown opcode `frob`",
+        ),
+        (
+            "region.eu",
+            "eu 1\ntarget skl\ndispatch 8\nvgrf v0 1\nSTART B0\n    mov(8) v0:F, g1<8;8>:F\nEND B0\n",
+            ":6:24: expected `,` in a region",
+        ),
+        (
+            "type.eu",
+            "eu 1\ntarget skl\ndispatch 8\nvgrf v0 1\nSTART B0\n    mov(8) v0:X, 1:D\nEND B0\n",
+            ":6:15: unknown type `X`",
+        ),
+        (
+            "block.eu",
+            "eu 1\ntarget skl\ndispatch 8\nSTART B1\n    nop(1)\nEND B1\n",
+            ":4:7: expected block B0",
+        ),
+    ];
+    for (name, contents, needle) in cases {
+        let path = write(&dir, name, contents);
+        for cmd in ["validate", "fmt"] {
+            let out = eufuzz(&[cmd, &path]);
+            assert_eq!(out.status.code(), Some(2), "{cmd} {name}");
+            let stderr = text(&out.stderr);
+            assert!(
+                stderr.contains(&format!("{path}{needle}")),
+                "{cmd} {name}: {stderr}"
+            );
+            assert!(!stderr.contains("panicked"), "{stderr}");
+        }
+        assert_eq!(
+            fs::read_to_string(dir.join(name)).unwrap(),
+            contents,
+            "fmt must not touch a file it cannot parse"
+        );
+    }
+    let missing = eufuzz(&["validate", &dir.join("nope.eu").display().to_string()]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing.stderr).contains("cannot read"));
+}
+
+#[test]
+fn fmt_check_shows_diff_and_fmt_rewrites_keeping_comments() {
+    let dir = scratch("fmt");
+    let messy = VALID.replace(
+        "    mov(16) v0:F, 1.0:F",
+        "  mov(16)   v0:F,1.0:F   # set red",
+    );
+    let path = write(&dir, "messy.eu", &messy);
+    let out = eufuzz(&["fmt", "--check", &path]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("not in canonical form"), "{stdout}");
+    assert!(
+        stdout.contains("+    mov(16) v0:F, 1.0:F  # set red"),
+        "{stdout}"
+    );
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        messy,
+        "--check writes nothing"
+    );
+
+    let out = eufuzz(&["fmt", &path]);
+    assert_eq!(out.status.code(), Some(0));
+    let formatted = fs::read_to_string(&path).unwrap();
+    assert!(formatted.contains("# a comment that must survive formatting"));
+    assert!(formatted.contains("    mov(16) v0:F, 1.0:F  # set red"));
+    assert_eq!(eufuzz(&["fmt", "--check", &path]).status.code(), Some(0));
+    let names: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 1, "no temporary files left: {names:?}");
+}
+
+#[test]
+fn help_lists_commands() {
+    let out = eufuzz(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("fmt") && stdout.contains("validate"),
+        "{stdout}"
+    );
+    assert_eq!(eufuzz(&["frobnicate"]).status.code(), Some(2));
+}
