@@ -7,6 +7,7 @@
 pub mod builder;
 pub mod cfg;
 pub mod device;
+pub mod inputs;
 pub mod inst;
 pub mod opcode;
 pub mod program;
@@ -16,6 +17,7 @@ pub mod types;
 pub mod validate;
 
 pub use device::Device;
+pub use inputs::{Inputs, Value};
 pub use inst::Inst;
 pub use opcode::Opcode;
 pub use program::Program;

@@ -1,6 +1,7 @@
 //! A whole shader program: target, dispatch, register declarations and a CFG of blocks.
 
 use crate::device::Device;
+use crate::inputs::Inputs;
 use crate::inst::Inst;
 use crate::opcode::Opcode;
 use arbitrary::Arbitrary;
@@ -26,7 +27,11 @@ pub struct Program {
     pub attr_sizes: Vec<u32>,
     /// Number of 32-bit push constants (`u0`…).
     pub uniforms: u32,
+    /// Bytes of scratch space each thread uses (spills, scratch reads/writes).
+    pub scratch_size: u32,
     pub blocks: Vec<Block>,
+    /// Inputs the file carries for running the program.
+    pub inputs: Option<Inputs>,
 }
 
 /// Whether an instruction of this opcode begins a new block (it is a jump target).
@@ -80,7 +85,9 @@ impl Program {
             vgrf_sizes: vec![],
             attr_sizes: vec![],
             uniforms: 0,
+            scratch_size: 0,
             blocks: vec![],
+            inputs: None,
         }
     }
 
@@ -135,6 +142,7 @@ impl Program {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::inputs::Inputs;
     use crate::inst::Inst;
 
     fn cf(op: Opcode) -> Inst {

@@ -48,7 +48,9 @@ pub struct Comments {
     pub before_end: BTreeMap<usize, Vec<String>>,
     /// Comment at the end of the `END Bn` line.
     pub trailing_end: BTreeMap<usize, String>,
-    /// Comment lines after the last block.
+    /// Comment lines before the INPUTS section.
+    pub before_inputs: Option<Vec<String>>,
+    /// Comment lines after the last block (or the inputs).
     pub trailer: Vec<String>,
 }
 

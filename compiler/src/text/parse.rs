@@ -3,6 +3,7 @@
 
 use crate::cfg::{Cfg, Edge, EdgeKind};
 use crate::device::{ALL_DEVICES, Device};
+use crate::inputs::{Inputs, Value};
 use crate::inst::{CMOD_NAMES, Inst, MsgDesc, MsgKind, PRED_NAMES, Predicate};
 use crate::opcode::Opcode;
 use crate::program::{Block, Program};
@@ -713,6 +714,113 @@ fn parse_inst(c: &mut Cursor) -> Result<Inst> {
     Ok(inst)
 }
 
+/// `0x` hexadecimal or decimal, fitting a u32.
+fn parse_u32(c: &mut Cursor, what: &str) -> Result<u32> {
+    c.skip_ws();
+    if c.eat_str("0x") {
+        let rest = c.rest();
+        let end = rest
+            .find(|ch: char| !ch.is_ascii_hexdigit())
+            .unwrap_or(rest.len());
+        return match u32::from_str_radix(&rest[..end], 16) {
+            Ok(v) => {
+                c.pos += end;
+                Ok(v)
+            }
+            Err(_) => c.err(format!(
+                "expected {what} as 0x followed by up to 8 hex digits"
+            )),
+        };
+    }
+    c.number(what)
+}
+
+/// Typed values to the end of the line, each optionally repeated: `1.0:F*16 -3:D`.
+fn parse_values(c: &mut Cursor) -> Result<Vec<Value>> {
+    let mut values = vec![];
+    while !c.at_end() {
+        let reg = parse_imm(c)?;
+        let bits = reg.imm_bits().unwrap_or(0);
+        let count: usize = if c.rest().starts_with('*') {
+            c.pos += 1;
+            let n: usize = c.number("repeat count")?;
+            if n > 1 << 20 {
+                return c.err(format!("repeat count {n} is too large"));
+            }
+            n
+        } else {
+            1
+        };
+        values.extend(std::iter::repeat_n(Value::new(reg.ty, bits), count));
+    }
+    Ok(values)
+}
+
+/// One line of the INPUTS section; returns whether the section is still open.
+fn parse_input_line(c: &mut Cursor, inputs: &mut Inputs) -> Result<bool> {
+    let at = c.pos;
+    let w = c.expect_word("an input line (uniforms, buffer, thread) or `END INPUTS`")?;
+    match w {
+        "END" => {
+            if c.word() != Some("INPUTS") {
+                return c.err("expected `END INPUTS`");
+            }
+            c.expect_end("END INPUTS")?;
+            return Ok(false);
+        }
+        "uniforms" => {
+            if !inputs.uniforms.is_empty() {
+                c.pos = at;
+                c.skip_ws();
+                return c.err("uniforms given twice");
+            }
+            inputs.uniforms = parse_values(c)?;
+        }
+        "buffer" => {
+            let surface: u8 = c.number("surface index")?;
+            if inputs.buffers.contains_key(&surface) {
+                return c.err(format!("buffer {surface} given twice"));
+            }
+            let values = parse_values(c)?;
+            inputs.buffers.insert(surface, values);
+        }
+        "thread" => {
+            let t: u32 = c.number("thread index")?;
+            let what_at = c.pos;
+            let what = c.expect_word("`dispatch_mask` or `attrN`")?;
+            if what == "dispatch_mask" {
+                let mask = parse_u32(c, "a dispatch mask")?;
+                if inputs.dispatch_masks.insert(t, mask).is_some() {
+                    return c.err(format!("thread {t} dispatch mask given twice"));
+                }
+                c.expect_end("the dispatch mask")?;
+            } else if let ("attr", Some(d)) = split_name(what) {
+                let Ok(attr) = d.parse::<u32>() else {
+                    return c.err(format!("bad attr number in `{what}`"));
+                };
+                let values = parse_values(c)?;
+                if inputs.attrs.insert((t, attr), values).is_some() {
+                    return c.err(format!("thread {t} {what} given twice"));
+                }
+            } else {
+                c.pos = what_at;
+                c.skip_ws();
+                return c.err(format!(
+                    "expected `dispatch_mask` or `attrN`, found `{what}`"
+                ));
+            }
+        }
+        other => {
+            c.pos = at;
+            c.skip_ws();
+            return c.err(format!(
+                "unknown input line `{other}`: expected uniforms, buffer, thread or END INPUTS"
+            ));
+        }
+    }
+    Ok(true)
+}
+
 /// Block-edge annotations written in the file, checked against the computed CFG.
 struct EdgeNote {
     line: usize,
@@ -777,6 +885,7 @@ struct Header {
     dispatch: Option<u8>,
     threads: Option<u32>,
     uniforms: Option<u32>,
+    scratch: Option<u32>,
 }
 
 fn once<T>(c: &Cursor, slot: &mut Option<T>, v: T, what: &str) -> Result<()> {
@@ -817,6 +926,10 @@ fn parse_header_line(c: &mut Cursor, w: &str, h: &mut Header, p: &mut Program) -
             let n = c.number("uniform count")?;
             once(c, &mut h.uniforms, n, "uniforms")?;
         }
+        "scratch" => {
+            let n = c.number("scratch bytes per thread")?;
+            once(c, &mut h.scratch, n, "scratch")?;
+        }
         "vgrf" | "attr" => {
             let (prefix, list) = if w == "vgrf" {
                 ("v", &mut p.vgrf_sizes)
@@ -839,7 +952,7 @@ fn parse_header_line(c: &mut Cursor, w: &str, h: &mut Header, p: &mut Program) -
         other => {
             c.pos -= other.len();
             return c.err(format!(
-                "unknown header line `{other}`: expected target, dispatch, threads, uniforms, attr, vgrf or START"
+                "unknown header line `{other}`: expected target, dispatch, threads, uniforms, scratch, attr, vgrf, START or INPUTS"
             ));
         }
     }
@@ -862,6 +975,7 @@ pub fn parse_document(text: &str) -> Result<Document> {
     let mut h = Header::default();
     let mut open: Option<(usize, Block)> = None;
     let mut notes: Vec<EdgeNote> = vec![];
+    let mut inputs_open = false;
     let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
@@ -889,6 +1003,14 @@ pub fn parse_document(text: &str) -> Result<Document> {
             c.expect_end("the version line")?;
             h.version = Some(v);
             comments.anchor_header("eu", &mut pending, comment);
+            continue;
+        }
+        if inputs_open {
+            let before = comments.before_inputs.get_or_insert_with(Vec::new);
+            before.append(&mut pending);
+            before.extend(comment);
+            let inputs = p.inputs.get_or_insert_with(Inputs::default);
+            inputs_open = parse_input_line(&mut c, inputs)?;
             continue;
         }
         if let Some((b, block)) = open.as_mut() {
@@ -938,6 +1060,25 @@ pub fn parse_document(text: &str) -> Result<Document> {
         }
         let at = c.pos;
         let w = c.expect_word("a header line or `START Bn`")?;
+        if w == "INPUTS" {
+            if p.inputs.is_some() {
+                c.pos = at;
+                c.skip_ws();
+                return c.err("a second INPUTS section");
+            }
+            c.expect_end("INPUTS")?;
+            p.inputs = Some(Inputs::default());
+            let before = comments.before_inputs.get_or_insert_with(Vec::new);
+            before.append(&mut pending);
+            before.extend(comment);
+            inputs_open = true;
+            continue;
+        }
+        if w == "START" && p.inputs.is_some() {
+            c.pos = at;
+            c.skip_ws();
+            return c.err("blocks come before the INPUTS section");
+        }
         if w == "START" {
             let col = c.col();
             let expected = p.blocks.len();
@@ -1005,6 +1146,12 @@ pub fn parse_document(text: &str) -> Result<Document> {
         .ok_or_else(|| eof("missing `dispatch WIDTH` line".into()))?;
     p.threads = h.threads.unwrap_or(1);
     p.uniforms = h.uniforms.unwrap_or(0);
+    p.scratch_size = h.scratch.unwrap_or(0);
+    if inputs_open {
+        return Err(eof(
+            "file ends inside INPUTS: expected `END INPUTS` (is the file truncated?)".into(),
+        ));
+    }
     check_edge_notes(&p, &notes)?;
     Ok(Document {
         program: p,

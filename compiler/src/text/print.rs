@@ -6,6 +6,7 @@
 //! modifier shows goes into the controls.
 
 use crate::cfg::{Cfg, EdgeKind};
+use crate::inputs::{Inputs, Value};
 use crate::inst::{Inst, MsgDesc, MsgKind};
 use crate::program::Program;
 use crate::reg::{Arf, Reg, RegKind};
@@ -53,6 +54,9 @@ fn print_with_comments(p: &Program, c: &Comments) -> String {
     if p.uniforms != 0 {
         header("uniforms", format!("uniforms {}", p.uniforms));
     }
+    if p.scratch_size != 0 {
+        header("scratch", format!("scratch {}", p.scratch_size));
+    }
     for (i, size) in p.attr_sizes.iter().enumerate() {
         header(&format!("attr{i}"), format!("attr attr{i} {size}"));
     }
@@ -91,10 +95,60 @@ fn print_with_comments(p: &Program, c: &Comments) -> String {
         trailing(&mut out, c.trailing_end.get(&b));
         out.push('\n');
     }
+    if let Some(inputs) = &p.inputs {
+        out.push('\n');
+        comment_lines(&mut out, "", c.before_inputs.as_ref());
+        out.push_str(&print_inputs(inputs));
+    }
     if !c.trailer.is_empty() {
         out.push('\n');
         comment_lines(&mut out, "", Some(&c.trailer));
     }
+    out
+}
+
+/// Values with runs of equal values written once with a count (`0.0:F*16`).
+fn print_values(values: &[Value]) -> String {
+    let mut parts: Vec<String> = vec![];
+    let mut i = 0;
+    while i < values.len() {
+        let v = values[i];
+        let run = values[i..].iter().take_while(|w| **w == v).count();
+        let lit = format!("{}:{}", print_imm(v.bits, v.ty), v.ty);
+        parts.push(if run > 1 { format!("{lit}*{run}") } else { lit });
+        i += run;
+    }
+    parts.join(" ")
+}
+
+fn print_inputs(inputs: &Inputs) -> String {
+    let mut out = String::from("INPUTS\n");
+    let mut line = |head: String, values: &[Value]| {
+        let _ = write!(out, "    {head}");
+        if !values.is_empty() {
+            let _ = write!(out, " {}", print_values(values));
+        }
+        out.push('\n');
+    };
+    if !inputs.uniforms.is_empty() {
+        line("uniforms".into(), &inputs.uniforms);
+    }
+    for (surface, data) in &inputs.buffers {
+        line(format!("buffer {surface}"), data);
+    }
+    let mut threads: Vec<u32> = inputs.dispatch_masks.keys().copied().collect();
+    threads.extend(inputs.attrs.keys().map(|(t, _)| *t));
+    threads.sort_unstable();
+    threads.dedup();
+    for t in threads {
+        if let Some(mask) = inputs.dispatch_masks.get(&t) {
+            line(format!("thread {t} dispatch_mask 0x{mask:x}"), &[]);
+        }
+        for ((_, attr), values) in inputs.attrs.range((t, 0)..=(t, u32::MAX)) {
+            line(format!("thread {t} attr{attr}"), values);
+        }
+    }
+    out.push_str("END INPUTS\n");
     out
 }
 

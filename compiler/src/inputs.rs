@@ -1,0 +1,102 @@
+//! Run inputs a program file can carry: dispatch masks, push constants, per-channel ATTR
+//! values and buffer contents. Values keep their type so the text form stays readable
+//! (`1.5:F`, `-3:D`) while meaning exact bytes.
+
+use crate::types::Type;
+use arbitrary::Arbitrary;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One typed value; its bytes are the low `ty.size()` bytes of `bits`, little-endian
+/// (V/UV/VF: 4 bytes).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Arbitrary)]
+pub struct Value {
+    pub ty: Type,
+    pub bits: u64,
+}
+
+impl Value {
+    pub fn new(ty: Type, bits: u64) -> Value {
+        Value { ty, bits }
+    }
+
+    pub fn f(v: f32) -> Value {
+        Value::new(Type::F, v.to_bits() as u64)
+    }
+
+    pub fn ud(v: u32) -> Value {
+        Value::new(Type::UD, v as u64)
+    }
+
+    pub fn d(v: i32) -> Value {
+        Value::new(Type::D, v as u32 as u64)
+    }
+
+    /// Bytes this value occupies.
+    pub fn byte_len(self) -> usize {
+        if self.ty.is_vector_imm() {
+            4
+        } else {
+            self.ty.size() as usize
+        }
+    }
+
+    /// Appends the value's little-endian bytes.
+    pub fn push_bytes(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.bits.to_le_bytes()[..self.byte_len()]);
+    }
+}
+
+/// The bytes of a list of values, concatenated.
+pub fn values_to_bytes(values: &[Value]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(values.len() * 4);
+    for v in values {
+        v.push_bytes(&mut out);
+    }
+    out
+}
+
+/// Inputs for one run. Anything not given is zero, and a thread without a dispatch mask has
+/// all its channels enabled.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize, Arbitrary)]
+pub struct Inputs {
+    /// Push constants from `u0` on.
+    pub uniforms: Vec<Value>,
+    /// Buffer contents by surface index (buffers are shared by all threads).
+    pub buffers: BTreeMap<u8, Vec<Value>>,
+    /// Dispatch mask per thread: which channels hold live work at thread start.
+    pub dispatch_masks: BTreeMap<u32, u32>,
+    /// Per-channel input contents by (thread, attr number), from the attr's first byte on.
+    pub attrs: BTreeMap<(u32, u32), Vec<Value>>,
+}
+
+impl Inputs {
+    /// The dispatch mask of `thread` for a program of `dispatch_width` channels.
+    pub fn dispatch_mask(&self, thread: u32, dispatch_width: u32) -> u32 {
+        let all = if dispatch_width >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << dispatch_width) - 1
+        };
+        self.dispatch_masks.get(&thread).copied().unwrap_or(all) & all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_and_masks() {
+        let bytes = values_to_bytes(&[Value::f(1.0), Value::new(Type::W, 0xfffe), Value::d(-1)]);
+        assert_eq!(
+            bytes,
+            vec![0, 0, 0x80, 0x3f, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff]
+        );
+        let mut inputs = Inputs::default();
+        assert_eq!(inputs.dispatch_mask(0, 16), 0xffff);
+        inputs.dispatch_masks.insert(1, 0xff00_00ff);
+        assert_eq!(inputs.dispatch_mask(1, 16), 0x00ff);
+        assert_eq!(inputs.dispatch_mask(1, 32), 0xff00_00ff);
+    }
+}
