@@ -142,7 +142,6 @@ impl Program {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inputs::Inputs;
     use crate::inst::Inst;
 
     fn cf(op: Opcode) -> Inst {

@@ -95,6 +95,10 @@ fn immediates_and_flags() {
     expect(&text, 7, 19, "immediate 40000 is out of range for type W");
     let text = format!("{HEADER}START B0\n    mov(16) v0:F, [1.0, 0.1, 1.0, 1.0]:VF\nEND B0\n");
     expect(&text, 7, 25, "`0.1` is not a VF");
+    let text = format!("{HEADER}START B0\n    mov(16) v0:HF, 65520:HF\nEND B0\n");
+    expect(&text, 7, 20, "65520 is too large for type HF");
+    let text = format!("{HEADER}START B0\n    mov(16) v0:F, 1e-50:F\nEND B0\n");
+    expect(&text, 7, 19, "1e-50 is too small for type F");
     let text = format!("{HEADER}START B0\n    (+f0.2) mov(16) v0:F, 1.0:F\nEND B0\n");
     expect(&text, 7, 11, "flag subregister must be .0 or .1");
     let text = format!("{HEADER}START B0\n    mov(16) v0:F, 1.0:F {{ Quarter }}\nEND B0\n");

@@ -230,6 +230,26 @@ fn grf_out_of_range() {
 }
 
 #[test]
+fn arf_out_of_range() {
+    // g45 has one flag register (f0.0, f0.1); Gen7+ has two.
+    case(
+        Rule::ArfOutOfRange,
+        prog("g45", 8, "mov(1) f0.1<0;1,0>:UW, 0:UW { NoMask }"),
+        prog("g45", 8, "mov(1) f1.0<0;1,0>:UW, 0:UW { NoMask }"),
+    );
+    case(
+        Rule::ArfOutOfRange,
+        prog("skl", 8, "mov(1) f1.1<0;1,0>:UW, 0:UW { NoMask }"),
+        prog("skl", 8, "mov(1) f3.0<0;1,0>:UW, 0:UW { NoMask }"),
+    );
+    case(
+        Rule::ArfOutOfRange,
+        prog("skl", 8, "mov(8) acc1<8;8,1>:F, attr0:F"),
+        prog("skl", 8, "mov(8) acc9<8;8,1>:F, attr0:F"),
+    );
+}
+
+#[test]
 fn vgrf_dst_stride_zero() {
     case(
         Rule::VgrfDstStrideZero,
@@ -356,6 +376,12 @@ fn halt_target() {
 
 #[test]
 fn send_payload() {
+    // header= belongs to load_payload only.
+    case(
+        Rule::SendPayload,
+        skl16("load_payload(8) v0:UD, v1:UD, v1+32:UD { NoMask header=1 }"),
+        skl16("mov(16) v0:F, v1:F { header=2 }"),
+    );
     let fb = |comps: u32| {
         skl16(&format!(
             "fb_write_logical(16) null:UD, v3:F, {comps}:UD, 0:UD {{ EOT }}"

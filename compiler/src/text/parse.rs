@@ -243,23 +243,28 @@ fn imm_bits(lit: &str, ty: Type) -> std::result::Result<u64, String> {
         Type::D => (i32::MIN as i128, i32::MAX as i128),
         Type::UQ => (0, u64::MAX as i128),
         Type::Q => (i64::MIN as i128, i64::MAX as i128),
-        Type::F => {
-            return lit
-                .parse::<f32>()
-                .map(|f| f.to_bits() as u64)
-                .map_err(|_| format!("bad float immediate `{lit}`"));
-        }
-        Type::HF => {
-            return lit
-                .parse::<f32>()
-                .map(|f| half::f16::from_f32(f).to_bits() as u64)
-                .map_err(|_| format!("bad half-float immediate `{lit}`"));
-        }
-        Type::DF => {
-            return lit
-                .parse::<f64>()
-                .map(f64::to_bits)
-                .map_err(|_| format!("bad double immediate `{lit}`"));
+        Type::F | Type::HF | Type::DF => {
+            let exact: f64 = lit
+                .parse()
+                .map_err(|_| format!("bad float immediate `{lit}` for type {ty}"))?;
+            // Parse at the target precision directly: printed literals are the shortest
+            // decimal that reads back to the same f32, which a detour through f64 could miss.
+            let single: f32 = lit.parse().unwrap_or(f32::NAN);
+            let (bits, rounded) = match ty {
+                Type::F => (single.to_bits() as u64, single as f64),
+                Type::HF => {
+                    let h = half::f16::from_f32(single);
+                    (h.to_bits() as u64, h.to_f64())
+                }
+                _ => (exact.to_bits(), exact),
+            };
+            if exact.is_finite() && rounded.is_infinite() {
+                return Err(format!("{lit} is too large for type {ty}"));
+            }
+            if exact != 0.0 && rounded == 0.0 {
+                return Err(format!("{lit} is too small for type {ty} (it would round to 0)"));
+            }
+            return Ok(bits);
         }
         Type::VF => {
             return Err("VF immediates are written `[a, b, c, d]:VF` or as 0x bits".into());

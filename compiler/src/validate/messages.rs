@@ -28,6 +28,13 @@ pub(super) fn check(_p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
             format!("{} cannot carry a message descriptor", inst.op.name()),
         );
     }
+    if inst.header_size != 0 && inst.op != Opcode::LoadPayload {
+        r.add(
+            Rule::SendPayload,
+            Some(ip),
+            format!("{} has no header sources (header={} is for load_payload)", inst.op.name(), inst.header_size),
+        );
+    }
     let mut problems: Vec<String> = vec![];
     let mut need = |ok: bool, msg: &str| {
         if !ok {

@@ -54,6 +54,8 @@ pub enum Rule {
     UniformOutOfBounds,
     /// Fixed GRF beyond the device's register file.
     GrfOutOfRange,
+    /// Architecture register the device does not have (f2.0 on a two-flag part, acc2, a1).
+    ArfOutOfRange,
     /// VGRF destination with stride 0 on a multi-channel instruction.
     VgrfDstStrideZero,
     /// Operand types the opcode does not accept.
@@ -77,7 +79,7 @@ pub enum Rule {
 }
 
 /// Every rule, in declaration order.
-pub const ALL_RULES: [Rule; 29] = [
+pub const ALL_RULES: [Rule; 30] = [
     Rule::DispatchWidth,
     Rule::ThreadCount,
     Rule::EmptyBlock,
@@ -97,6 +99,7 @@ pub const ALL_RULES: [Rule; 29] = [
     Rule::AttrOutOfBounds,
     Rule::UniformOutOfBounds,
     Rule::GrfOutOfRange,
+    Rule::ArfOutOfRange,
     Rule::VgrfDstStrideZero,
     Rule::IllegalType,
     Rule::No64bitFloat,
@@ -132,6 +135,7 @@ impl Rule {
             Rule::AttrOutOfBounds => "attr-out-of-bounds",
             Rule::UniformOutOfBounds => "uniform-out-of-bounds",
             Rule::GrfOutOfRange => "grf-out-of-range",
+            Rule::ArfOutOfRange => "arf-out-of-range",
             Rule::VgrfDstStrideZero => "vgrf-dst-stride-zero",
             Rule::IllegalType => "illegal-type",
             Rule::No64bitFloat => "no-64bit-float",

@@ -6,7 +6,7 @@ use super::{Report, Rule};
 use crate::inst::Inst;
 use crate::opcode::Opcode;
 use crate::program::Program;
-use crate::reg::{REG_SIZE, Reg, RegKind};
+use crate::reg::{Arf, REG_SIZE, Reg, RegKind};
 
 /// Bytes `[start, end)` an operand touches: the exact channel footprint for ALU operands,
 /// the whole payload for message operands and LOAD_PAYLOAD headers.
@@ -102,6 +102,33 @@ fn check_bounds(
                     format!(
                         "{what} GRF bytes {start}..{end}; {} has {} GRFs",
                         info.name, info.grf_count
+                    ),
+                );
+            }
+        }
+        RegKind::Arf { file, nr, .. } => {
+            let info = p.device.info();
+            // Bytes each ARF file has: flags 2 per subregister, acc0+acc1, one register else.
+            let (bytes, name) = match file {
+                Arf::Flag => (info.flag_subregs as u64 * 2, "flag registers"),
+                Arf::Acc => (2 * REG_SIZE as u64, "accumulators acc0/acc1"),
+                _ => (REG_SIZE as u64, "one register"),
+            };
+            let per_reg = match file {
+                Arf::Flag => 4,
+                _ => REG_SIZE as u64,
+            };
+            let base = nr as u64 * per_reg;
+            if base + end > bytes {
+                r.add(
+                    Rule::ArfOutOfRange,
+                    Some(ip),
+                    format!(
+                        "{what} {}{nr} bytes {}..{}; {} has {bytes} bytes of {name}",
+                        file.prefix(),
+                        base + start,
+                        base + end,
+                        info.name
                     ),
                 );
             }
