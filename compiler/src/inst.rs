@@ -257,7 +257,7 @@ impl Inst {
     }
 
     /// Bytes of one SIMD component of `reg` at this instruction's width (stride 0 → one element).
-    fn component_bytes(&self, reg: &Reg) -> u32 {
+    pub fn component_bytes(&self, reg: &Reg) -> u32 {
         let n = self.exec_size as u32;
         match reg.kind {
             RegKind::Vgrf { stride, .. } | RegKind::Attr { stride, .. } => {

@@ -4,6 +4,8 @@
 mod files;
 mod fmt_cmd;
 mod load;
+mod render;
+mod run_cmd;
 mod validate_cmd;
 
 use clap::{Parser, Subcommand};
@@ -48,6 +50,32 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Execute a program on the EU emulator and print what it made observable.
+    ///
+    /// Prints every render-target write per thread and channel (undefined bytes as `..`),
+    /// final buffer contents and diagnostics. Inputs come from the file's INPUTS section
+    /// unless --inputs or --seed is given. Exit code 1 on an emulator fault, running out of
+    /// fuel, or (with --strict) a broken hardware restriction.
+    Run {
+        /// The .eu program.
+        file: PathBuf,
+        /// Hardware IR: check every instruction against the device's restriction rules,
+        /// hardware multiply precision, no virtual registers.
+        #[arg(long)]
+        strict: bool,
+        /// Take inputs from this file's INPUTS section.
+        #[arg(long, conflicts_with = "seed")]
+        inputs: Option<PathBuf>,
+        /// Generate inputs from this seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Maximum instructions executed over all threads.
+        #[arg(long, default_value_t = 1_000_000)]
+        fuel: u64,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Lets `eufuzz ... | head` end quietly, like other Unix tools, instead of panicking when
@@ -65,6 +93,38 @@ fn main() {
     let code = match cli.command {
         Command::Fmt { check, files } => fmt_cmd::run(&files, check),
         Command::Validate { json, files } => validate_cmd::run(&files, json),
+        Command::Run {
+            file,
+            strict,
+            inputs,
+            seed,
+            fuel,
+            json,
+        } => {
+            let source = match (&inputs, seed) {
+                (Some(p), _) => run_cmd::InputSource::Path(p),
+                (None, Some(s)) => run_cmd::InputSource::Seed(s),
+                (None, None) => run_cmd::InputSource::File,
+            };
+            let cfg = oracle::RunConfig { strict, fuel };
+            match run_cmd::execute(&file, source, &cfg) {
+                Err(e) => {
+                    eprintln!("{e}");
+                    2
+                }
+                Ok(result) => {
+                    if json {
+                        println!(
+                            "{}",
+                            serde_json::to_string_pretty(&result).unwrap_or_default()
+                        );
+                    } else {
+                        print!("{}", render::run_table(&result));
+                    }
+                    run_cmd::exit_code(&result)
+                }
+            }
+        }
     };
     std::process::exit(code);
 }

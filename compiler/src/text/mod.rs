@@ -21,8 +21,10 @@
 mod parse;
 mod print;
 
-pub use parse::{ParseError, parse_document, parse_program};
-pub use print::{TEXT_VERSION, print_document, print_imm, print_inst, print_program, print_reg};
+pub use parse::{ParseError, parse_document, parse_inputs, parse_program};
+pub use print::{
+    TEXT_VERSION, print_document, print_imm, print_inputs, print_inst, print_program, print_reg,
+};
 
 use crate::program::Program;
 use std::collections::BTreeMap;

@@ -262,7 +262,9 @@ fn imm_bits(lit: &str, ty: Type) -> std::result::Result<u64, String> {
                 return Err(format!("{lit} is too large for type {ty}"));
             }
             if exact != 0.0 && rounded == 0.0 {
-                return Err(format!("{lit} is too small for type {ty} (it would round to 0)"));
+                return Err(format!(
+                    "{lit} is too small for type {ty} (it would round to 0)"
+                ));
             }
             return Ok(bits);
         }
@@ -824,6 +826,42 @@ fn parse_input_line(c: &mut Cursor, inputs: &mut Inputs) -> Result<bool> {
         }
     }
     Ok(true)
+}
+
+/// Parses a standalone `INPUTS` … `END INPUTS` section (comments allowed), as written in a
+/// program file, so inputs can live in their own file.
+pub fn parse_inputs(text: &str) -> Result<Inputs> {
+    let mut inputs: Option<Inputs> = None;
+    let mut open = false;
+    let mut last_line = 0;
+    for (i, raw) in text.lines().enumerate() {
+        last_line = i + 1;
+        let content = raw.split('#').next().unwrap_or("");
+        let mut c = Cursor::new(content, i + 1);
+        if c.at_end() {
+            continue;
+        }
+        if open {
+            open = parse_input_line(&mut c, inputs.get_or_insert_with(Inputs::default))?;
+            continue;
+        }
+        if inputs.is_some() || c.word() != Some("INPUTS") {
+            c.pos = 0;
+            c.skip_ws();
+            return c.err("expected `INPUTS` starting an inputs section");
+        }
+        c.expect_end("INPUTS")?;
+        inputs = Some(Inputs::default());
+        open = true;
+    }
+    match (inputs, open) {
+        (Some(inputs), false) => Ok(inputs),
+        _ => Err(ParseError {
+            line: last_line + 1,
+            col: 1,
+            msg: "expected an `INPUTS` … `END INPUTS` section".into(),
+        }),
+    }
 }
 
 /// Block-edge annotations written in the file, checked against the computed CFG.

@@ -121,7 +121,8 @@ fn print_values(values: &[Value]) -> String {
     parts.join(" ")
 }
 
-fn print_inputs(inputs: &Inputs) -> String {
+/// Prints an `INPUTS` … `END INPUTS` section.
+pub fn print_inputs(inputs: &Inputs) -> String {
     let mut out = String::from("INPUTS\n");
     let mut line = |head: String, values: &[Value]| {
         let _ = write!(out, "    {head}");

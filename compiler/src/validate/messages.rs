@@ -32,7 +32,11 @@ pub(super) fn check(_p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
         r.add(
             Rule::SendPayload,
             Some(ip),
-            format!("{} has no header sources (header={} is for load_payload)", inst.op.name(), inst.header_size),
+            format!(
+                "{} has no header sources (header={} is for load_payload)",
+                inst.op.name(),
+                inst.header_size
+            ),
         );
     }
     let mut problems: Vec<String> = vec![];

@@ -1,0 +1,186 @@
+//! A program prepared for execution: operands resolved, control-flow targets matched,
+//! hardware-restriction violations attached (strict mode).
+
+use super::layout::Layout;
+use super::operand::{Operand, OperandError, resolve};
+use compiler::{Inst, Opcode, Program};
+
+/// Control-flow targets of one instruction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CfTargets {
+    /// IF: its ELSE, if any.
+    pub else_ip: Option<usize>,
+    /// IF/ELSE: the ENDIF.
+    pub endif_ip: usize,
+    /// WHILE/BREAK/CONTINUE: the loop's DO.
+    pub do_ip: usize,
+    /// DO/BREAK/CONTINUE: the loop's WHILE.
+    pub while_ip: usize,
+}
+
+/// A hardware restriction an instruction breaks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Restriction {
+    pub rule: &'static str,
+    pub message: &'static str,
+}
+
+/// One instruction ready to execute.
+#[derive(Clone, Debug)]
+pub struct DInst {
+    pub inst: Inst,
+    pub dst: Operand,
+    pub srcs: Vec<Operand>,
+    pub cf: CfTargets,
+    /// Strict mode: restrictions broken; the destination becomes undefined.
+    pub violations: Vec<Restriction>,
+}
+
+/// A program ready to execute.
+#[derive(Clone, Debug)]
+pub struct Decoded {
+    pub insts: Vec<DInst>,
+    pub layout: Layout,
+    pub halt_target: Option<usize>,
+}
+
+/// Why a program cannot be executed at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    pub ip: Option<usize>,
+    pub message: String,
+}
+
+/// Largest register space a thread may have (a guard against absurd declarations).
+pub const MAX_SPACE_BYTES: usize = 64 << 20;
+
+fn match_control_flow(insts: &[Inst]) -> Result<(Vec<CfTargets>, Option<usize>), DecodeError> {
+    let mut targets = vec![CfTargets::default(); insts.len()];
+    let mut ifs: Vec<usize> = vec![];
+    let mut loops: Vec<(usize, Vec<usize>)> = vec![];
+    let mut halt_target = None;
+    let unbalanced = |ip: usize, what: &str| DecodeError {
+        ip: Some(ip),
+        message: format!("unbalanced control flow: {what}"),
+    };
+    for (ip, inst) in insts.iter().enumerate() {
+        match inst.op {
+            Opcode::If => ifs.push(ip),
+            Opcode::Else => {
+                let &if_ip = ifs
+                    .last()
+                    .ok_or_else(|| unbalanced(ip, "ELSE without IF"))?;
+                if targets[if_ip].else_ip.is_some() {
+                    return Err(unbalanced(ip, "second ELSE"));
+                }
+                targets[if_ip].else_ip = Some(ip);
+            }
+            Opcode::Endif => {
+                let if_ip = ifs
+                    .pop()
+                    .ok_or_else(|| unbalanced(ip, "ENDIF without IF"))?;
+                targets[if_ip].endif_ip = ip;
+                if let Some(e) = targets[if_ip].else_ip {
+                    targets[e].endif_ip = ip;
+                }
+            }
+            Opcode::Do => loops.push((ip, vec![])),
+            Opcode::Break | Opcode::Continue => {
+                let top = loops
+                    .last_mut()
+                    .ok_or_else(|| unbalanced(ip, "BREAK/CONTINUE outside a loop"))?;
+                top.1.push(ip);
+            }
+            Opcode::While => {
+                let (do_ip, members) = loops
+                    .pop()
+                    .ok_or_else(|| unbalanced(ip, "WHILE without DO"))?;
+                for m in members.into_iter().chain([do_ip, ip]) {
+                    targets[m].do_ip = do_ip;
+                    targets[m].while_ip = ip;
+                }
+            }
+            Opcode::HaltTarget => {
+                if halt_target.is_none() {
+                    halt_target = Some(ip);
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(&ip) = ifs.last() {
+        return Err(unbalanced(ip, "IF without ENDIF"));
+    }
+    if let Some((ip, _)) = loops.last() {
+        return Err(unbalanced(*ip, "DO without WHILE"));
+    }
+    Ok((targets, halt_target))
+}
+
+/// Prepares `p` for execution. In strict mode every instruction is checked against the
+/// device's hardware restrictions and virtual registers are a fault.
+pub fn decode(p: &Program, strict: bool) -> Result<Decoded, DecodeError> {
+    let layout = Layout::new(p);
+    if layout.total > MAX_SPACE_BYTES {
+        return Err(DecodeError {
+            ip: None,
+            message: format!(
+                "register space of {} bytes is too large to emulate",
+                layout.total
+            ),
+        });
+    }
+    if layout.payload_regs > (p.device.info().grf_count as usize) {
+        return Err(DecodeError {
+            ip: None,
+            message: format!(
+                "the thread payload needs {} GRFs; {} has {}",
+                layout.payload_regs,
+                p.device,
+                p.device.info().grf_count
+            ),
+        });
+    }
+    let insts: Vec<Inst> = p.insts().cloned().collect();
+    let (targets, halt_target) = match_control_flow(&insts)?;
+    let mut out = Vec::with_capacity(insts.len());
+    for (ip, (inst, cf)) in insts.into_iter().zip(targets).enumerate() {
+        let exec = inst.exec_size as u32;
+        let fault = |e: OperandError| DecodeError {
+            ip: Some(ip),
+            message: match e {
+                OperandError::VirtualInHardware(m) | OperandError::OutOfSpace(m) => m,
+            },
+        };
+        if !(1..=32).contains(&exec) {
+            return Err(DecodeError {
+                ip: Some(ip),
+                message: format!("execution size {exec} cannot be executed"),
+            });
+        }
+        let dst = resolve(&inst.dst, exec, &layout, strict).map_err(fault)?;
+        let srcs = inst
+            .srcs
+            .iter()
+            .map(|s| resolve(s, exec, &layout, strict))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(fault)?;
+        let violations = if strict {
+            crate::strict::check(&inst, p.device)
+        } else {
+            vec![]
+        };
+        out.push(DInst {
+            inst,
+            dst,
+            srcs,
+            cf,
+            violations,
+        });
+    }
+    Ok(Decoded {
+        insts: out,
+        layout,
+        halt_target,
+    })
+}

@@ -1,0 +1,580 @@
+//! Executing instructions on one thread.
+//!
+//! Channel enables (brw-backend.md §1.7, §9.2): channel `c` of an instruction is the thread's
+//! channel `group + c`. It is enabled if the instruction is NoMask or the channel is active
+//! (dispatched and not disabled by control flow); a predicate then selects among enabled
+//! channels. A masked instruction reaching channels at or beyond the dispatch width writes
+//! garbage there (the mask bits are unknown), so those bytes become undefined.
+//!
+//! Undefined propagation: a channel's result is undefined if any byte it read was (sources,
+//! the accumulator for MACH/ADDC chains, its predicate bit); a conditional modifier's flag
+//! bit is undefined when the result is; an instruction breaking a hardware restriction
+//! (strict mode) writes undefined results.
+
+use super::alu::{In, Out, eval};
+use super::decode::{DInst, Decoded};
+use super::operand::{Loc, Operand};
+use super::result::{DiagKind, Diagnostic};
+use super::state::{ACC_FULL_BITS, ACC_LANES, AccLane, Frame, Thread};
+use super::value::{Num, apply_modifiers, cmod_holds, decode, encode, mask_of, vector_imm_element};
+use compiler::inst::PredKind;
+use compiler::types::Type;
+use compiler::{Device, Opcode};
+
+/// Run-wide facts an instruction needs.
+pub struct Ctx<'a> {
+    pub device: Device,
+    pub dispatch_width: u32,
+    pub strict: bool,
+    pub decoded: &'a Decoded,
+}
+
+/// Channels an instruction acts on.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Enables {
+    /// Channels that execute (relative to the instruction: bit c = channel group + c).
+    pub exec: u32,
+    /// Channels among `exec` whose result is unknown (beyond dispatch, undefined predicate).
+    pub unknown: u32,
+}
+
+fn bit(mask: u32, c: u32) -> bool {
+    c < 32 && mask >> c & 1 != 0
+}
+
+/// Value and defined-ness of flag bit `b` of the flag file.
+fn flag_bit(t: &Thread, b: u32) -> (bool, bool) {
+    if b >= 64 {
+        return (false, false);
+    }
+    (t.flags >> b & 1 != 0, t.flags_def >> b & 1 != 0)
+}
+
+/// The predicate of channel `c` (relative): value and defined-ness.
+pub fn predicate(t: &Thread, d: &DInst, c: u32) -> (bool, bool) {
+    let inst = &d.inst;
+    let Some(pred) = inst.predicate else {
+        return (true, true);
+    };
+    let base = 16 * inst.flag_subreg as u32;
+    let b = base + inst.group as u32 + c;
+    let (v, def) = match pred.kind {
+        PredKind::Normal => flag_bit(t, b),
+        PredKind::AnyV | PredKind::AllV => {
+            // Across flag registers: the same channel bit of f0 and f1.
+            let ch = (inst.group as u32 + c) % 32;
+            let (a, da) = flag_bit(t, ch);
+            let (b2, db) = flag_bit(t, 32 + ch);
+            if pred.kind == PredKind::AnyV {
+                (a || b2, da && db)
+            } else {
+                (a && b2, da && db)
+            }
+        }
+        k => {
+            let n = k.horizontal_group().unwrap_or(1);
+            let start = base + ((inst.group as u32 + c) / n) * n;
+            let any = matches!(
+                k,
+                PredKind::Any2H
+                    | PredKind::Any4H
+                    | PredKind::Any8H
+                    | PredKind::Any16H
+                    | PredKind::Any32H
+            );
+            let mut acc = !any;
+            let mut def = true;
+            for i in start..start + n {
+                let (v, dv) = flag_bit(t, i);
+                def &= dv;
+                acc = if any { acc || v } else { acc && v };
+            }
+            (acc, def)
+        }
+    };
+    (v != pred.inverse, def)
+}
+
+/// Which channels execute, before the predicate.
+pub fn mask_enables(t: &Thread, d: &DInst, dispatch_width: u32) -> Enables {
+    let inst = &d.inst;
+    let n = inst.exec_size as u32;
+    let all = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+    if inst.nomask {
+        return Enables {
+            exec: all,
+            unknown: 0,
+        };
+    }
+    let g = inst.group as u32;
+    let mut e = Enables::default();
+    for c in 0..n {
+        let ch = g + c;
+        if ch >= dispatch_width {
+            e.exec |= 1 << c;
+            e.unknown |= 1 << c;
+        } else if bit(t.active, ch) {
+            e.exec |= 1 << c;
+        }
+    }
+    e
+}
+
+/// Enables after applying the predicate (not for SEL, whose predicate selects sources).
+pub fn enables(t: &Thread, d: &DInst, dispatch_width: u32) -> Enables {
+    let mut e = mask_enables(t, d, dispatch_width);
+    if d.inst.predicate.is_some() && d.inst.op != Opcode::Sel {
+        for c in 0..d.inst.exec_size as u32 {
+            if bit(e.exec, c) {
+                let (v, def) = predicate(t, d, c);
+                if !def {
+                    e.unknown |= 1 << c;
+                } else if !v {
+                    e.exec &= !(1 << c);
+                    e.unknown &= !(1 << c);
+                }
+            }
+        }
+    }
+    e
+}
+
+/// Accumulator lane used implicitly by channel `c` (MACH, ADDC/SUBB, AccWrEnable), and
+/// whether it exists for this data: on Gen7+ integer accumulator access only has acc0, and
+/// IVB/BYT route a second-quarter instruction's implicit access to acc1 (which integers lack).
+pub fn implicit_lane(ctx: &Ctx, group: u32, c: u32, integer: bool) -> (usize, bool) {
+    let verx10 = ctx.device.info().verx10;
+    let lane = if verx10 == 70 && group >= 8 { c + 8 } else { c };
+    let exists = !(integer && verx10 >= 70 && lane >= 8) && (lane as usize) < ACC_LANES;
+    (lane as usize, exists)
+}
+
+/// Reads channel `c` of a source operand: raw bits (of the element's type) and defined-ness.
+pub fn read_raw(t: &Thread, op: &Operand, c: u32) -> (u64, bool) {
+    let size = op.ty.size() as usize;
+    match &op.loc {
+        Loc::Space(offs) => t.space.read(offs[c as usize] as usize, size),
+        Loc::Imm(bits) => (vector_imm_element(*bits, op.ty, c), true),
+        Loc::Acc(lanes) => match t.acc.get(lanes[c as usize] as usize) {
+            Some(lane) => {
+                let need = (op.ty.size() * 8) as u8;
+                (
+                    (lane.value as u64) & mask_of(op.ty),
+                    lane.defined_bits >= need,
+                )
+            }
+            None => (0, false),
+        },
+        Loc::Flag(offs) => {
+            let shift = offs[c as usize] * 8;
+            let bits = t.flags.checked_shr(shift).unwrap_or(0) & mask_of(op.ty);
+            let def = t.flags_def.checked_shr(shift).unwrap_or(0) & mask_of(op.ty);
+            (bits, def == mask_of(op.ty))
+        }
+        Loc::ChannelEnable => (t.active as u64, true),
+        Loc::Null | Loc::Unmodelled => (0, false),
+    }
+}
+
+/// Reads and decodes channel `c` of source `i`, applying modifiers.
+fn read_src(t: &Thread, d: &DInst, i: usize, c: u32) -> (In, bool) {
+    let op = &d.srcs[i];
+    let (bits, def) = read_raw(t, op, c);
+    let ty = op.ty.exec_type();
+    let num = decode(bits, ty);
+    let num = apply_modifiers(num, op.ty, op.abs, op.negate, d.inst.op.is_logic());
+    (In { num, ty }, def)
+}
+
+/// Writes channel `c` of the destination.
+pub fn write_dst(t: &mut Thread, op: &Operand, c: u32, bits: u64, def: bool) {
+    let size = op.ty.size() as usize;
+    match &op.loc {
+        Loc::Space(offs) => t.space.write(offs[c as usize] as usize, size, bits, def),
+        Loc::Acc(lanes) => {
+            if let Some(lane) = t.acc.get_mut(lanes[c as usize] as usize) {
+                *lane = acc_from_write(bits, op.ty, def);
+            }
+        }
+        Loc::Flag(offs) => {
+            let shift = offs[c as usize] * 8;
+            let m = mask_of(op.ty).checked_shl(shift).unwrap_or(0);
+            t.flags = (t.flags & !m) | (bits.checked_shl(shift).unwrap_or(0) & m);
+            t.flags_def = if def {
+                t.flags_def | m
+            } else {
+                t.flags_def & !m
+            };
+        }
+        _ => {}
+    }
+}
+
+/// A plain (non-MUL) write to the accumulator: integers keep a sign-extended 33-bit value
+/// and leave the upper bits undefined; floats keep their 32/64 bits.
+fn acc_from_write(bits: u64, ty: Type, def: bool) -> AccLane {
+    if ty.is_float() {
+        return AccLane {
+            value: bits as i128,
+            defined_bits: if def { (ty.size() * 8) as u8 } else { 0 },
+        };
+    }
+    let v = match decode(bits, ty) {
+        Num::Int(i) => i,
+        Num::Float(_) => 0,
+    };
+    let defined_bits = match (def, ty.size()) {
+        (false, _) => 0,
+        (true, 8) => 64,
+        (true, _) => 33,
+    };
+    AccLane {
+        value: v,
+        defined_bits,
+    }
+}
+
+fn set_flag(t: &mut Thread, b: u32, v: bool, def: bool) {
+    if b < 64 {
+        let m = 1u64 << b;
+        t.flags = if v { t.flags | m } else { t.flags & !m };
+        t.flags_def = if def {
+            t.flags_def | m
+        } else {
+            t.flags_def & !m
+        };
+    }
+}
+
+/// Executes an ALU or math instruction. Returns the number of channels it ran for.
+pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx) -> u32 {
+    let inst = &d.inst;
+    let e = enables(t, d, ctx.dispatch_width);
+    let violated = !d.violations.is_empty();
+    let n = inst.exec_size as u32;
+    let dst_ty = d.dst.ty;
+    let mut srcs: [In; 3] = [In {
+        num: Num::Int(0),
+        ty: Type::UD,
+    }; 3];
+    let nsrc = d.srcs.len().min(3);
+    let truncate_src1 = ctx.strict
+        && inst.op == Opcode::Mul
+        && !ctx.device.info().has_integer_dword_mul
+        && nsrc == 2
+        && d.srcs.iter().all(|s| s.ty.is_int() && s.ty.size() == 4);
+    let mut count = 0;
+    for c in 0..n {
+        if !bit(e.exec, c) {
+            continue;
+        }
+        count += 1;
+        let mut def = !bit(e.unknown, c) && !violated;
+        for (i, slot) in srcs.iter_mut().enumerate().take(nsrc) {
+            let (v, dv) = read_src(t, d, i, c);
+            *slot = v;
+            def &= dv;
+        }
+        if truncate_src1 {
+            // The 32×16 multiplier only sees the low 16 bits of src1.
+            let low = match srcs[1].num {
+                Num::Int(v) => v as u16,
+                Num::Float(_) => 0,
+            };
+            srcs[1].num = Num::Int(if srcs[1].ty.is_signed() {
+                low as i16 as i128
+            } else {
+                low as i128
+            });
+        }
+        let sel_pred = if inst.op == Opcode::Sel && inst.predicate.is_some() {
+            let (v, dv) = predicate(t, d, c);
+            def &= dv;
+            Some(v)
+        } else {
+            None
+        };
+        let integer = srcs[..nsrc].iter().all(|s| s.ty.is_int());
+        // Accumulator-coupled opcodes.
+        let (lane, lane_exists) = implicit_lane(ctx, inst.group as u32, c, integer);
+        let mut acc_write: Option<AccLane> = None;
+        let out = match inst.op {
+            Opcode::Mach => {
+                let acc = if lane_exists {
+                    t.acc[lane]
+                } else {
+                    AccLane {
+                        value: 0,
+                        defined_bits: 0,
+                    }
+                };
+                def &= acc.defined_bits >= ACC_FULL_BITS;
+                let (a, b) = (srcs[0], srcs[1]);
+                let a_v = match a.num {
+                    Num::Int(v) => v,
+                    Num::Float(_) => 0,
+                };
+                let b_v = match b.num {
+                    Num::Int(v) => v,
+                    Num::Float(_) => 0,
+                };
+                let b_hi = if b.ty.is_signed() {
+                    (b_v as i32 as i128) >> 16
+                } else {
+                    (b_v as u32 as i128) >> 16
+                };
+                let full = acc.value + ((a_v * b_hi) << 16);
+                acc_write = Some(AccLane {
+                    value: full,
+                    defined_bits: if def { ACC_FULL_BITS } else { 0 },
+                });
+                Out::Value(Num::Int(full >> 32))
+            }
+            Opcode::Addc | Opcode::Subb => {
+                let out = eval(inst.op, &srcs[..nsrc], inst.cmod, sel_pred);
+                let (a, b) = (
+                    match srcs[0].num {
+                        Num::Int(v) => v as u32 as i128,
+                        Num::Float(_) => 0,
+                    },
+                    match srcs[1].num {
+                        Num::Int(v) => v as u32 as i128,
+                        Num::Float(_) => 0,
+                    },
+                );
+                let carry = if inst.op == Opcode::Addc {
+                    (a + b) >> 32 != 0
+                } else {
+                    a < b
+                };
+                acc_write = Some(AccLane {
+                    value: carry as i128,
+                    defined_bits: if def { 33 } else { 0 },
+                });
+                out
+            }
+            _ => eval(inst.op, &srcs[..nsrc], inst.cmod, sel_pred),
+        };
+        let (bits, cond) = match out {
+            Out::Value(num) => {
+                // An integer MUL into the accumulator keeps the full product.
+                if inst.op == Opcode::Mul && integer && matches!(d.dst.loc, Loc::Acc(_)) {
+                    if let (Loc::Acc(lanes), Num::Int(p)) = (&d.dst.loc, num)
+                        && let Some(l) = t.acc.get_mut(lanes[c as usize] as usize)
+                    {
+                        let wrapped = (p << 62) >> 62; // sign-extend from 66 bits
+                        *l = AccLane {
+                            value: wrapped,
+                            defined_bits: if def { ACC_FULL_BITS } else { 0 },
+                        };
+                    }
+                    set_cmod_flag(t, d, c, None, def);
+                    continue;
+                }
+                let bits = encode(num, dst_ty, inst.saturate);
+                (bits, inst.cmod.map(|m| cmod_holds(m, bits, dst_ty)))
+            }
+            Out::Condition(cond) => (if cond { mask_of(dst_ty) } else { 0 }, Some(cond)),
+        };
+        write_dst(t, &d.dst, c, bits, def);
+        if let Some(lane) =
+            acc_write.or_else(|| inst.acc_wr.then(|| acc_from_write(bits, dst_ty, def)))
+        {
+            if lane_exists {
+                t.acc[implicit_lane(ctx, inst.group as u32, c, integer).0] = lane;
+            }
+        }
+        if inst.op != Opcode::Sel {
+            set_cmod_flag(t, d, c, cond, def);
+        }
+    }
+    count
+}
+
+fn set_cmod_flag(t: &mut Thread, d: &DInst, c: u32, cond: Option<bool>, def: bool) {
+    if d.inst.cmod.is_some() {
+        let b = 16 * d.inst.flag_subreg as u32 + d.inst.group as u32 + c;
+        set_flag(t, b, cond.unwrap_or(false), def && cond.is_some());
+    }
+}
+
+/// Records a diagnostic.
+pub fn diag(
+    diags: &mut Vec<Diagnostic>,
+    kind: DiagKind,
+    t: &Thread,
+    ip: usize,
+    msg: impl Into<String>,
+) {
+    diags.push(Diagnostic {
+        kind,
+        thread: t.index,
+        ip,
+        rule: None,
+        message: msg.into(),
+    });
+}
+
+/// Evaluates a control-flow predicate over the active channels: (channels passing,
+/// whether any active channel's bit was undefined).
+fn cf_condition(t: &Thread, d: &DInst) -> (u32, bool) {
+    if d.inst.predicate.is_none() {
+        return (t.active, false);
+    }
+    let mut pass = 0;
+    let mut undefined = false;
+    let g = d.inst.group as u32;
+    for c in 0..d.inst.exec_size as u32 {
+        let ch = g + c;
+        if !bit(t.active, ch) {
+            continue;
+        }
+        let (v, def) = predicate(t, d, c);
+        undefined |= !def;
+        if v && def {
+            pass |= 1 << ch;
+        }
+    }
+    (pass, undefined)
+}
+
+/// When no channel is left active, execution jumps to the end of the innermost construct,
+/// as the hardware's JIP does: an IF's ELSE (if still ahead) or ENDIF, a loop's WHILE, or at
+/// top level the HALT_TARGET (or the end of the program).
+fn skip_if_idle(t: &mut Thread, ctx: &Ctx, next: usize) {
+    t.ip = next;
+    if t.active != 0 {
+        return;
+    }
+    t.ip = match t.stack.last() {
+        Some(Frame::If {
+            else_ip: Some(e),
+            in_else: false,
+            ..
+        }) if *e >= next => *e,
+        Some(Frame::If { endif_ip, .. }) => *endif_ip,
+        Some(Frame::Loop { while_ip, .. }) => *while_ip,
+        None => match ctx.decoded.halt_target {
+            Some(h) if t.halted != 0 && h >= next => h,
+            _ => ctx.decoded.insts.len(),
+        },
+    };
+}
+
+/// Executes a control-flow instruction and moves the thread's ip.
+pub fn exec_control(
+    t: &mut Thread,
+    d: &DInst,
+    ctx: &Ctx,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<(), String> {
+    let ip = t.ip;
+    let (pass, undefined) = cf_condition(t, d);
+    if undefined {
+        diag(
+            diags,
+            DiagKind::UndefinedBranch,
+            t,
+            ip,
+            format!("{} decided by an undefined flag bit", d.inst.op.name()),
+        );
+    }
+    match d.inst.op {
+        Opcode::If => {
+            t.stack.push(Frame::If {
+                restore: t.active,
+                else_mask: t.active & !pass,
+                else_ip: d.cf.else_ip,
+                endif_ip: d.cf.endif_ip,
+                in_else: false,
+            });
+            t.active = pass;
+            skip_if_idle(t, ctx, ip + 1);
+        }
+        Opcode::Else => {
+            let Some(Frame::If {
+                else_mask, in_else, ..
+            }) = t.stack.last_mut()
+            else {
+                return Err("ELSE without an open IF".into());
+            };
+            t.active = *else_mask;
+            *else_mask = 0;
+            *in_else = true;
+            skip_if_idle(t, ctx, ip + 1);
+        }
+        Opcode::Endif => {
+            let Some(Frame::If { restore, .. }) = t.stack.pop() else {
+                return Err("ENDIF without an open IF".into());
+            };
+            t.active = restore;
+            skip_if_idle(t, ctx, ip + 1);
+        }
+        Opcode::Do => {
+            t.stack.push(Frame::Loop {
+                restore: t.active,
+                continued: 0,
+                do_ip: ip,
+                while_ip: d.cf.while_ip,
+            });
+            t.ip = ip + 1;
+        }
+        Opcode::Break | Opcode::Continue => {
+            t.retire(pass, false);
+            if d.inst.op == Opcode::Continue
+                && let Some(Frame::Loop { continued, .. }) = t
+                    .stack
+                    .iter_mut()
+                    .rev()
+                    .find(|f| matches!(f, Frame::Loop { .. }))
+            {
+                *continued |= pass;
+            }
+            skip_if_idle(t, ctx, ip + 1);
+        }
+        Opcode::While => {
+            let Some(Frame::Loop {
+                restore,
+                continued,
+                do_ip,
+                ..
+            }) = t.stack.last_mut()
+            else {
+                return Err("WHILE without an open DO".into());
+            };
+            t.active |= *continued;
+            *continued = 0;
+            let (do_ip, restore) = (*do_ip, *restore);
+            let (again, undefined_again) = cf_condition(t, d);
+            if undefined_again && !undefined {
+                diag(
+                    diags,
+                    DiagKind::UndefinedBranch,
+                    t,
+                    ip,
+                    "WHILE decided by an undefined flag bit",
+                );
+            }
+            if again != 0 {
+                t.active = again;
+                t.ip = do_ip + 1;
+            } else {
+                t.stack.pop();
+                t.active = restore;
+                skip_if_idle(t, ctx, ip + 1);
+            }
+        }
+        Opcode::Halt => {
+            t.halted |= pass;
+            t.retire(pass, true);
+            skip_if_idle(t, ctx, ip + 1);
+        }
+        Opcode::HaltTarget => {
+            t.active |= t.halted;
+            t.halted = 0;
+            t.ip = ip + 1;
+        }
+        _ => t.ip = ip + 1,
+    }
+    Ok(())
+}

@@ -1,0 +1,685 @@
+//! Messages to shared functions: render-target writes, untyped buffer access, scratch,
+//! texture sampling and LOAD_PAYLOAD — in logical form and as hardware SENDs.
+//!
+//! # Hardware SEND payload formats
+//! `rpc` = registers per component = ⌈exec_size × 4 / 32⌉; "component k" is `rpc` registers
+//! holding one dword per channel (channel c at dword c). Payload 1 (`mlen` registers) and
+//! payload 2 (`ex_mlen` registers) are concatenated; with `header`, the first register of
+//! payload 1 is a header.
+//!
+//! | message | payload (after the header) | returns (`rlen` registers) |
+//! | --- | --- | --- |
+//! | `rt_write target=T` | colour components 0..n (n = data registers / rpc ≤ 4) | nothing |
+//! | `untyped_read surface=S comps=C` | one address component (byte offsets) | C components |
+//! | `untyped_write surface=S comps=C` | one address component, then C data components | nothing |
+//! | `scratch_read` (header required) | — | `rlen` registers of scratch |
+//! | `scratch_write` (header required) | the data registers | nothing |
+//! | `sample surface=S` | u component, v component (F) | 4 components (F) |
+//!
+//! Scratch header: dword 2 = offset in OWords (16 bytes), dword 3 bits 3:0 = per-thread size
+//! encoding (the device's, as in g0.3), dword 5 bits 31:10 = scratch base (as in g0.5). The
+//! hardware address is `base + FFTID × size(encoding) + offset`, FFTID being the thread's own.
+//! Scratch data is per-channel: dword j of the data belongs to channel j mod exec_size, so a
+//! masked access only touches enabled channels' dwords; a NoMask access moves every byte.
+//!
+//! Buffers: addresses are byte offsets; reads outside the buffer are undefined, writes outside
+//! are dropped (both reported). An undefined address reads undefined data, and a write through
+//! one makes the whole buffer undefined (it could have landed anywhere).
+//!
+//! Texture `S`: a 16×16 procedural texture sampled nearest with wrap-around: for
+//! `x = ⌊frac(u)·16⌋`, `y = ⌊frac(v)·16⌋` the texel is
+//! `((x ^ y ^ S) & 15) / 15, x / 15, y / 15, 1.0`; non-finite coordinates give zero.
+
+use super::decode::DInst;
+use super::exec::{Ctx, diag, enables, read_raw};
+use super::layout::SCRATCH_BASE;
+use super::operand::Loc;
+use super::result::{ChannelColor, DiagKind, Diagnostic, RtWrite};
+use super::state::{Space, Thread};
+use compiler::inst::{MsgDesc, MsgKind};
+use compiler::reg::REG_SIZE;
+use compiler::{Opcode, Reg};
+use std::collections::BTreeMap;
+
+/// Memory shared by every thread of a run.
+pub struct Memory {
+    pub buffers: BTreeMap<u8, Space>,
+    /// Scratch bytes from `SCRATCH_BASE` on.
+    pub scratch: Space,
+}
+
+/// What executing a message did to the thread's flow.
+pub struct MessageEffect {
+    pub channels: u32,
+    pub rt_write: Option<RtWrite>,
+}
+
+type Bytes = (Vec<u8>, Vec<u8>);
+
+fn read_block(t: &Thread, addr: usize, len: usize) -> Result<Bytes, String> {
+    if !t.space.contains(addr as u64, len as u64) {
+        return Err(format!(
+            "message reads bytes {addr}..{} outside the register space",
+            addr + len
+        ));
+    }
+    Ok((
+        t.space.bytes[addr..addr + len].to_vec(),
+        t.space.def[addr..addr + len].to_vec(),
+    ))
+}
+
+fn dword(b: &Bytes, i: usize) -> (u32, bool) {
+    match (b.0.get(i * 4..i * 4 + 4), b.1.get(i * 4..i * 4 + 4)) {
+        (Some(v), Some(d)) => (
+            u32::from_le_bytes([v[0], v[1], v[2], v[3]]),
+            d.iter().all(|&x| x != 0),
+        ),
+        _ => (0, false),
+    }
+}
+
+/// Per-channel access to component `k` of a logical message operand.
+struct Components<'a> {
+    offs: &'a [u32],
+    comp_bytes: u32,
+}
+
+impl Components<'_> {
+    fn addr(&self, c: u32, k: u32) -> usize {
+        (self.offs[c as usize] + k * self.comp_bytes) as usize
+    }
+}
+
+fn components<'a>(d: &'a DInst, reg: &Reg, loc: &'a Loc) -> Result<Components<'a>, String> {
+    match loc {
+        Loc::Space(offs) => Ok(Components {
+            offs,
+            comp_bytes: d.inst.component_bytes(reg),
+        }),
+        _ => Err(format!("{} needs register operands", d.inst.op.name())),
+    }
+}
+
+fn check_span(t: &Thread, comps: &Components, n: u32, k: u32, size: usize) -> Result<(), String> {
+    for c in 0..n {
+        for kk in 0..k {
+            if !t.space.contains(comps.addr(c, kk) as u64, size as u64) {
+                return Err("message operand reaches outside the register space".into());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads one dword of buffer memory: value and defined-ness; out of bounds is undefined.
+fn buffer_read(mem: &Memory, surface: u8, addr: u64) -> Option<(u32, bool)> {
+    let buf = mem.buffers.get(&surface)?;
+    if !buf.contains(addr, 4) {
+        return None;
+    }
+    let (v, def) = buf.read(addr as usize, 4);
+    Some((v as u32, def))
+}
+
+fn texel(surface: u32, u: f32, v: f32) -> [f32; 4] {
+    if !u.is_finite() || !v.is_finite() {
+        return [0.0; 4];
+    }
+    let wrap = |x: f32| ((x - x.floor()) * 16.0).floor().clamp(0.0, 15.0) as u32;
+    let (x, y) = (wrap(u), wrap(v));
+    [
+        ((x ^ y ^ surface) & 15) as f32 / 15.0,
+        x as f32 / 15.0,
+        y as f32 / 15.0,
+        1.0,
+    ]
+}
+
+struct Ctxt<'a, 'b> {
+    t: &'a mut Thread,
+    mem: &'a mut Memory,
+    diags: &'a mut Vec<Diagnostic>,
+    ctx: &'a Ctx<'b>,
+    ip: usize,
+}
+
+impl Ctxt<'_, '_> {
+    fn note(&mut self, kind: DiagKind, msg: String) {
+        diag(self.diags, kind, self.t, self.ip, msg);
+    }
+
+    /// Reads `comps` dwords per channel from buffer `surface` at per-channel `addrs`.
+    fn untyped_read(
+        &mut self,
+        surface: u8,
+        addrs: &[(u32, bool)],
+        comps: u32,
+    ) -> Vec<Vec<(u32, bool)>> {
+        let mut out = vec![];
+        for &(addr, adef) in addrs {
+            let mut vals = vec![];
+            for k in 0..comps {
+                let a = addr as u64 + 4 * k as u64;
+                let v = if !adef {
+                    (0, false)
+                } else {
+                    match buffer_read(self.mem, surface, a) {
+                        Some(v) => v,
+                        None => {
+                            self.note(
+                                DiagKind::OutOfBounds,
+                                format!("read of buffer {surface} at byte {a} is out of bounds"),
+                            );
+                            (0xdead_beef, false)
+                        }
+                    }
+                };
+                vals.push(v);
+            }
+            if !adef {
+                self.note(
+                    DiagKind::UndefinedAddress,
+                    "untyped read from an undefined address".into(),
+                );
+            }
+            out.push(vals);
+        }
+        out
+    }
+
+    fn untyped_write(&mut self, surface: u8, addr: (u32, bool), data: &[(u32, bool)]) {
+        let Some(buf) = self.mem.buffers.get_mut(&surface) else {
+            self.note(
+                DiagKind::OutOfBounds,
+                format!("write to buffer {surface}, which does not exist"),
+            );
+            return;
+        };
+        if !addr.1 {
+            let len = buf.len();
+            buf.undefine(0, len);
+            self.note(
+                DiagKind::UndefinedAddress,
+                format!("write to buffer {surface} through an undefined address"),
+            );
+            return;
+        }
+        for (k, &(v, def)) in data.iter().enumerate() {
+            let a = addr.0 as u64 + 4 * k as u64;
+            if buf.contains(a, 4) {
+                buf.write(a as usize, 4, v as u64, def);
+            } else {
+                self.note(
+                    DiagKind::OutOfBounds,
+                    format!("write to buffer {surface} at byte {a} dropped (out of bounds)"),
+                );
+                break;
+            }
+        }
+    }
+
+    /// Scratch byte range for `len` bytes at hardware address `addr`, if inside scratch.
+    fn scratch_range(&mut self, addr: u64, len: usize) -> Option<usize> {
+        let rel = addr.checked_sub(SCRATCH_BASE as u64)?;
+        if self.mem.scratch.contains(rel, len as u64) {
+            Some(rel as usize)
+        } else {
+            self.note(
+                DiagKind::OutOfBounds,
+                format!("scratch access at address 0x{addr:x} is outside the scratch buffer"),
+            );
+            None
+        }
+    }
+
+    /// `data_len` bytes of scratch from hardware address `addr` (undefined if the address
+    /// is, or lies outside the scratch buffer).
+    fn scratch_read(&mut self, addr: Option<u64>, data_len: usize) -> Bytes {
+        let mut bytes = vec![0u8; data_len];
+        let mut def = vec![0u8; data_len];
+        match addr.and_then(|a| self.scratch_range(a, data_len)) {
+            Some(rel) => {
+                bytes.copy_from_slice(&self.mem.scratch.bytes[rel..rel + data_len]);
+                def.copy_from_slice(&self.mem.scratch.def[rel..rel + data_len]);
+            }
+            None => {
+                if addr.is_none() {
+                    self.note(
+                        DiagKind::UndefinedAddress,
+                        "scratch read from an undefined address".into(),
+                    );
+                }
+            }
+        }
+        (bytes, def)
+    }
+
+    fn scratch_write(&mut self, addr: Option<u64>, data: &Bytes, n: u32, mask: u32) {
+        let Some(a) = addr else {
+            let len = self.mem.scratch.len();
+            self.mem.scratch.undefine(0, len);
+            self.note(
+                DiagKind::UndefinedAddress,
+                "scratch write through an undefined address".into(),
+            );
+            return;
+        };
+        let Some(rel) = self.scratch_range(a, data.0.len()) else {
+            return;
+        };
+        for j in 0..data.0.len() / 4 {
+            if mask >> (j as u32 % n.max(1)) & 1 != 0 {
+                let at = rel + j * 4;
+                self.mem.scratch.write_bytes(
+                    at,
+                    &data.0[j * 4..j * 4 + 4],
+                    &data.1[j * 4..j * 4 + 4],
+                );
+            }
+        }
+    }
+
+    /// Copies per-channel scratch data into the register space at `dst_addr`, honouring the
+    /// channel mask at dword granularity.
+    fn land(&mut self, dst_addr: usize, data: &Bytes, n: u32, mask: u32) -> Result<(), String> {
+        if !self.t.space.contains(dst_addr as u64, data.0.len() as u64) {
+            return Err("message destination outside the register space".into());
+        }
+        for j in 0..data.0.len() / 4 {
+            if mask >> (j as u32 % n.max(1)) & 1 != 0 {
+                let at = dst_addr + j * 4;
+                self.t
+                    .space
+                    .write_bytes(at, &data.0[j * 4..j * 4 + 4], &data.1[j * 4..j * 4 + 4]);
+            }
+        }
+        Ok(())
+    }
+
+    /// Programmed per-thread hardware address for a logical scratch access.
+    fn logical_scratch_addr(&self, offset: u64) -> u64 {
+        SCRATCH_BASE as u64 + self.t.fftid as u64 * self.t.scratch_per_thread as u64 + offset
+    }
+}
+
+/// Executes a message-like instruction (logical sends, scratch, LOAD_PAYLOAD, SEND).
+pub fn exec_message(
+    t: &mut Thread,
+    d: &DInst,
+    ip: usize,
+    ctx: &Ctx,
+    mem: &mut Memory,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<MessageEffect, String> {
+    let e = enables(t, d, ctx.dispatch_width);
+    let violated = !d.violations.is_empty();
+    let mask = e.exec;
+    let n = d.inst.exec_size as u32;
+    let mut cx = Ctxt {
+        t,
+        mem,
+        diags,
+        ctx,
+        ip,
+    };
+    let mut effect = MessageEffect {
+        channels: mask.count_ones(),
+        rt_write: None,
+    };
+    let inst = &d.inst;
+    let known = |c: u32| e.unknown >> c & 1 == 0 && !violated;
+    match inst.op {
+        Opcode::FbWriteLogical => {
+            let comps_n = inst.message_components();
+            let target = inst.imm_src(2).unwrap_or(0) as u8;
+            let color = components(d, &inst.srcs[0], &d.srcs[0].loc)?;
+            check_span(cx.t, &color, n, comps_n, 4)?;
+            let mut channels = vec![];
+            for c in 0..n {
+                if mask >> c & 1 == 0 {
+                    continue;
+                }
+                let mut values = vec![];
+                let mut defined = vec![];
+                for k in 0..comps_n {
+                    let at = color.addr(c, k);
+                    values.push(cx.t.space.read(at, 4).0 as u32);
+                    let byte_mask = (0..4).fold(0u8, |m, b| {
+                        m | ((cx.t.space.def[at + b] != 0 && known(c)) as u8) << b
+                    });
+                    defined.push(byte_mask);
+                }
+                channels.push(ChannelColor {
+                    channel: inst.group as u32 + c,
+                    values,
+                    defined,
+                });
+            }
+            effect.rt_write = Some(RtWrite {
+                target,
+                components: comps_n as u8,
+                channels,
+                eot: inst.eot,
+            });
+        }
+        Opcode::UntypedReadLogical | Opcode::UntypedWriteLogical => {
+            let read = inst.op == Opcode::UntypedReadLogical;
+            let surface = inst.imm_src(if read { 1 } else { 2 }).unwrap_or(0) as u8;
+            let comps_n = inst.message_components();
+            let addrs: Vec<(u32, bool)> = (0..n)
+                .map(|c| {
+                    let (v, def) = read_raw(cx.t, &d.srcs[0], c);
+                    (v as u32, def)
+                })
+                .collect();
+            if read {
+                let dst = components(d, &inst.dst, &d.dst.loc)?;
+                check_span(cx.t, &dst, n, comps_n, 4)?;
+                let live: Vec<(u32, bool)> = (0..n)
+                    .filter(|c| mask >> c & 1 != 0)
+                    .map(|c| addrs[c as usize])
+                    .collect();
+                let results = cx.untyped_read(surface, &live, comps_n);
+                for (c, vals) in (0..n).filter(|c| mask >> c & 1 != 0).zip(results) {
+                    for (k, (v, def)) in vals.into_iter().enumerate() {
+                        cx.t.space
+                            .write(dst.addr(c, k as u32), 4, v as u64, def && known(c));
+                    }
+                }
+            } else {
+                let data = components(d, &inst.srcs[1], &d.srcs[1].loc)?;
+                check_span(cx.t, &data, n, comps_n, 4)?;
+                for c in (0..n).filter(|c| mask >> c & 1 != 0) {
+                    let vals: Vec<(u32, bool)> = (0..comps_n)
+                        .map(|k| {
+                            let (v, def) = cx.t.space.read(data.addr(c, k), 4);
+                            (v as u32, def && known(c))
+                        })
+                        .collect();
+                    let (a, adef) = addrs[c as usize];
+                    cx.untyped_write(surface, (a, adef && known(c)), &vals);
+                }
+            }
+        }
+        Opcode::ScratchRead | Opcode::ScratchWrite => {
+            let read = inst.op == Opcode::ScratchRead;
+            let offset = inst.imm_src(if read { 0 } else { 1 }).unwrap_or(0);
+            let (reg, loc) = if read {
+                (&inst.dst, &d.dst.loc)
+            } else {
+                (&inst.srcs[0], &d.srcs[0].loc)
+            };
+            let size = reg.ty.size() as usize;
+            let data_len = n as usize * size;
+            let addr = cx.logical_scratch_addr(offset);
+            let per_channel = components(d, reg, loc)?;
+            check_span(cx.t, &per_channel, n, 1, size)?;
+            if read {
+                let data = cx.scratch_read(Some(addr), data_len);
+                for c in (0..n).filter(|c| mask >> c & 1 != 0) {
+                    let at = c as usize * size;
+                    let def: Vec<u8> = data.1[at..at + size]
+                        .iter()
+                        .map(|&x| x & known(c) as u8)
+                        .collect();
+                    cx.t.space
+                        .write_bytes(per_channel.addr(c, 0), &data.0[at..at + size], &def);
+                }
+            } else {
+                let mut data: Bytes = (vec![0; data_len], vec![0; data_len]);
+                for c in 0..n {
+                    let a = per_channel.addr(c, 0);
+                    let at = c as usize * size;
+                    data.0[at..at + size].copy_from_slice(&cx.t.space.bytes[a..a + size]);
+                    let k = known(c) as u8;
+                    for (dst, src) in data.1[at..at + size]
+                        .iter_mut()
+                        .zip(&cx.t.space.def[a..a + size])
+                    {
+                        *dst = *src & k;
+                    }
+                }
+                // Per-channel elements of `size` bytes: mask at element granularity.
+                if let Some(rel) = cx.scratch_range(addr, data_len) {
+                    for c in (0..n).filter(|c| mask >> c & 1 != 0) {
+                        let at = c as usize * size;
+                        cx.mem.scratch.write_bytes(
+                            rel + at,
+                            &data.0[at..at + size],
+                            &data.1[at..at + size],
+                        );
+                    }
+                }
+            }
+        }
+        Opcode::TexLogical => {
+            let surface = inst.imm_src(2).unwrap_or(0) as u32;
+            let dst = components(d, &inst.dst, &d.dst.loc)?;
+            check_span(cx.t, &dst, n, 4, 4)?;
+            for c in (0..n).filter(|c| mask >> c & 1 != 0) {
+                let (u, du) = read_raw(cx.t, &d.srcs[0], c);
+                let (v, dv) = read_raw(cx.t, &d.srcs[1], c);
+                let rgba = texel(surface, f32::from_bits(u as u32), f32::from_bits(v as u32));
+                for (k, x) in rgba.iter().enumerate() {
+                    cx.t.space.write(
+                        dst.addr(c, k as u32),
+                        4,
+                        x.to_bits() as u64,
+                        du && dv && known(c),
+                    );
+                }
+            }
+        }
+        Opcode::LoadPayload => load_payload(&mut cx, d, mask, &e)?,
+        Opcode::Send => send(&mut cx, d, mask, &e, &mut effect)?,
+        _ => return Err(format!("{} is not a message", inst.op.name())),
+    }
+    Ok(effect)
+}
+
+/// LOAD_PAYLOAD: header sources are copied as whole registers regardless of the channel
+/// mask; every other source is one component copied for enabled channels.
+fn load_payload(
+    cx: &mut Ctxt,
+    d: &DInst,
+    mask: u32,
+    e: &super::exec::Enables,
+) -> Result<(), String> {
+    let inst = &d.inst;
+    let n = inst.exec_size as u32;
+    let Some(dst_base) = super::operand::first_byte(&d.dst) else {
+        return Err("LOAD_PAYLOAD needs a register destination".into());
+    };
+    let header = inst.header_size as usize;
+    let reg = REG_SIZE as usize;
+    let mut at = dst_base as usize;
+    for (i, src) in d.srcs.iter().enumerate() {
+        if i < header {
+            let bytes = match super::operand::first_byte(src) {
+                Some(a) => read_block(cx.t, a as usize, reg)?,
+                None => (vec![0; reg], vec![0; reg]),
+            };
+            if !cx.t.space.contains(at as u64, reg as u64) {
+                return Err("LOAD_PAYLOAD writes outside the register space".into());
+            }
+            cx.t.space.write_bytes(at, &bytes.0, &bytes.1);
+            at += reg;
+            continue;
+        }
+        let size = inst.dst.ty.size() as usize;
+        let comp_bytes = inst.component_bytes(&inst.dst) as usize;
+        let stride_bytes = comp_bytes / n.max(1) as usize;
+        if !cx.t.space.contains(at as u64, comp_bytes as u64) {
+            return Err("LOAD_PAYLOAD writes outside the register space".into());
+        }
+        for c in (0..n).filter(|c| mask >> c & 1 != 0) {
+            let (v, def) = if matches!(src.loc, Loc::Null) {
+                (0, false)
+            } else {
+                read_raw(cx.t, src, c)
+            };
+            let known = e.unknown >> c & 1 == 0 && d.violations.is_empty();
+            cx.t.space
+                .write(at + c as usize * stride_bytes, size, v, def && known);
+        }
+        at += comp_bytes;
+    }
+    Ok(())
+}
+
+/// Reads a register-aligned payload of `regs` registers starting at an operand.
+fn payload(cx: &Ctxt, op: &super::operand::Operand, regs: u8) -> Result<Bytes, String> {
+    if regs == 0 {
+        return Ok((vec![], vec![]));
+    }
+    let Some(a) = super::operand::first_byte(op) else {
+        return Err("SEND payload must be a register".into());
+    };
+    read_block(cx.t, a as usize, regs as usize * REG_SIZE as usize)
+}
+
+fn send(
+    cx: &mut Ctxt,
+    d: &DInst,
+    mask: u32,
+    e: &super::exec::Enables,
+    effect: &mut MessageEffect,
+) -> Result<(), String> {
+    let inst = &d.inst;
+    let Some(MsgDesc {
+        kind,
+        mlen,
+        ex_mlen,
+        rlen,
+        header,
+    }) = inst.desc
+    else {
+        return Err("SEND without a message descriptor".into());
+    };
+    let n = inst.exec_size as u32;
+    let rpc = (n as usize * 4).div_ceil(REG_SIZE as usize).max(1);
+    let mut data = payload(cx, &d.srcs[0], mlen)?;
+    let p2 = payload(cx, &d.srcs[1], ex_mlen)?;
+    data.0.extend(p2.0);
+    data.1.extend(p2.1);
+    let hdr_regs = header as usize;
+    let reg = REG_SIZE as usize;
+    let body: Bytes = (
+        data.0.get(hdr_regs * reg..).unwrap_or(&[]).to_vec(),
+        data.1.get(hdr_regs * reg..).unwrap_or(&[]).to_vec(),
+    );
+    let known = |c: u32| e.unknown >> c & 1 == 0 && d.violations.is_empty();
+    let comp_dword = |b: &Bytes, k: usize, c: u32| dword(b, k * rpc * 8 + c as usize);
+    let dst_base = super::operand::first_byte(&d.dst);
+    let rlen_bytes = rlen as usize * reg;
+    if let Some(base) = dst_base
+        && rlen > 0
+        && !cx.t.space.contains(base as u64, rlen_bytes as u64)
+    {
+        return Err("SEND writes back outside the register space".into());
+    }
+    let write_back = |cx: &mut Ctxt, k: usize, c: u32, v: u32, def: bool| {
+        if let Some(base) = dst_base {
+            let at = base as usize + (k * rpc * 8 + c as usize) * 4;
+            if at + 4 <= base as usize + rlen_bytes {
+                cx.t.space.write(at, 4, v as u64, def && known(c));
+            }
+        }
+    };
+    match kind {
+        MsgKind::RtWrite { target } => {
+            let comps_n = (body.0.len() / reg / rpc).min(4);
+            let channels = (0..n)
+                .filter(|c| mask >> c & 1 != 0)
+                .map(|c| {
+                    let vals: Vec<(u32, bool)> =
+                        (0..comps_n).map(|k| comp_dword(&body, k, c)).collect();
+                    ChannelColor {
+                        channel: inst.group as u32 + c,
+                        values: vals.iter().map(|v| v.0).collect(),
+                        defined: vals
+                            .iter()
+                            .map(|v| if v.1 && known(c) { 0xf } else { 0 })
+                            .collect(),
+                    }
+                })
+                .collect();
+            effect.rt_write = Some(RtWrite {
+                target,
+                components: comps_n as u8,
+                channels,
+                eot: inst.eot,
+            });
+        }
+        MsgKind::UntypedRead { surface, comps } => {
+            let live: Vec<u32> = (0..n).filter(|c| mask >> c & 1 != 0).collect();
+            let addrs: Vec<(u32, bool)> = live.iter().map(|&c| comp_dword(&body, 0, c)).collect();
+            let results = cx.untyped_read(surface, &addrs, comps as u32);
+            for (&c, vals) in live.iter().zip(results) {
+                for (k, (v, def)) in vals.into_iter().enumerate() {
+                    write_back(cx, k, c, v, def);
+                }
+            }
+        }
+        MsgKind::UntypedWrite { surface, comps } => {
+            for c in (0..n).filter(|c| mask >> c & 1 != 0) {
+                let (a, adef) = comp_dword(&body, 0, c);
+                let vals: Vec<(u32, bool)> = (0..comps as usize)
+                    .map(|k| {
+                        let (v, def) = comp_dword(&body, k + 1, c);
+                        (v, def && known(c))
+                    })
+                    .collect();
+                cx.untyped_write(surface, (a, adef && known(c)), &vals);
+            }
+        }
+        MsgKind::ScratchRead | MsgKind::ScratchWrite => {
+            let h: Bytes = (
+                data.0.get(..reg).unwrap_or(&[]).to_vec(),
+                data.1.get(..reg).unwrap_or(&[]).to_vec(),
+            );
+            let addr = scratch_header_address(cx, &h);
+            if kind == MsgKind::ScratchRead {
+                let got = cx.scratch_read(addr, rlen_bytes);
+                if let Some(base) = dst_base {
+                    let masked: Bytes = (
+                        got.0,
+                        got.1
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &x)| x & known((i / 4) as u32 % n) as u8)
+                            .collect(),
+                    );
+                    cx.land(base as usize, &masked, n, mask)?;
+                }
+            } else {
+                cx.scratch_write(addr, &body, n, mask);
+            }
+        }
+        MsgKind::Sample { surface } => {
+            for c in (0..n).filter(|c| mask >> c & 1 != 0) {
+                let (u, du) = comp_dword(&body, 0, c);
+                let (v, dv) = comp_dword(&body, 1, c);
+                let rgba = texel(surface as u32, f32::from_bits(u), f32::from_bits(v));
+                for (k, x) in rgba.iter().enumerate() {
+                    write_back(cx, k, c, x.to_bits(), du && dv);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `base + FFTID × size(encoding) + offset` from a scratch header, or `None` if any field
+/// it needs is undefined.
+fn scratch_header_address(cx: &Ctxt, h: &Bytes) -> Option<u64> {
+    let (offset, d2) = dword(h, 2);
+    let (enc, d3) = dword(h, 3);
+    let (base, d5) = dword(h, 5);
+    if !(d2 && d3 && d5) {
+        return None;
+    }
+    let size = cx.ctx.device.info().scratch_encoding.decode(enc & 0xf) as u64;
+    Some((base & !0x3ff) as u64 + cx.t.fftid as u64 * size + offset as u64 * 16)
+}

@@ -1,0 +1,262 @@
+//! The EU emulator: one implementation that executes logical IR (virtual registers, logical
+//! messages), every partly-lowered stage, and hardware IR in strict mode.
+//!
+//! Threads run one after another, each with its own register space, flags, accumulator and
+//! inputs; buffers and the scratch buffer are shared. Fuel bounds the total number of
+//! instructions executed.
+
+mod alu;
+pub mod decode;
+mod exec;
+pub mod layout;
+mod messages;
+mod operand;
+pub mod result;
+mod state;
+pub mod value;
+
+use compiler::inputs::{Inputs, values_to_bytes};
+use compiler::reg::REG_SIZE;
+use compiler::{Opcode, Program};
+use decode::{Decoded, decode};
+use exec::Ctx;
+use layout::{Layout, SCRATCH_BASE};
+use messages::Memory;
+use result::{BufferState, DiagKind, Diagnostic, Outcome, RunResult, ThreadResult};
+use state::{ACC_LANES, AccLane, Space, Thread, garbage};
+use std::collections::BTreeMap;
+
+/// How to run a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunConfig {
+    /// Hardware IR: no virtual registers, hardware MUL precision, every instruction checked
+    /// against the device's restriction rules.
+    pub strict: bool,
+    /// Maximum instructions executed over all threads.
+    pub fuel: u64,
+}
+
+impl Default for RunConfig {
+    fn default() -> RunConfig {
+        RunConfig {
+            strict: false,
+            fuel: 1_000_000,
+        }
+    }
+}
+
+/// Per-thread scratch size the hardware is programmed with (g0.3), and the real per-thread
+/// size the scratch buffer is laid out for (larger when a program needs more than the
+/// device allows and manages its own partitioning).
+pub fn scratch_sizes(p: &Program) -> (u32, u32) {
+    let info = p.device.info();
+    let enc = info.scratch_encoding;
+    let programmed = enc.round_up(p.scratch_size.min(info.max_scratch_per_thread));
+    let real = programmed.max(p.scratch_size.next_multiple_of(1024));
+    (programmed, real)
+}
+
+fn payload_bytes(values: &[compiler::Value], len: usize) -> Vec<u8> {
+    let mut bytes = values_to_bytes(values);
+    bytes.resize(len, 0);
+    bytes
+}
+
+fn new_thread(
+    p: &Program,
+    layout: &Layout,
+    inputs: &Inputs,
+    index: u32,
+    programmed: u32,
+) -> Thread {
+    let mut space = Space::undefined(layout.total);
+    let reg = REG_SIZE as usize;
+    let enc = p.device.info().scratch_encoding.encode(programmed);
+    let mut g0 = [0u8; 32];
+    g0[12..16].copy_from_slice(&enc.to_le_bytes());
+    g0[20..24].copy_from_slice(&(SCRATCH_BASE | (index & 0x3ff)).to_le_bytes());
+    space.write_bytes(0, &g0, &[1; 32]);
+    let uniform_len = (p.uniforms as usize * 4).div_ceil(reg) * reg;
+    let uniforms = payload_bytes(&inputs.uniforms, uniform_len);
+    space.write_bytes(layout.uniform_base, &uniforms, &vec![1; uniform_len]);
+    for (k, (&base, &size)) in layout.attr_bases.iter().zip(&p.attr_sizes).enumerate() {
+        let len = size as usize * reg;
+        let values = inputs
+            .attrs
+            .get(&(index, k as u32))
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        space.write_bytes(base, &payload_bytes(values, len), &vec![1; len]);
+    }
+    let dispatch = inputs.dispatch_mask(index, p.dispatch_width as u32);
+    Thread {
+        index,
+        fftid: index,
+        space,
+        flags: u64::from_le_bytes([0, 1, 2, 3, 4, 5, 6, 7].map(|i| garbage(i + 7))),
+        flags_def: 0,
+        acc: [AccLane {
+            value: 0x5a5a_5a5a_5a5a,
+            defined_bits: 0,
+        }; ACC_LANES],
+        active: dispatch,
+        halted: 0,
+        stack: vec![],
+        ip: 0,
+        scratch_per_thread: programmed,
+    }
+}
+
+fn memory(p: &Program, inputs: &Inputs, real_scratch: u32) -> Memory {
+    let buffers = inputs
+        .buffers
+        .iter()
+        .map(|(&s, values)| {
+            let bytes = values_to_bytes(values);
+            let def = vec![1; bytes.len()];
+            (s, Space { bytes, def })
+        })
+        .collect();
+    let scratch_len = p.threads.max(1) as usize * real_scratch as usize;
+    Memory {
+        buffers,
+        scratch: Space::undefined(scratch_len.min(256 << 20)),
+    }
+}
+
+/// Runs one thread to its end; returns `Err` for an emulator fault.
+fn run_thread(
+    t: &mut Thread,
+    ctx: &Ctx,
+    mem: &mut Memory,
+    out: &mut ThreadResult,
+    diags: &mut Vec<Diagnostic>,
+    steps: &mut u64,
+    channel_ops: &mut u64,
+    fuel: u64,
+) -> Result<bool, (Option<usize>, String)> {
+    let insts = &ctx.decoded.insts;
+    while t.ip < insts.len() {
+        if *steps >= fuel {
+            return Ok(false);
+        }
+        *steps += 1;
+        let ip = t.ip;
+        let d = &insts[ip];
+        let op = d.inst.op;
+        if op.is_control_flow() || op == Opcode::Nop {
+            exec::exec_control(t, d, ctx, diags).map_err(|m| (Some(ip), m))?;
+            continue;
+        }
+        if op.is_message() || op == Opcode::LoadPayload {
+            let effect =
+                messages::exec_message(t, d, ip, ctx, mem, diags).map_err(|m| (Some(ip), m))?;
+            *channel_ops += effect.channels as u64;
+            if let Some(w) = effect.rt_write {
+                out.rt_writes.push(w);
+            }
+        } else {
+            *channel_ops += exec::exec_alu(t, d, ctx) as u64;
+        }
+        if d.inst.eot {
+            out.eot = true;
+            return Ok(true);
+        }
+        t.ip = ip + 1;
+    }
+    Ok(true)
+}
+
+fn strict_diagnostics(decoded: &Decoded, device: compiler::Device) -> Vec<Diagnostic> {
+    let mut out = vec![];
+    for (ip, d) in decoded.insts.iter().enumerate() {
+        for v in &d.violations {
+            out.push(Diagnostic {
+                kind: DiagKind::HardwareRestriction,
+                thread: 0,
+                ip,
+                rule: Some(v.rule.to_string()),
+                message: format!("{} ({device})", v.message),
+            });
+        }
+    }
+    out
+}
+
+/// Runs `p` on `inputs`.
+pub fn run(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> RunResult {
+    let mut result = RunResult {
+        outcome: Outcome::Completed,
+        threads: vec![],
+        buffers: BTreeMap::new(),
+        diagnostics: vec![],
+        steps: 0,
+        channel_ops: 0,
+    };
+    let decoded = match decode(p, cfg.strict) {
+        Ok(d) => d,
+        Err(e) => {
+            result.outcome = Outcome::Fault {
+                thread: 0,
+                ip: e.ip,
+                message: e.message,
+            };
+            return result;
+        }
+    };
+    result.diagnostics = strict_diagnostics(&decoded, p.device);
+    let ctx = Ctx {
+        device: p.device,
+        dispatch_width: p.dispatch_width as u32,
+        strict: cfg.strict,
+        decoded: &decoded,
+    };
+    let (programmed, real) = scratch_sizes(p);
+    let mut mem = memory(p, inputs, real);
+    for index in 0..p.threads {
+        let mut t = new_thread(p, &decoded.layout, inputs, index, programmed);
+        let mut out = ThreadResult::default();
+        let status = run_thread(
+            &mut t,
+            &ctx,
+            &mut mem,
+            &mut out,
+            &mut result.diagnostics,
+            &mut result.steps,
+            &mut result.channel_ops,
+            cfg.fuel,
+        );
+        result.threads.push(out);
+        match status {
+            Ok(true) => {}
+            Ok(false) => {
+                result.outcome = Outcome::OutOfFuel {
+                    steps: result.steps,
+                };
+                break;
+            }
+            Err((ip, message)) => {
+                result.outcome = Outcome::Fault {
+                    thread: index,
+                    ip,
+                    message,
+                };
+                break;
+            }
+        }
+    }
+    result.buffers = mem
+        .buffers
+        .into_iter()
+        .map(|(s, space)| {
+            (
+                s,
+                BufferState {
+                    bytes: space.bytes,
+                    defined: space.def,
+                },
+            )
+        })
+        .collect();
+    result
+}

@@ -1,0 +1,181 @@
+//! Operands resolved once per program: per-channel byte addresses in the register space
+//! (regions walked exactly as the EU does), accumulator lanes, flag-file bytes, immediates.
+
+use super::layout::Layout;
+use compiler::reg::{Arf, REG_SIZE, Reg, RegKind, Region};
+use compiler::types::Type;
+
+/// Where channel `c` of an operand reads or writes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Loc {
+    /// Byte address of each channel's element in the register space.
+    Space(Vec<u32>),
+    /// Accumulator lane of each channel (acc0 = lanes 0..8, acc1 = 8..16, ...).
+    Acc(Vec<u32>),
+    /// Byte offset of each channel's element in the 8-byte flag file.
+    Flag(Vec<u32>),
+    /// Immediate bits (vector immediates are expanded per channel when read).
+    Imm(u64),
+    /// The null register.
+    Null,
+    /// `ce0`: reads the channel-enable mask.
+    ChannelEnable,
+    /// An architecture register the model does not hold (a0, sr0, cr0, ...): reads are
+    /// undefined, writes are dropped.
+    Unmodelled,
+}
+
+/// A resolved operand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operand {
+    pub loc: Loc,
+    pub ty: Type,
+    pub negate: bool,
+    pub abs: bool,
+}
+
+/// Why an operand cannot be resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OperandError {
+    /// A VGRF in strict (hardware) mode.
+    VirtualInHardware(String),
+    /// Outside the register space, the GRF file or an input.
+    OutOfSpace(String),
+}
+
+fn region_offsets(base: u64, region: Region, ty: Type, n: u32) -> Vec<u64> {
+    (0..n)
+        .map(|c| base + region.element(c) as u64 * ty.size() as u64)
+        .collect()
+}
+
+fn strided_offsets(base: u64, stride: u8, ty: Type, n: u32) -> Vec<u64> {
+    (0..n)
+        .map(|c| base + c as u64 * stride as u64 * ty.size() as u64)
+        .collect()
+}
+
+/// Per-channel addresses, checked to lie within `[lo, hi)` with the element's bytes.
+fn checked(
+    offs: Vec<u64>,
+    ty: Type,
+    lo: u64,
+    hi: u64,
+    what: &str,
+) -> Result<Vec<u32>, OperandError> {
+    let size = ty.size() as u64;
+    if offs.iter().any(|&a| a < lo || a + size > hi) {
+        return Err(OperandError::OutOfSpace(format!(
+            "{what} reaches outside its register (bytes {lo}..{hi})"
+        )));
+    }
+    Ok(offs.into_iter().map(|a| a as u32).collect())
+}
+
+/// Resolves `reg` for an instruction `exec_size` channels wide. `strict` forbids virtual
+/// registers (hardware IR uses fixed GRFs only).
+pub fn resolve(
+    reg: &Reg,
+    exec_size: u32,
+    layout: &Layout,
+    strict: bool,
+) -> Result<Operand, OperandError> {
+    let n = exec_size.max(1);
+    let ty = reg.ty;
+    let loc = match reg.kind {
+        RegKind::Null => Loc::Null,
+        RegKind::Imm(bits) => Loc::Imm(bits),
+        RegKind::Vgrf { nr, offset, stride } => {
+            if strict {
+                return Err(OperandError::VirtualInHardware(format!(
+                    "v{nr} in hardware code: registers must be allocated"
+                )));
+            }
+            let Some(&base) = layout.vgrf_bases.get(nr as usize) else {
+                return Err(OperandError::OutOfSpace(format!("v{nr} is not declared")));
+            };
+            let end = layout
+                .vgrf_bases
+                .get(nr as usize + 1)
+                .copied()
+                .unwrap_or(layout.total) as u64;
+            let offs = strided_offsets(base as u64 + offset as u64, stride, ty, n);
+            Loc::Space(checked(offs, ty, base as u64, end, &format!("v{nr}"))?)
+        }
+        RegKind::Attr { nr, offset, stride } => {
+            let Some(&base) = layout.attr_bases.get(nr as usize) else {
+                return Err(OperandError::OutOfSpace(format!(
+                    "attr{nr} is not declared"
+                )));
+            };
+            let end = layout
+                .attr_bases
+                .get(nr as usize + 1)
+                .copied()
+                .unwrap_or(layout.payload_regs * REG_SIZE as usize) as u64;
+            let offs = strided_offsets(base as u64 + offset as u64, stride, ty, n);
+            Loc::Space(checked(offs, ty, base as u64, end, &format!("attr{nr}"))?)
+        }
+        RegKind::Uniform { nr, offset } => {
+            let base = layout.uniform_base as u64;
+            let addr = base + nr as u64 * 4 + offset as u64;
+            let end = layout
+                .attr_bases
+                .first()
+                .copied()
+                .unwrap_or(layout.payload_regs * REG_SIZE as usize) as u64;
+            Loc::Space(checked(
+                vec![addr; n as usize],
+                ty,
+                base,
+                end,
+                &format!("u{nr}"),
+            )?)
+        }
+        RegKind::Fixed { nr, subnr, region } => {
+            let base = nr as u64 * REG_SIZE as u64 + subnr as u64;
+            let offs = region_offsets(base, region, ty, n);
+            Loc::Space(checked(
+                offs,
+                ty,
+                0,
+                layout.grf_bytes as u64,
+                &format!("g{nr}"),
+            )?)
+        }
+        RegKind::Arf {
+            file,
+            nr,
+            subnr,
+            region,
+        } => match file {
+            Arf::Acc => {
+                // Lanes count elements: 8 per accumulator register.
+                let first = nr as u32 * 8 + subnr as u32 / ty.size().max(1);
+                Loc::Acc((0..n).map(|c| first + region.element(c)).collect())
+            }
+            Arf::Flag => {
+                let base = nr as u64 * 4 + subnr as u64;
+                let offs = region_offsets(base, region, ty, n);
+                Loc::Flag(checked(offs, ty, 0, 8, &format!("f{nr}"))?)
+            }
+            Arf::Mask => Loc::ChannelEnable,
+            _ => Loc::Unmodelled,
+        },
+    };
+    Ok(Operand {
+        loc,
+        ty,
+        negate: reg.negate,
+        abs: reg.abs,
+    })
+}
+
+/// Byte address of each component `k` register block of a message operand: the operand's
+/// first byte plus `k` × one component, for payload-style (contiguous) access.
+pub fn first_byte(op: &Operand) -> Option<u32> {
+    match &op.loc {
+        Loc::Space(offs) => offs.first().copied(),
+        _ => None,
+    }
+}

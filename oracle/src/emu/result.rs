@@ -1,0 +1,104 @@
+//! What a run produces: the observable behaviour the oracle compares, plus diagnostics.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// How a run ended.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Every thread ran to its end (EOT or past its last instruction).
+    Completed,
+    /// The step limit was reached (a hang, or a loop that needs more fuel).
+    OutOfFuel { steps: u64 },
+    /// The emulator could not execute the program (a VGRF in hardware code, an access
+    /// outside the register space, unbalanced control flow...).
+    Fault {
+        thread: u32,
+        ip: Option<usize>,
+        message: String,
+    },
+}
+
+/// One channel of a render-target write.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ChannelColor {
+    pub channel: u32,
+    /// One dword per component.
+    pub values: Vec<u32>,
+    /// Per component, a 4-bit mask of which bytes are defined (0xf = all).
+    pub defined: Vec<u8>,
+}
+
+/// A render-target write as the pixel backend would receive it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct RtWrite {
+    pub target: u8,
+    pub components: u8,
+    /// Enabled channels only, in channel order.
+    pub channels: Vec<ChannelColor>,
+    pub eot: bool,
+}
+
+/// What one thread made observable.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct ThreadResult {
+    pub rt_writes: Vec<RtWrite>,
+    /// Whether the thread ended with an EOT message.
+    pub eot: bool,
+}
+
+/// Final contents of a buffer (shared by all threads).
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct BufferState {
+    pub bytes: Vec<u8>,
+    /// One flag per byte: 1 defined, 0 undefined.
+    pub defined: Vec<u8>,
+}
+
+/// Kinds of things worth telling the user about a run.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DiagKind {
+    /// An IF/WHILE/BREAK/CONTINUE/HALT decided by an undefined flag bit (treated as false).
+    UndefinedBranch,
+    /// A message address computed from undefined data.
+    UndefinedAddress,
+    /// A buffer or scratch access outside the memory (reads undefined, writes dropped).
+    OutOfBounds,
+    /// Strict mode: the instruction breaks a hardware restriction; its result is undefined.
+    HardwareRestriction,
+}
+
+/// A diagnostic at a thread and instruction.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Diagnostic {
+    pub kind: DiagKind,
+    pub thread: u32,
+    pub ip: usize,
+    /// The restriction rule's kebab-case name, for hardware restrictions.
+    pub rule: Option<String>,
+    pub message: String,
+}
+
+/// Everything a run produces.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct RunResult {
+    pub outcome: Outcome,
+    pub threads: Vec<ThreadResult>,
+    pub buffers: BTreeMap<u8, BufferState>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Instructions executed, over all threads.
+    pub steps: u64,
+    /// Channel-operations executed (instructions × channels they ran for), for benchmarks.
+    pub channel_ops: u64,
+}
+
+impl RunResult {
+    /// Whether a branch depended on an undefined value (the oracle discards such runs).
+    pub fn branched_on_undefined(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.kind == DiagKind::UndefinedBranch)
+    }
+}

@@ -1,0 +1,148 @@
+//! Per-thread machine state: register space with a defined flag per byte, flags,
+//! accumulator lanes, channel masks and the control-flow stack.
+
+/// Bytes with a defined flag each (1 = defined). Undefined bytes hold deterministic garbage,
+/// so results computed from them are reproducible but never trusted.
+#[derive(Clone, Debug)]
+pub struct Space {
+    pub bytes: Vec<u8>,
+    pub def: Vec<u8>,
+}
+
+/// Deterministic garbage for undefined byte `addr`.
+pub fn garbage(addr: usize) -> u8 {
+    let x = (addr as u32).wrapping_mul(0x9e37_79b1) ^ 0xa5a5_a5a5;
+    (x >> 13) as u8
+}
+
+impl Space {
+    /// `len` undefined bytes of garbage.
+    pub fn undefined(len: usize) -> Space {
+        Space {
+            bytes: (0..len).map(garbage).collect(),
+            def: vec![0; len],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Little-endian value of `size` ≤ 8 bytes at `addr`, and whether all were defined.
+    #[inline]
+    pub fn read(&self, addr: usize, size: usize) -> (u64, bool) {
+        let mut buf = [0u8; 8];
+        buf[..size].copy_from_slice(&self.bytes[addr..addr + size]);
+        let def = self.def[addr..addr + size].iter().all(|&d| d != 0);
+        (u64::from_le_bytes(buf), def)
+    }
+
+    #[inline]
+    pub fn write(&mut self, addr: usize, size: usize, bits: u64, def: bool) {
+        self.bytes[addr..addr + size].copy_from_slice(&bits.to_le_bytes()[..size]);
+        self.def[addr..addr + size].fill(def as u8);
+    }
+
+    /// Copies bytes and their defined flags from `src`.
+    pub fn write_bytes(&mut self, addr: usize, bytes: &[u8], def: &[u8]) {
+        self.bytes[addr..addr + bytes.len()].copy_from_slice(bytes);
+        self.def[addr..addr + def.len()].copy_from_slice(def);
+    }
+
+    /// Marks a range undefined (keeping its garbage bytes).
+    pub fn undefine(&mut self, addr: usize, len: usize) {
+        self.def[addr..addr + len].fill(0);
+    }
+
+    /// Whether `[addr, addr + len)` lies inside the space.
+    pub fn contains(&self, addr: u64, len: u64) -> bool {
+        addr.checked_add(len)
+            .is_some_and(|end| end <= self.bytes.len() as u64)
+    }
+}
+
+/// One accumulator lane: an integer product needs ≥ 66 bits; other writes define only the
+/// low 33 (integers) or 32 (floats) bits and leave the rest undefined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AccLane {
+    /// Sign-extended value (integers) or raw float bits.
+    pub value: i128,
+    /// How many low bits are defined: 0, 32, 33 or 66.
+    pub defined_bits: u8,
+}
+
+/// Lanes of acc0..acc3 (8 each).
+pub const ACC_LANES: usize = 32;
+
+/// Full-precision integer product lanes keep 66 bits.
+pub const ACC_FULL_BITS: u8 = 66;
+
+/// A structured control-flow frame (the mask-stack model of brw-backend.md §9.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Frame {
+    If {
+        /// Channels active at the IF, minus any that have since broken out, continued or
+        /// halted: what ENDIF restores.
+        restore: u32,
+        /// Channels waiting for the ELSE block.
+        else_mask: u32,
+        else_ip: Option<usize>,
+        endif_ip: usize,
+        in_else: bool,
+    },
+    Loop {
+        /// Channels active at DO (minus halted ones): what the loop exit restores.
+        restore: u32,
+        /// Channels that CONTINUEd this iteration; they rejoin at the WHILE.
+        continued: u32,
+        do_ip: usize,
+        while_ip: usize,
+    },
+}
+
+/// Everything one hardware thread owns.
+#[derive(Clone, Debug)]
+pub struct Thread {
+    pub index: u32,
+    pub fftid: u32,
+    pub space: Space,
+    /// The flag file: f0.0 = bits 0..16, f0.1 = 16..32, f1.0 = 32..48, f1.1 = 48..64.
+    pub flags: u64,
+    pub flags_def: u64,
+    pub acc: [AccLane; ACC_LANES],
+    /// Channels currently enabled: dispatched, and not disabled by control flow.
+    pub active: u32,
+    /// Channels parked by HALT until the HALT_TARGET.
+    pub halted: u32,
+    pub stack: Vec<Frame>,
+    pub ip: usize,
+    /// Per-thread scratch size programmed into g0.3 (bytes).
+    pub scratch_per_thread: u32,
+}
+
+impl Thread {
+    /// Removes channels from the active set and from the masks of every frame up to (not
+    /// including) the innermost loop, or of all frames when `all_frames` (HALT).
+    pub fn retire(&mut self, chans: u32, all_frames: bool) {
+        self.active &= !chans;
+        for frame in self.stack.iter_mut().rev() {
+            match frame {
+                Frame::If {
+                    restore, else_mask, ..
+                } => {
+                    *restore &= !chans;
+                    *else_mask &= !chans;
+                }
+                Frame::Loop {
+                    restore, continued, ..
+                } => {
+                    if !all_frames {
+                        break;
+                    }
+                    *restore &= !chans;
+                    *continued &= !chans;
+                }
+            }
+        }
+    }
+}

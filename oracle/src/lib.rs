@@ -1,0 +1,9 @@
+//! Everything that judges a program: the EU emulator ([`emu`]) with its strict hardware
+//! mode ([`strict`]), and run inputs ([`inputs`]).
+
+pub mod emu;
+pub mod inputs;
+pub mod strict;
+
+pub use emu::result::{Outcome, RunResult};
+pub use emu::{RunConfig, run};

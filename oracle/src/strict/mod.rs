@@ -1,0 +1,65 @@
+//! Strict hardware mode: every instruction checked against the target's restriction rules —
+//! those of Mesa's `elk_eu_validate.c` (Gen4–8) and `brw_eu_validate.c` (Gfx9+), as listed in
+//! eu-hardware.md §6 — each with a stable kebab-case name and Mesa's error text.
+//!
+//! The rules are data: [`elk::TABLE`] and [`brw::TABLE`] list, per generation family, which
+//! rules apply and on which parts, so each row can be read against the spec's tables. Rule
+//! logic lives in one function per rule, grouped by the spec's sections.
+
+mod brw;
+mod elk;
+mod rules;
+
+use crate::emu::decode::Restriction;
+use compiler::device::DeviceInfo;
+use compiler::{Device, Inst};
+
+/// One restriction rule.
+pub struct RuleDef {
+    /// Stable kebab-case name (bucket signatures use it).
+    pub name: &'static str,
+    /// Mesa's error text (or ours, for checks Mesa leaves to the encoder).
+    pub message: &'static str,
+    /// Whether `inst` breaks the rule on this device.
+    pub broken: fn(&Inst, &DeviceInfo) -> bool,
+}
+
+/// A table row: a rule and the parts of the family it applies to.
+pub struct Row {
+    pub rule: &'static RuleDef,
+    pub applies: fn(&DeviceInfo) -> bool,
+}
+
+/// The rule table of a device's generation family.
+pub fn table(device: Device) -> &'static [Row] {
+    if device.info().verx10 >= 90 {
+        brw::TABLE
+    } else {
+        elk::TABLE
+    }
+}
+
+/// The restrictions `inst` breaks on `device`.
+pub fn check(inst: &Inst, device: Device) -> Vec<Restriction> {
+    let info = device.info();
+    table(device)
+        .iter()
+        .filter(|row| (row.applies)(info) && (row.rule.broken)(inst, info))
+        .map(|row| Restriction {
+            rule: row.rule.name,
+            message: row.rule.message,
+        })
+        .collect()
+}
+
+/// Every rule name known to some table, for tests and documentation.
+pub fn all_rule_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = elk::TABLE
+        .iter()
+        .chain(brw::TABLE)
+        .map(|r| r.rule.name)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}

@@ -1,0 +1,89 @@
+//! Mixed float (F with HF) restrictions, Gen8+ (eu-hardware.md §6.5).
+
+use super::regions::rule;
+use super::{is_mixed_float, region, subnr};
+use compiler::reg::Reg;
+use compiler::types::Type;
+use compiler::{Inst, Opcode};
+
+fn dst_hstride(inst: &Inst) -> u32 {
+    region(&inst.dst).map_or(1, |g| g.hstride as u32)
+}
+
+fn packed_hf_dst(inst: &Inst) -> bool {
+    inst.dst.ty == Type::HF && dst_hstride(inst) == 1
+}
+
+fn acc_sources(inst: &Inst) -> impl Iterator<Item = &Reg> {
+    inst.srcs.iter().filter(|s| s.is_accumulator())
+}
+
+rule!(
+    SIMD8_F_DST,
+    "mixed-float-f-dst-simd8",
+    "Mixed float mode with 32-bit float destination is limited to SIMD8",
+    |i, _| is_mixed_float(i) && i.exec_size > 8 && i.dst.ty == Type::F && i.op != Opcode::Mov
+);
+rule!(
+    SIMD8_F_DST_ELK,
+    "mixed-float-f-dst-simd8",
+    "Mixed float mode with 32-bit float destination is limited to SIMD8",
+    |i, _| is_mixed_float(i) && i.exec_size > 8 && i.dst.ty == Type::F
+);
+rule!(
+    SIMD8_PACKED_HF,
+    "mixed-float-packed-hf-simd8",
+    "Align1 mixed float mode is limited to SIMD8 when destination is packed half-float",
+    |i, _| is_mixed_float(i) && i.exec_size > 8 && packed_hf_dst(i) && i.op != Opcode::Mov
+);
+rule!(
+    SIMD8_PACKED_HF_ELK,
+    "mixed-float-packed-hf-simd8",
+    "Align1 mixed float mode is limited to SIMD8 when destination is packed half-float",
+    |i, _| is_mixed_float(i) && i.exec_size > 8 && packed_hf_dst(i)
+);
+rule!(
+    MATH_STRIDED_HF,
+    "mixed-math-strided-hf",
+    "Align1 mixed mode math needs strided half-float inputs",
+    |i, _| {
+        is_mixed_float(i)
+            && i.op.is_math()
+            && i.srcs.iter().any(|s| {
+                s.ty == Type::HF && !s.is_imm() && region(s).is_some_and(|g| g.hstride <= 1)
+            })
+    }
+);
+rule!(
+    PACKED_HF_OWORD,
+    "mixed-packed-hf-oword-aligned",
+    "Align1 mixed mode packed half-float output must be oword aligned",
+    |i, _| is_mixed_float(i) && packed_hf_dst(i) && subnr(&i.dst) % 16 != 0
+);
+rule!(
+    PACKED_HF_MAX8,
+    "mixed-packed-hf-max-simd8",
+    "Align1 mixed mode packed half-float output must not cross oword boundaries (max exec size is 8)",
+    |i, _| is_mixed_float(i) && packed_hf_dst(i) && i.exec_size > 8
+);
+rule!(
+    ACC_ALIGNED,
+    "mixed-acc-register-aligned",
+    "Mixed float mode requires register-aligned accumulator source reads when destination is packed half-float",
+    |i, _| {
+        is_mixed_float(i)
+            && packed_hf_dst(i)
+            && acc_sources(i).any(|s| matches!(s.ty, Type::F | Type::HF) && subnr(s) != 0)
+    }
+);
+rule!(
+    ACC_HF_STRIDE,
+    "mixed-acc-hf-dst-stride",
+    "Mixed float mode with implicit/explicit accumulator source and half-float destination requires a stride of 2 on the destination",
+    |i, _| {
+        is_mixed_float(i)
+            && i.dst.ty == Type::HF
+            && (acc_sources(i).next().is_some() || i.op == Opcode::Mach)
+            && dst_hstride(i) != 2
+    }
+);

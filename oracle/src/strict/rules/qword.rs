@@ -1,0 +1,99 @@
+//! 64-bit ("double precision") restrictions: CHV/BXT/GLK low-power regioning and the
+//! Gfx12.5 LSB rule (eu-hardware.md §5, §6.9).
+
+use super::regions::rule;
+use super::{elem_size, is_arf, is_double_precision, is_send_like, region, subnr};
+use compiler::Inst;
+use compiler::reg::{Arf, Reg, RegKind};
+
+fn applies(inst: &Inst) -> bool {
+    !is_send_like(inst) && is_double_precision(inst)
+}
+
+fn dst_byte_stride(inst: &Inst) -> u32 {
+    region(&inst.dst).map_or(elem_size(inst.dst.ty), |g| {
+        g.hstride as u32 * elem_size(inst.dst.ty)
+    })
+}
+
+/// Non-immediate, non-scalar sources with their regions.
+fn vector_srcs(inst: &Inst) -> impl Iterator<Item = (&Reg, compiler::reg::Region)> {
+    inst.srcs
+        .iter()
+        .filter(|s| !s.is_imm() && !s.is_null())
+        .filter_map(|s| region(s).map(|g| (s, g)))
+        .filter(|(_, g)| !g.is_scalar())
+}
+
+rule!(
+    LP_STRIDE,
+    "qword-lp-stride",
+    "Source and destination horizontal stride must equal and a multiple of a qword when the execution type is 64-bit",
+    |i, _| {
+        applies(i)
+            && vector_srcs(i).any(|(s, g)| {
+                let src =
+                    if g.hstride != 0 { g.hstride } else { g.vstride } as u32 * elem_size(s.ty);
+                let dst = dst_byte_stride(i);
+                src != dst || src % 8 != 0
+            })
+    }
+);
+rule!(
+    LP_VSTRIDE,
+    "qword-lp-vstride",
+    "Vstride must be Width * Hstride when the execution type is 64-bit",
+    |i, _| {
+        applies(i)
+            && i.srcs
+                .iter()
+                .filter(|s| !s.is_imm())
+                .filter_map(region)
+                .any(|g| g.vstride as u32 != g.width as u32 * g.hstride as u32)
+    }
+);
+rule!(
+    LP_OFFSET,
+    "qword-lp-offset",
+    "Source and destination offset must be the same when the execution type is 64-bit",
+    |i, _| applies(i) && vector_srcs(i).any(|(s, _)| subnr(s) != subnr(&i.dst))
+);
+rule!(
+    LP_ARF,
+    "qword-lp-arf",
+    "Architecture registers cannot be used when the execution type is 64-bit",
+    |i, _| applies(i) && (i.acc_wr || is_arf(&i.dst) || i.srcs.iter().any(is_arf))
+);
+
+/// Float destination or double precision, the ops the Gfx12.5 rules cover.
+fn xehp_applies(inst: &Inst) -> bool {
+    !is_send_like(inst)
+        && !inst.dst.is_null()
+        && (inst.dst.ty.is_float() || is_double_precision(inst))
+}
+
+rule!(
+    LSB_MOVE,
+    "xehp-lsb-move",
+    "Register Regioning patterns where register data bit location of the LSB of the channels are changed between source and destination are not supported except for broadcast of a scalar.",
+    |i, _| {
+        xehp_applies(i)
+            && !i.op.is_3src()
+            && vector_srcs(i).any(|(s, g)| {
+                let linear = g.vstride as u32 == g.width as u32 * g.hstride as u32
+                    || (g.hstride == 0 && g.width == 1);
+                let stride =
+                    if g.width == 1 { g.vstride } else { g.hstride } as u32 * elem_size(s.ty);
+                !linear || stride != dst_byte_stride(i) || subnr(s) != subnr(&i.dst)
+            })
+    }
+);
+rule!(
+    XEHP_ARF,
+    "xehp-explicit-arf",
+    "Explicit ARF registers except null, accumulator, and scalar must not be used.",
+    |i, _| {
+        let bad = |r: &Reg| matches!(r.kind, RegKind::Arf { file, .. } if file != Arf::Acc);
+        xehp_applies(i) && (bad(&i.dst) || i.srcs.iter().any(bad))
+    }
+);

@@ -1,0 +1,128 @@
+//! Human-readable rendering of emulator results (deciding happens elsewhere).
+
+use oracle::emu::result::{BufferState, Outcome, RtWrite, RunResult};
+use std::fmt::Write;
+
+/// A dword with undefined bytes shown as `..`, plus its float reading when fully defined
+/// and plausible.
+fn dword(value: u32, defined: u8) -> String {
+    let bytes = value.to_le_bytes();
+    let hex: String = (0..4)
+        .rev()
+        .map(|b| {
+            if defined >> b & 1 != 0 {
+                format!("{:02x}", bytes[b])
+            } else {
+                "..".to_string()
+            }
+        })
+        .collect();
+    if defined == 0xf {
+        let f = f32::from_bits(value);
+        let plausible = f.is_finite() && (f == 0.0 || (1e-6..1e9).contains(&f.abs()));
+        if plausible {
+            return format!("{hex} ({f:?})");
+        }
+    }
+    hex
+}
+
+fn rt_write(out: &mut String, w: &RtWrite) {
+    let _ = writeln!(
+        out,
+        "  render target {} ({} components{}):",
+        w.target,
+        w.components,
+        if w.eot { ", EOT" } else { "" }
+    );
+    for ch in &w.channels {
+        let comps: Vec<String> = ch
+            .values
+            .iter()
+            .zip(&ch.defined)
+            .map(|(&v, &d)| format!("{:<24}", dword(v, d)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "    ch{:<3} {}",
+            ch.channel,
+            comps.join(" ").trim_end()
+        );
+    }
+}
+
+fn buffer(out: &mut String, surface: u8, b: &BufferState) {
+    let _ = writeln!(out, "buffer {surface} ({} bytes):", b.bytes.len());
+    for (row, chunk) in b.bytes.chunks(32).enumerate() {
+        let mut line = format!("  {:04x}:", row * 32);
+        for (i, word) in chunk.chunks(4).enumerate() {
+            let base = row * 32 + i * 4;
+            let def = (0..word.len()).fold(0u8, |m, k| m | ((b.defined[base + k] != 0) as u8) << k);
+            let value = word.iter().rev().fold(0u32, |acc, &x| acc << 8 | x as u32);
+            let text = dword(value, def | (0xf << word.len() & 0xf));
+            let _ = write!(line, " {}", &text[..8]);
+        }
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+/// The per-thread, per-channel table of a run, then buffers and diagnostics.
+pub fn run_table(r: &RunResult) -> String {
+    let mut out = String::new();
+    for (t, thread) in r.threads.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "thread {t}: {} render-target write(s){}",
+            thread.rt_writes.len(),
+            if thread.eot { ", ended by EOT" } else { "" }
+        );
+        for w in &thread.rt_writes {
+            rt_write(&mut out, w);
+        }
+    }
+    for (s, b) in &r.buffers {
+        buffer(&mut out, *s, b);
+    }
+    for d in &r.diagnostics {
+        let rule = d
+            .rule
+            .as_deref()
+            .map(|r| format!(" [{r}]"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "diagnostic: thread {} ip {}: {:?}{rule}: {}",
+            d.thread, d.ip, d.kind, d.message
+        );
+    }
+    let outcome = match &r.outcome {
+        Outcome::Completed => "completed".to_string(),
+        Outcome::OutOfFuel { steps } => format!("out of fuel after {steps} steps"),
+        Outcome::Fault {
+            thread,
+            ip,
+            message,
+        } => match ip {
+            Some(ip) => format!("emulator fault in thread {thread} at ip {ip}: {message}"),
+            None => format!("emulator fault: {message}"),
+        },
+    };
+    let _ = writeln!(
+        out,
+        "{outcome}; {} instructions, {} channel-ops",
+        r.steps, r.channel_ops
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undefined_bytes_are_dots() {
+        assert_eq!(dword(0x3f80_0000, 0xf), "3f800000 (1.0)");
+        assert_eq!(dword(0x1234_5678, 0b0011), "....5678");
+        assert_eq!(dword(0x7fc0_0000, 0xf), "7fc00000");
+    }
+}

@@ -1,0 +1,52 @@
+//! `eufuzz run`: execute a program on the emulator and show what it made observable.
+
+use crate::load::load_document;
+use compiler::inputs::Inputs;
+use compiler::text::parse_inputs;
+use oracle::emu::result::{DiagKind, Outcome, RunResult};
+use oracle::{RunConfig, run};
+use std::path::Path;
+
+/// Where the inputs of a run come from.
+pub enum InputSource<'a> {
+    /// The program file's own INPUTS section (empty inputs if it has none).
+    File,
+    /// An `INPUTS` section in another file.
+    Path(&'a Path),
+    /// Generated from a seed.
+    Seed(u64),
+}
+
+/// Loads, picks inputs and runs (no output).
+pub fn execute(path: &Path, source: InputSource, cfg: &RunConfig) -> Result<RunResult, String> {
+    let doc = load_document(path)?;
+    let inputs: Inputs = match source {
+        InputSource::File => doc.program.inputs.clone().unwrap_or_default(),
+        InputSource::Path(p) => {
+            let text = crate::files::read_text(p)?;
+            match parse_inputs(&text) {
+                Ok(i) => i,
+                Err(e) => {
+                    // A whole program file works too: use its INPUTS section.
+                    let other = load_document(p).map_err(|_| format!("{}:{e}", p.display()))?;
+                    other.program.inputs.unwrap_or_default()
+                }
+            }
+        }
+        InputSource::Seed(seed) => oracle::inputs::generate(&doc.program, seed),
+    };
+    Ok(run(&doc.program, &inputs, cfg))
+}
+
+/// Exit code of a run: 0 completed cleanly, 1 fault / out of fuel / restriction broken.
+pub fn exit_code(r: &RunResult) -> i32 {
+    let restriction = r
+        .diagnostics
+        .iter()
+        .any(|d| d.kind == DiagKind::HardwareRestriction);
+    if r.outcome != Outcome::Completed || restriction {
+        1
+    } else {
+        0
+    }
+}
