@@ -6,4 +6,4 @@ pub mod inputs;
 pub mod strict;
 
 pub use emu::result::{Outcome, RunResult};
-pub use emu::{RunConfig, run};
+pub use emu::{Registers, RunConfig, run, run_inspect};

@@ -183,8 +183,47 @@ fn strict_diagnostics(decoded: &Decoded, device: compiler::Device) -> Vec<Diagno
     out
 }
 
+/// A thread's registers at its end, for inspection (tests, register dumps).
+#[derive(Clone, Debug)]
+pub struct Registers {
+    pub layout: Layout,
+    bytes: Vec<u8>,
+    def: Vec<u8>,
+    pub flags: u64,
+    pub flags_def: u64,
+}
+
+impl Registers {
+    /// Bytes and defined flags of `v<nr>`.
+    pub fn vgrf(&self, nr: usize) -> (&[u8], &[u8]) {
+        let start = self.layout.vgrf_bases[nr];
+        let end = self
+            .layout
+            .vgrf_bases
+            .get(nr + 1)
+            .copied()
+            .unwrap_or(self.layout.total);
+        (&self.bytes[start..end], &self.def[start..end])
+    }
+
+    /// Bytes and defined flags of GRFs `g<nr>` onward, `count` registers.
+    pub fn grf(&self, nr: usize, count: usize) -> (&[u8], &[u8]) {
+        let r = REG_SIZE as usize;
+        (
+            &self.bytes[nr * r..(nr + count) * r],
+            &self.def[nr * r..(nr + count) * r],
+        )
+    }
+}
+
 /// Runs `p` on `inputs`.
 pub fn run(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> RunResult {
+    run_inspect(p, inputs, cfg).0
+}
+
+/// Runs `p` on `inputs` and also returns every thread's final registers.
+pub fn run_inspect(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> (RunResult, Vec<Registers>) {
+    let mut regs = vec![];
     let mut result = RunResult {
         outcome: Outcome::Completed,
         threads: vec![],
@@ -201,7 +240,7 @@ pub fn run(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> RunResult {
                 ip: e.ip,
                 message: e.message,
             };
-            return result;
+            return (result, regs);
         }
     };
     result.diagnostics = strict_diagnostics(&decoded, p.device);
@@ -227,6 +266,13 @@ pub fn run(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> RunResult {
             cfg.fuel,
         );
         result.threads.push(out);
+        regs.push(Registers {
+            layout: decoded.layout.clone(),
+            bytes: t.space.bytes,
+            def: t.space.def,
+            flags: t.flags,
+            flags_def: t.flags_def,
+        });
         match status {
             Ok(true) => {}
             Ok(false) => {
@@ -258,5 +304,5 @@ pub fn run(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> RunResult {
             )
         })
         .collect();
-    result
+    (result, regs)
 }

@@ -102,6 +102,16 @@ pub fn resolve(
             let offs = strided_offsets(base as u64 + offset as u64, stride, ty, n);
             Loc::Space(checked(offs, ty, base as u64, end, &format!("v{nr}"))?)
         }
+        RegKind::Attr { nr, .. } | RegKind::Uniform { nr, .. } if strict => {
+            let name = if matches!(reg.kind, RegKind::Attr { .. }) {
+                "attr"
+            } else {
+                "u"
+            };
+            return Err(OperandError::VirtualInHardware(format!(
+                "{name}{nr} in hardware code: inputs must be read from their payload GRFs"
+            )));
+        }
         RegKind::Attr { nr, offset, stride } => {
             let Some(&base) = layout.attr_bases.get(nr as usize) else {
                 return Err(OperandError::OutOfSpace(format!(
