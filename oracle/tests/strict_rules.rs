@@ -1,0 +1,746 @@
+//! Every strict-mode restriction rule: a violating and a fully legal instruction on a device
+//! the rule applies to, and the violating instruction on a device where it does not.
+
+use compiler::text::parse_program;
+use compiler::{Device, Inst};
+use oracle::strict::{all_rule_names, check};
+
+fn inst(device: &str, text: &str) -> Inst {
+    let src = format!("eu 1\ntarget {device}\ndispatch 16\nSTART B0\n    {text}\nEND B0\n");
+    let p = parse_program(&src).unwrap_or_else(|e| panic!("{e}: {text}"));
+    p.insts()
+        .next()
+        .cloned()
+        .unwrap_or_else(|| panic!("no instruction in {text}"))
+}
+
+fn rules(device: &str, text: &str) -> Vec<&'static str> {
+    let d = Device::from_name(device).unwrap_or_else(|| panic!("device {device}"));
+    check(&inst(device, text), d)
+        .into_iter()
+        .map(|r| r.rule)
+        .collect()
+}
+
+/// (rule, device it applies to, device it does not apply to, violating, legal)
+type Case = (
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+    &'static str,
+    &'static str,
+);
+
+fn cases() -> Vec<Case> {
+    vec![
+        (
+            "invalid-exec-size",
+            "skl",
+            None,
+            "mov(3) g10<4;4,1>:F, g2<4;4,1>:F { NoMask }",
+            "mov(4) g10<4;4,1>:F, g2<4;4,1>:F { NoMask }",
+        ),
+        (
+            "exec-size-offset-factor",
+            "tgl",
+            Some("skl"),
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F { group4 }",
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F { 2Q }",
+        ),
+        (
+            "unencodable-region",
+            "skl",
+            None,
+            "mov(8) g10<8;8,1>:F, g2<3;3,1>:F",
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
+        (
+            "exec-size-lt-width",
+            "skl",
+            None,
+            "mov(4) g10<4;4,1>:F, g2<8;8,1>:F { NoMask }",
+            "mov(4) g10<4;4,1>:F, g2<4;4,1>:F { NoMask }",
+        ),
+        (
+            "width1-hstride-nonzero",
+            "skl",
+            None,
+            "mov(8) g10<8;8,1>:F, g2<1;1,1>:F",
+            "mov(8) g10<8;8,1>:F, g2<1;1,0>:F",
+        ),
+        (
+            "exec-eq-width-vstride",
+            "skl",
+            None,
+            "mov(8) g10<8;8,1>:F, g2<4;8,1>:F",
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
+        (
+            "exec-width-one-strides",
+            "skl",
+            None,
+            "mov(1) g10<1;1,1>:F, g2<1;1,0>:F { NoMask }",
+            "mov(1) g10<1;1,1>:F, g2<0;1,0>:F { NoMask }",
+        ),
+        (
+            "zero-strides-width",
+            "skl",
+            None,
+            "mov(8) g10<8;8,1>:F, g2<0;4,0>:F",
+            "mov(8) g10<8;8,1>:F, g2<0;1,0>:F",
+        ),
+        (
+            "row-crosses-grf",
+            "skl",
+            None,
+            "mov(8) g10<8;8,1>:F, g2<16;8,2>:F",
+            "mov(8) g10<8;8,1>:F, g2<8;4,2>:F",
+        ),
+        (
+            "dst-hstride-zero",
+            "skl",
+            None,
+            "mov(8) g10<0;1,0>:F, g2<8;8,1>:F",
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
+        (
+            "src-spans-more-than-two-grfs",
+            "skl",
+            None,
+            "mov(16) g10<8;8,1>:F, g2<32;8,4>:F",
+            "mov(16) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
+        (
+            "dst-spans-more-than-two-grfs",
+            "skl",
+            None,
+            "mov(16) g10<16;8,2>:F, g2<8;8,1>:F",
+            "mov(16) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
+        (
+            "dst-uneven-split",
+            "bdw",
+            Some("skl"),
+            "mov(8) g10.2<8;8,1>:F, g2<8;8,1>:F",
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
+        (
+            "dst-uneven-split",
+            "skl",
+            None,
+            "rcp(8) g10.2<8;8,1>:F, g2<8;8,1>:F",
+            "rcp(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
+        (
+            "dst-oword-split",
+            "bdw",
+            Some("skl"),
+            "mov(4) g10.1<4;4,1>:D, g2.6<2;2,1>:D { NoMask }",
+            "mov(4) g10<4;4,1>:D, g2.6<2;2,1>:D { NoMask }",
+        ),
+        (
+            "dst-reg-from-one-src-reg",
+            "hsw",
+            Some("bdw"),
+            "mov(8) g10<16;8,2>:D, g2.6<2;2,1>:D",
+            "mov(8) g10<16;8,2>:D, g2<8;4,2>:D",
+        ),
+        (
+            "src-regs-same-offset",
+            "hsw",
+            Some("bdw"),
+            "mov(8) g10<16;8,2>:D, g2.4<4;4,1>:D",
+            "mov(8) g10<16;8,2>:D, g2<8;4,2>:D",
+        ),
+        (
+            "src-must-span-two-grfs",
+            "hsw",
+            Some("bdw"),
+            "mov(8) g10<16;8,2>:D, g2<4;4,1>:D",
+            "mov(8) g10<16;8,2>:D, g2<8;4,2>:D",
+        ),
+        (
+            "src0-null",
+            "skl",
+            None,
+            "mov(8) g10<8;8,1>:F, null:F",
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
+        (
+            "src1-null",
+            "skl",
+            None,
+            "add(8) g10<8;8,1>:F, g2<8;8,1>:F, null:F",
+            "add(8) g10<8;8,1>:F, g2<8;8,1>:F, 1.0:F",
+        ),
+        (
+            "eot-grf-range",
+            "skl",
+            Some("g45"),
+            "send(8) null:UD, g10<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }",
+            "send(8) null:UD, g120<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }",
+        ),
+        (
+            "send-from-non-grf",
+            "skl",
+            Some("g45"),
+            "send(8) null:UD, acc0<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0)",
+            "send(8) null:UD, g10<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0)",
+        ),
+        (
+            "split-send-src1",
+            "skl",
+            Some("bdw"),
+            "send(8) null:UD, g10<8;8,1>:UD, acc0<8;8,1>:UD desc(untyped_write surface=0 comps=1 mlen=1 ex_mlen=1 rlen=0)",
+            "send(8) null:UD, g10<8;8,1>:UD, g12<8;8,1>:UD desc(untyped_write surface=0 comps=1 mlen=1 ex_mlen=1 rlen=0)",
+        ),
+        (
+            "split-send-overlap",
+            "skl",
+            Some("bdw"),
+            "send(8) null:UD, g10<8;8,1>:UD, g10<8;8,1>:UD desc(untyped_write surface=0 comps=1 mlen=1 ex_mlen=1 rlen=0)",
+            "send(8) null:UD, g10<8;8,1>:UD, g12<8;8,1>:UD desc(untyped_write surface=0 comps=1 mlen=1 ex_mlen=1 rlen=0)",
+        ),
+        (
+            "r127-send-overlap",
+            "skl",
+            Some("icl"),
+            "send(8) g126<8;8,1>:UD, g126<8;8,1>:UD, null:UD desc(untyped_read surface=0 comps=2 mlen=1 ex_mlen=0 rlen=2)",
+            "send(8) g120<8;8,1>:UD, g126<8;8,1>:UD, null:UD desc(untyped_read surface=0 comps=2 mlen=1 ex_mlen=0 rlen=2)",
+        ),
+        (
+            "byte-src1",
+            "icl",
+            Some("skl"),
+            "add(8) g10<8;8,1>:W, g2<8;8,1>:W, g3<8;8,1>:B",
+            "add(8) g10<8;8,1>:W, g2<8;8,1>:W, g3<8;8,1>:W",
+        ),
+        (
+            "byte-src12-3src",
+            "icl",
+            Some("skl"),
+            "mad(8) g10<8;8,1>:W, g2<8;8,1>:W, g3<8;8,1>:B, g4<8;8,1>:W",
+            "mad(8) g10<8;8,1>:W, g2<8;8,1>:W, g3<8;8,1>:W, g4<8;8,1>:W",
+        ),
+        (
+            "df-dst-unsupported",
+            "icl",
+            Some("skl"),
+            "mov(4) g10<4;4,1>:DF, g2<4;4,1>:DF { NoMask }",
+            "mov(4) g10<4;4,1>:F, g2<4;4,1>:F { NoMask }",
+        ),
+        (
+            "df-src-unsupported",
+            "icl",
+            Some("skl"),
+            "mov(4) g10<8;4,2>:F, g2<4;4,1>:DF { NoMask }",
+            "mov(4) g10<4;4,1>:F, g2<4;4,1>:F { NoMask }",
+        ),
+        (
+            "q-dst-unsupported",
+            "hsw",
+            Some("bdw"),
+            "mov(4) g10<4;4,1>:Q, g2<4;4,1>:Q { NoMask }",
+            "mov(4) g10<4;4,1>:D, g2<4;4,1>:D { NoMask }",
+        ),
+        (
+            "q-src-unsupported",
+            "hsw",
+            Some("bdw"),
+            "mov(4) g10<8;4,2>:D, g2<4;4,1>:Q { NoMask }",
+            "mov(4) g10<4;4,1>:D, g2<4;4,1>:D { NoMask }",
+        ),
+        (
+            "invalid-dst-type-encoding",
+            "skl",
+            Some("bdw"),
+            "mov(8) g10<8;8,1>:VF, g2<8;8,1>:F",
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
+        (
+            "invalid-src-type-encoding",
+            "skl",
+            Some("bdw"),
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:VF",
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
+        (
+            "invalid-type-encoding",
+            "hsw",
+            Some("skl"),
+            "add(8) g10<16;8,2>:HF, g2<16;8,2>:HF, g4<16;8,2>:HF",
+            "add(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F",
+        ),
+        (
+            "packed-byte-dst",
+            "skl",
+            None,
+            "add(8) g10<32;8,1>:B, g2<16;8,2>:B, 1:W",
+            "mov(8) g10<32;8,1>:B, g2<16;8,2>:B",
+        ),
+        (
+            "byte-64bit-conversion",
+            "skl",
+            None,
+            "mov(4) g10<32;4,8>:UB, g2<4;4,1>:DF { NoMask }",
+            "mov(4) g10<8;4,2>:F, g2<4;4,1>:DF { NoMask }",
+        ),
+        (
+            "hf-64bit-conversion",
+            "skl",
+            None,
+            "mov(4) g10<16;4,4>:HF, g2<4;4,1>:DF { NoMask }",
+            "mov(4) g10<8;4,2>:F, g2<4;4,1>:DF { NoMask }",
+        ),
+        (
+            "int-hf-dst-stride",
+            "skl",
+            None,
+            "mov(8) g10<8;8,1>:HF, g2<8;8,1>:D",
+            "mov(8) g10<16;8,2>:HF, g2<8;8,1>:D",
+        ),
+        (
+            "int-hf-dst-align",
+            "skl",
+            None,
+            "mov(8) g10.1<16;8,2>:HF, g2<8;8,1>:D",
+            "mov(8) g10<16;8,2>:HF, g2<8;8,1>:D",
+        ),
+        (
+            "hf-dst-word-alignment",
+            "skl",
+            Some("bdw"),
+            "mov(8) g10<32;8,4>:HF, g2<8;8,1>:F",
+            "mov(8) g10<8;8,1>:HF, g2<8;8,1>:F",
+        ),
+        (
+            "dst-stride-exec-ratio",
+            "skl",
+            None,
+            "mov(8) g10<8;8,1>:W, g2<8;8,1>:D",
+            "mov(8) g10<16;8,2>:W, g2<8;8,1>:D",
+        ),
+        (
+            "dst-subreg-exec-align-byte",
+            "skl",
+            None,
+            "mov(8) g10.2<32;8,4>:B, g2<8;8,1>:D",
+            "mov(8) g10.1<32;8,4>:B, g2<8;8,1>:D",
+        ),
+        (
+            "dst-subreg-exec-align",
+            "skl",
+            None,
+            "mov(8) g10.1<16;8,2>:W, g2<8;8,1>:D",
+            "mov(8) g10<16;8,2>:W, g2<8;8,1>:D",
+        ),
+        (
+            "mixed-float-f-dst-simd8",
+            "skl",
+            Some("hsw"),
+            "add(16) g10<8;8,1>:F, g2<8;8,1>:F, g4<16;16,1>:HF",
+            "add(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:HF",
+        ),
+        (
+            "mixed-float-packed-hf-simd8",
+            "skl",
+            Some("hsw"),
+            "add(16) g10<16;16,1>:HF, g2<16;16,1>:HF, g4<8;8,1>:F",
+            "add(8) g10<8;8,1>:HF, g2<8;8,1>:HF, g4<8;8,1>:F",
+        ),
+        (
+            "mixed-math-strided-hf",
+            "skl",
+            Some("hsw"),
+            "rcp(8) g10<8;8,1>:F, g2<8;8,1>:HF",
+            "rcp(8) g10<8;8,1>:F, g2<16;8,2>:HF",
+        ),
+        (
+            "mixed-packed-hf-oword-aligned",
+            "skl",
+            Some("hsw"),
+            "add(8) g10.4<8;8,1>:HF, g2<8;8,1>:HF, g4<8;8,1>:F",
+            "add(8) g10<8;8,1>:HF, g2<8;8,1>:HF, g4<8;8,1>:F",
+        ),
+        (
+            "mixed-packed-hf-max-simd8",
+            "skl",
+            Some("hsw"),
+            "mov(16) g10<16;16,1>:HF, g2<8;8,1>:F",
+            "mov(8) g10<8;8,1>:HF, g2<8;8,1>:F",
+        ),
+        (
+            "mixed-acc-register-aligned",
+            "skl",
+            Some("hsw"),
+            "add(8) g10<8;8,1>:HF, acc0.1<8;8,1>:F, g4<8;8,1>:HF",
+            "add(8) g10<16;8,2>:HF, acc0<8;8,1>:F, g4<8;8,1>:HF",
+        ),
+        (
+            "mixed-acc-hf-dst-stride",
+            "skl",
+            Some("hsw"),
+            "add(8) g10<8;8,1>:HF, acc0<8;8,1>:F, g4<8;8,1>:HF",
+            "add(8) g10<16;8,2>:HF, acc0<8;8,1>:F, g4<8;8,1>:HF",
+        ),
+        (
+            "qword-lp-stride",
+            "bxt",
+            Some("skl"),
+            "add(4) g10<8;4,2>:DF, g2<4;4,1>:DF, g6<4;4,1>:DF { NoMask }",
+            "add(4) g10<4;4,1>:DF, g2<4;4,1>:DF, g6<4;4,1>:DF { NoMask }",
+        ),
+        (
+            "qword-lp-vstride",
+            "bxt",
+            Some("skl"),
+            "add(4) g10<4;4,1>:DF, g2<4;4,1>:DF, g6<4;2,1>:DF { NoMask }",
+            "add(4) g10<4;4,1>:DF, g2<4;4,1>:DF, g6<4;4,1>:DF { NoMask }",
+        ),
+        (
+            "qword-lp-offset",
+            "bxt",
+            Some("skl"),
+            "add(2) g10<2;2,1>:DF, g2.1<2;2,1>:DF, g6<2;2,1>:DF { NoMask }",
+            "add(2) g10.1<2;2,1>:DF, g2.1<2;2,1>:DF, g6.1<2;2,1>:DF { NoMask }",
+        ),
+        (
+            "qword-lp-arf",
+            "bxt",
+            Some("skl"),
+            "add(4) g10<4;4,1>:DF, g2<4;4,1>:DF, g6<4;4,1>:DF { NoMask AccWrEnable }",
+            "add(4) g10<4;4,1>:DF, g2<4;4,1>:DF, g6<4;4,1>:DF { NoMask }",
+        ),
+        (
+            "xehp-lsb-move",
+            "dg2",
+            Some("tgl"),
+            "mov(8) g10<8;8,1>:F, g2<8;4,2>:F",
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
+        (
+            "xehp-explicit-arf",
+            "dg2",
+            Some("tgl"),
+            "mov(8) g10<8;8,1>:F, tm0<0;1,0>:F",
+            "mov(8) g10<8;8,1>:F, acc0<8;8,1>:F",
+        ),
+        (
+            "mul-dw-lower-precision-modifier",
+            "tgl",
+            Some("skl"),
+            "mul(8) g10<8;8,1>:D, g2<8;8,1>:D, -g4<16;8,2>:W",
+            "mul(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<16;8,2>:W",
+        ),
+        (
+            "cmp-needs-cmod",
+            "skl",
+            None,
+            "cmp(8) null:F, g2<8;8,1>:F, g4<8;8,1>:F",
+            "cmp.l.f0.0(8) null:F, g2<8;8,1>:F, g4<8;8,1>:F",
+        ),
+        (
+            "cmp-acc-dst",
+            "hsw",
+            Some("bdw"),
+            "cmp.l.f0.0(8) acc0<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F",
+            "cmp.l.f0.0(8) null:F, g2<8;8,1>:F, g4<8;8,1>:F",
+        ),
+        (
+            "sel-pred-xor-cmod",
+            "skl",
+            Some("g45"),
+            "sel(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F",
+            "sel.ge(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F",
+        ),
+        (
+            "sel-cmod-gen4",
+            "g45",
+            Some("skl"),
+            "(+f0.0) sel.ge(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F",
+            "(+f0.0) sel(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F",
+        ),
+        (
+            "sel-pred-gen4",
+            "g45",
+            Some("skl"),
+            "sel(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F",
+            "(+f0.0) sel(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F",
+        ),
+        (
+            "mul-float-int-mix",
+            "skl",
+            Some("bdw"),
+            "mul(8) g10<8;8,1>:F, g2<8;8,1>:D, g4<8;8,1>:F",
+            "mul(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F",
+        ),
+        (
+            "mul-int-acc-src",
+            "skl",
+            Some("hsw"),
+            "mul(8) g10<8;8,1>:D, acc0<8;8,1>:D, g4<16;8,2>:W",
+            "mul(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<16;8,2>:W",
+        ),
+        (
+            "mul-int-acc-src",
+            "bdw",
+            Some("hsw"),
+            "mul(8) g10<8;8,1>:D, acc0<8;8,1>:D, g4<16;8,2>:W",
+            "mul(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<16;8,2>:W",
+        ),
+        (
+            "mul-acc-src",
+            "hsw",
+            Some("bdw"),
+            "mul(8) g10<8;8,1>:F, acc0<8;8,1>:F, g4<8;8,1>:F",
+            "mul(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F",
+        ),
+        (
+            "mul-dw-src0",
+            "skl",
+            Some("g45"),
+            "mul(8) g10<8;8,1>:D, g2<16;8,2>:W, g4<8;8,1>:D",
+            "mul(8) g10<8;8,1>:D, g4<8;8,1>:D, g2<16;8,2>:W",
+        ),
+        (
+            "mul-float-dst-dword-src",
+            "hsw",
+            Some("bdw"),
+            "mul(8) g10<8;8,1>:F, g2<8;8,1>:D, g4<8;8,1>:D",
+            "mul(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<16;8,2>:W",
+        ),
+        (
+            "mul-dwxdw-acc-dst",
+            "bdw",
+            Some("skl"),
+            "mul(8) acc0<8;8,1>:D, g2<8;8,1>:D, g4<8;8,1>:D",
+            "mul(8) acc0<8;8,1>:D, g2<8;8,1>:D, g4<16;8,2>:UW",
+        ),
+        (
+            "dw-mul-sat-cmod",
+            "skl",
+            None,
+            "mul.sat(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<16;8,2>:W",
+            "mul(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<16;8,2>:W",
+        ),
+        (
+            "int-div-modifiers",
+            "skl",
+            None,
+            "int_quot(8) g10<8;8,1>:D, -g2<8;8,1>:D, g4<8;8,1>:D",
+            "int_quot(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<8;8,1>:D",
+        ),
+        (
+            "logic-abs",
+            "skl",
+            Some("hsw"),
+            "and(8) g10<8;8,1>:UD, (abs)g2<8;8,1>:UD, g4<8;8,1>:UD",
+            "and(8) g10<8;8,1>:UD, g2<8;8,1>:UD, g4<8;8,1>:UD",
+        ),
+        (
+            "logic-acc-modifier",
+            "skl",
+            Some("hsw"),
+            "and(8) g10<8;8,1>:UD, -acc0<8;8,1>:UD, g4<8;8,1>:UD",
+            "and(8) g10<8;8,1>:UD, acc0<8;8,1>:UD, g4<8;8,1>:UD",
+        ),
+        (
+            "logic-cmod-oru",
+            "skl",
+            None,
+            "and.o.f0.0(8) g10<8;8,1>:UD, g2<8;8,1>:UD, g4<8;8,1>:UD",
+            "and.z.f0.0(8) g10<8;8,1>:UD, g2<8;8,1>:UD, g4<8;8,1>:UD",
+        ),
+        (
+            "bfi2-cmod",
+            "skl",
+            None,
+            "bfi2.z.f0.0(8) g10<8;8,1>:UD, g2<8;8,1>:UD, g4<8;8,1>:UD, g6<8;8,1>:UD",
+            "bfi2(8) g10<8;8,1>:UD, g2<8;8,1>:UD, g4<8;8,1>:UD, g6<8;8,1>:UD",
+        ),
+        (
+            "bfi2-sat",
+            "skl",
+            None,
+            "bfi2.sat(8) g10<8;8,1>:UD, g2<8;8,1>:UD, g4<8;8,1>:UD, g6<8;8,1>:UD",
+            "bfi2(8) g10<8;8,1>:UD, g2<8;8,1>:UD, g4<8;8,1>:UD, g6<8;8,1>:UD",
+        ),
+        (
+            "bfi2-dst-type",
+            "skl",
+            None,
+            "bfi2(8) g10<8;8,1>:W, g2<8;8,1>:W, g4<8;8,1>:W, g6<8;8,1>:W",
+            "bfi2(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<8;8,1>:D, g6<8;8,1>:D",
+        ),
+        (
+            "bfi2-src-type",
+            "skl",
+            None,
+            "bfi2(8) g10<8;8,1>:UD, g2<8;8,1>:D, g4<8;8,1>:UD, g6<8;8,1>:UD",
+            "bfi2(8) g10<8;8,1>:UD, g2<8;8,1>:UD, g4<8;8,1>:UD, g6<8;8,1>:UD",
+        ),
+        (
+            "avg-float",
+            "skl",
+            Some("bdw"),
+            "avg(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F",
+            "avg(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<8;8,1>:D",
+        ),
+        (
+            "avg-64bit",
+            "skl",
+            Some("bdw"),
+            "avg(4) g10<4;4,1>:Q, g2<4;4,1>:Q, g6<4;4,1>:Q { NoMask }",
+            "avg(4) g10<4;4,1>:D, g2<4;4,1>:D, g6<4;4,1>:D { NoMask }",
+        ),
+        (
+            "add-float-int-mix",
+            "skl",
+            Some("bdw"),
+            "add(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:D",
+            "add(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F",
+        ),
+        (
+            "3src-align16-imm",
+            "skl",
+            Some("icl"),
+            "mad(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F, 1.0:F",
+            "mad(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F, g6<8;8,1>:F",
+        ),
+        (
+            "3src-align16-region",
+            "skl",
+            Some("icl"),
+            "mad(8) g10<8;8,1>:F, g2<16;8,2>:F, g4<8;8,1>:F, g6<8;8,1>:F",
+            "mad(8) g10<8;8,1>:F, g2<0;1,0>:F, g4<8;8,1>:F, g6<8;8,1>:F",
+        ),
+        (
+            "3src-simd16",
+            "ivb",
+            Some("hsw"),
+            "mad(16) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F, g6<8;8,1>:F",
+            "mad(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F, g6<8;8,1>:F",
+        ),
+        (
+            "3src-src1-imm",
+            "icl",
+            Some("skl"),
+            "mad(8) g10<8;8,1>:F, g2<8;8,1>:F, 1.0:HF, g6<8;8,1>:F",
+            "mad(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F, g6<8;8,1>:F",
+        ),
+        (
+            "3src-two-imm",
+            "icl",
+            Some("skl"),
+            "mad(8) g10<8;8,1>:HF, 1.0:HF, g4<8;8,1>:HF, 2.0:HF",
+            "mad(8) g10<8;8,1>:HF, 1.0:HF, g4<8;8,1>:HF, g6<8;8,1>:HF",
+        ),
+        (
+            "3src-imm-16bit",
+            "icl",
+            Some("skl"),
+            "mad(8) g10<8;8,1>:F, 1.0:F, g4<8;8,1>:F, g6<8;8,1>:F",
+            "mad(8) g10<8;8,1>:F, 1.0:HF, g4<8;8,1>:F, g6<8;8,1>:F",
+        ),
+        (
+            "3src-dst-hstride",
+            "icl",
+            Some("skl"),
+            "mad(8) g10<32;8,4>:F, g2<8;8,1>:F, g4<8;8,1>:F, g6<8;8,1>:F",
+            "mad(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F, g6<8;8,1>:F",
+        ),
+        (
+            "unsupported-instruction",
+            "skl",
+            None,
+            "mulh(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<8;8,1>:D",
+            "mul(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<16;8,2>:W",
+        ),
+        (
+            "unsupported-instruction",
+            "g45",
+            Some("hsw"),
+            "rcp(8) g10<8;8,1>:F, g2<8;8,1>:F",
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
+        (
+            "vector-imm-dst-align",
+            "skl",
+            None,
+            "mov(8) g10.2<8;8,1>:F, [1.0, 2.0, 0.5, 0.25]:VF",
+            "mov(8) g10<8;8,1>:F, [1.0, 2.0, 0.5, 0.25]:VF",
+        ),
+        (
+            "vf-dst-stride",
+            "skl",
+            None,
+            "mov(8) g10<16;8,2>:F, [1.0, 2.0, 0.5, 0.25]:VF",
+            "mov(8) g10<8;8,1>:F, [1.0, 2.0, 0.5, 0.25]:VF",
+        ),
+        (
+            "v-dst-stride",
+            "skl",
+            None,
+            "mov(8) g10<8;8,1>:D, 0x76543210:V",
+            "mov(8) g10<16;8,1>:W, 0x76543210:V",
+        ),
+    ]
+}
+
+#[test]
+fn every_rule_breaks_and_passes_where_it_should() {
+    let mut failures = vec![];
+    for (rule, dev, other, bad, good) in cases() {
+        let got = rules(dev, bad);
+        if !got.contains(&rule) {
+            failures.push(format!(
+                "{rule} on {dev}: not reported for `{bad}` (got {got:?})"
+            ));
+        }
+        let legal = rules(dev, good);
+        if !legal.is_empty() {
+            failures.push(format!("{rule} on {dev}: legal `{good}` reports {legal:?}"));
+        }
+        if let Some(o) = other {
+            let got = rules(o, bad);
+            if got.contains(&rule) {
+                failures.push(format!("{rule}: reported on {o}, where it does not apply"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn every_rule_has_a_case() {
+    let covered: Vec<&str> = cases().iter().map(|c| c.0).collect();
+    let missing: Vec<_> = all_rule_names()
+        .into_iter()
+        .filter(|r| !covered.contains(r))
+        .collect();
+    assert!(missing.is_empty(), "rules without a test case: {missing:?}");
+}
+
+#[test]
+fn a_broken_restriction_makes_the_destination_undefined() {
+    use compiler::inputs::Inputs;
+    use oracle::{RunConfig, run_inspect};
+    let text = "eu 1\ntarget skl\ndispatch 8\nSTART B0\n    mov(8) g20<8;8,1>:F, 1.0:F\n    mov(8) g21<8;8,1>:F, g20<16;8,2>:F\nEND B0\n";
+    let p = parse_program(text).unwrap();
+    let (r, regs) = run_inspect(
+        &p,
+        &Inputs::default(),
+        &RunConfig {
+            strict: true,
+            fuel: 1000,
+        },
+    );
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.rule.as_deref() == Some("row-crosses-grf") && d.ip == 1)
+    );
+    let (g20, d20) = regs[0].grf(20, 1);
+    assert!(d20.iter().all(|&x| x == 1) && g20[..4] == 1.0f32.to_le_bytes());
+    assert!(regs[0].grf(21, 1).1.iter().all(|&x| x == 0));
+}
