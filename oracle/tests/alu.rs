@@ -133,7 +133,7 @@ fn mov_half_float_rounding_and_range() {
         f(65519.0),
         f(1e-8),
         f(3e-8),
-        f(1.00048828125),
+        f(1.000_488_3),
         f(-0.0),
         f(NAN),
         f(2049.0),
@@ -158,13 +158,13 @@ fn mov_half_float_rounding_and_range() {
     assert!(low[6].is_some_and(|v| v & 0x7c00 == 0x7c00 && v & 0x3ff != 0));
     assert_eq!(low[7], Some(0x6800));
     // HF → F is exact.
-    let h = [hf(0.5), hf(-65504.0), hf(5.960464477539063e-8), hf(1.0)];
+    let h = [hf(0.5), hf(-65504.0), hf(5.960_464_5e-8), hf(1.0)];
     assert_eq!(
         alu("skl", "mov(4) v0:F, attr0:HF { NoMask }", &[&h], Type::F, 4),
         vec![
             fbits(0.5),
             fbits(-65504.0),
-            fbits(5.960464477539063e-8),
+            fbits(5.960_464_5e-8),
             fbits(1.0)
         ]
     );

@@ -278,6 +278,7 @@ fn fuel_runs_out_in_an_endless_loop() {
         &RunConfig {
             strict: false,
             fuel: 500,
+            ..RunConfig::default()
         },
     );
     assert_eq!(r.outcome, Outcome::OutOfFuel { steps: 500 });

@@ -733,6 +733,7 @@ fn a_broken_restriction_makes_the_destination_undefined() {
         &RunConfig {
             strict: true,
             fuel: 1000,
+            ..RunConfig::default()
         },
     );
     assert!(

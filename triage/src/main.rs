@@ -106,7 +106,11 @@ fn main() {
                 (None, Some(s)) => run_cmd::InputSource::Seed(s),
                 (None, None) => run_cmd::InputSource::File,
             };
-            let cfg = oracle::RunConfig { strict, fuel };
+            let cfg = oracle::RunConfig {
+                strict,
+                fuel,
+                ..oracle::RunConfig::default()
+            };
             match run_cmd::execute(&file, source, &cfg) {
                 Err(e) => {
                     eprintln!("{e}");

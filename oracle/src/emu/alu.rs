@@ -95,9 +95,7 @@ pub fn eval(op: Opcode, srcs: &[In], cmod: Option<CondMod>, sel_pred: Option<boo
                     let (fa, fb) = (as_f64(a), as_f64(b));
                     if fp.is_some() && fa.is_nan() {
                         b
-                    } else if fp.is_some() && fb.is_nan() {
-                        a
-                    } else if compare(c, a, b) {
+                    } else if (fp.is_some() && fb.is_nan()) || compare(c, a, b) {
                         a
                     } else {
                         b

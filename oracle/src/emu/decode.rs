@@ -34,6 +34,8 @@ pub struct DInst {
     pub cf: CfTargets,
     /// Strict mode: restrictions broken; the destination becomes undefined.
     pub violations: Vec<Restriction>,
+    /// The fast-path kernel, for the common 32-bit ALU shapes.
+    pub kernel: Option<super::fast::Kernel>,
 }
 
 /// A program ready to execute.
@@ -100,10 +102,8 @@ fn match_control_flow(insts: &[Inst]) -> Result<(Vec<CfTargets>, Option<usize>),
                     targets[m].while_ip = ip;
                 }
             }
-            Opcode::HaltTarget => {
-                if halt_target.is_none() {
-                    halt_target = Some(ip);
-                }
+            Opcode::HaltTarget if halt_target.is_none() => {
+                halt_target = Some(ip);
             }
             _ => {}
         }
@@ -170,13 +170,16 @@ pub fn decode(p: &Program, strict: bool) -> Result<Decoded, DecodeError> {
         } else {
             vec![]
         };
-        out.push(DInst {
+        let mut d = DInst {
             inst,
             dst,
             srcs,
             cf,
             violations,
-        });
+            kernel: None,
+        };
+        d.kernel = super::fast::classify(&d, strict, p.device.info().has_integer_dword_mul);
+        out.push(d);
     }
     Ok(Decoded {
         insts: out,

@@ -26,6 +26,7 @@ pub struct Ctx<'a> {
     pub device: Device,
     pub dispatch_width: u32,
     pub strict: bool,
+    pub fast_path: bool,
     pub decoded: &'a Decoded,
 }
 
@@ -107,17 +108,19 @@ pub fn mask_enables(t: &Thread, d: &DInst, dispatch_width: u32) -> Enables {
         };
     }
     let g = inst.group as u32;
-    let mut e = Enables::default();
-    for c in 0..n {
-        let ch = g + c;
-        if ch >= dispatch_width {
-            e.exec |= 1 << c;
-            e.unknown |= 1 << c;
-        } else if bit(t.active, ch) {
-            e.exec |= 1 << c;
-        }
+    // Channels at or beyond the dispatch width have unknown enables.
+    let known = dispatch_width.saturating_sub(g).min(32);
+    let known_mask = if known >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << known) - 1
+    };
+    let active = t.active.checked_shr(g).unwrap_or(0);
+    let unknown = all & !known_mask;
+    Enables {
+        exec: (active & all & known_mask) | unknown,
+        unknown,
     }
-    e
 }
 
 /// Enables after applying the predicate (not for SEL, whose predicate selects sources).
@@ -263,6 +266,13 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx) -> u32 {
         && !ctx.device.info().has_integer_dword_mul
         && nsrc == 2
         && d.srcs.iter().all(|s| s.ty.is_int() && s.ty.size() == 4);
+    // A MOV between identical types without modifiers copies bits (no NaN canonicalisation).
+    let raw_move = inst.op == Opcode::Mov
+        && nsrc == 1
+        && d.srcs[0].ty == dst_ty
+        && !d.srcs[0].negate
+        && !d.srcs[0].abs
+        && !inst.saturate;
     let mut count = 0;
     for c in 0..n {
         if !bit(e.exec, c) {
@@ -270,6 +280,20 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx) -> u32 {
         }
         count += 1;
         let mut def = !bit(e.unknown, c) && !violated;
+        if raw_move {
+            let (raw, dv) = read_raw(t, &d.srcs[0], c);
+            let bits = raw & mask_of(dst_ty);
+            def &= dv;
+            write_dst(t, &d.dst, c, bits, def);
+            if inst.acc_wr {
+                let (lane, exists) = implicit_lane(ctx, inst.group as u32, c, dst_ty.is_int());
+                if exists {
+                    t.acc[lane] = acc_from_write(bits, dst_ty, def);
+                }
+            }
+            set_cmod_flag(t, d, c, inst.cmod.map(|m| cmod_holds(m, bits, dst_ty)), def);
+            continue;
+        }
         for (i, slot) in srcs.iter_mut().enumerate().take(nsrc) {
             let (v, dv) = read_src(t, d, i, c);
             *slot = v;
@@ -379,10 +403,9 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx) -> u32 {
         write_dst(t, &d.dst, c, bits, def);
         if let Some(lane) =
             acc_write.or_else(|| inst.acc_wr.then(|| acc_from_write(bits, dst_ty, def)))
+            && lane_exists
         {
-            if lane_exists {
-                t.acc[implicit_lane(ctx, inst.group as u32, c, integer).0] = lane;
-            }
+            t.acc[implicit_lane(ctx, inst.group as u32, c, integer).0] = lane;
         }
         if inst.op != Opcode::Sel {
             set_cmod_flag(t, d, c, cond, def);

@@ -8,6 +8,7 @@
 mod alu;
 pub mod decode;
 mod exec;
+mod fast;
 pub mod layout;
 mod messages;
 mod operand;
@@ -34,6 +35,9 @@ pub struct RunConfig {
     pub strict: bool,
     /// Maximum instructions executed over all threads.
     pub fuel: u64,
+    /// Use the array kernels for common 32-bit ALU instructions. Turning it off runs every
+    /// instruction through the per-channel reference implementation, to cross-check them.
+    pub fast_path: bool,
 }
 
 impl Default for RunConfig {
@@ -41,6 +45,7 @@ impl Default for RunConfig {
         RunConfig {
             strict: false,
             fuel: 1_000_000,
+            fast_path: true,
         }
     }
 }
@@ -124,23 +129,28 @@ fn memory(p: &Program, inputs: &Inputs, real_scratch: u32) -> Memory {
     }
 }
 
-/// Runs one thread to its end; returns `Err` for an emulator fault.
+/// Instructions and channel-operations executed so far, and the fuel limit.
+struct Budget {
+    steps: u64,
+    channel_ops: u64,
+    fuel: u64,
+}
+
+/// Runs one thread to its end: `Ok(false)` when the fuel ran out, `Err` for an emulator fault.
 fn run_thread(
     t: &mut Thread,
     ctx: &Ctx,
     mem: &mut Memory,
     out: &mut ThreadResult,
     diags: &mut Vec<Diagnostic>,
-    steps: &mut u64,
-    channel_ops: &mut u64,
-    fuel: u64,
+    budget: &mut Budget,
 ) -> Result<bool, (Option<usize>, String)> {
     let insts = &ctx.decoded.insts;
     while t.ip < insts.len() {
-        if *steps >= fuel {
+        if budget.steps >= budget.fuel {
             return Ok(false);
         }
-        *steps += 1;
+        budget.steps += 1;
         let ip = t.ip;
         let d = &insts[ip];
         let op = d.inst.op;
@@ -151,12 +161,14 @@ fn run_thread(
         if op.is_message() || op == Opcode::LoadPayload {
             let effect =
                 messages::exec_message(t, d, ip, ctx, mem, diags).map_err(|m| (Some(ip), m))?;
-            *channel_ops += effect.channels as u64;
+            budget.channel_ops += effect.channels as u64;
             if let Some(w) = effect.rt_write {
                 out.rt_writes.push(w);
             }
+        } else if let Some(k) = d.kernel.filter(|_| ctx.fast_path) {
+            budget.channel_ops += fast::exec(t, d, k, ctx) as u64;
         } else {
-            *channel_ops += exec::exec_alu(t, d, ctx) as u64;
+            budget.channel_ops += exec::exec_alu(t, d, ctx) as u64;
         }
         if d.inst.eot {
             out.eot = true;
@@ -248,10 +260,16 @@ pub fn run_inspect(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> (RunResult,
         device: p.device,
         dispatch_width: p.dispatch_width as u32,
         strict: cfg.strict,
+        fast_path: cfg.fast_path,
         decoded: &decoded,
     };
     let (programmed, real) = scratch_sizes(p);
     let mut mem = memory(p, inputs, real);
+    let mut budget = Budget {
+        steps: 0,
+        channel_ops: 0,
+        fuel: cfg.fuel,
+    };
     for index in 0..p.threads {
         let mut t = new_thread(p, &decoded.layout, inputs, index, programmed);
         let mut out = ThreadResult::default();
@@ -261,10 +279,10 @@ pub fn run_inspect(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> (RunResult,
             &mut mem,
             &mut out,
             &mut result.diagnostics,
-            &mut result.steps,
-            &mut result.channel_ops,
-            cfg.fuel,
+            &mut budget,
         );
+        result.steps = budget.steps;
+        result.channel_ops = budget.channel_ops;
         result.threads.push(out);
         regs.push(Registers {
             layout: decoded.layout.clone(),

@@ -32,6 +32,8 @@ pub struct Operand {
     pub ty: Type,
     pub negate: bool,
     pub abs: bool,
+    /// For space operands whose channels are packed elements: the first byte.
+    pub packed_base: Option<usize>,
 }
 
 /// Why an operand cannot be resolved.
@@ -173,11 +175,21 @@ pub fn resolve(
             _ => Loc::Unmodelled,
         },
     };
+    let size = ty.size();
+    let packed_base = match &loc {
+        Loc::Space(offs) => offs
+            .iter()
+            .enumerate()
+            .all(|(c, &a)| a == offs[0] + c as u32 * size)
+            .then(|| offs[0] as usize),
+        _ => None,
+    };
     Ok(Operand {
         loc,
         ty,
         negate: reg.negate,
         abs: reg.abs,
+        packed_base,
     })
 }
 

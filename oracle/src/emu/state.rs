@@ -15,11 +15,23 @@ pub fn garbage(addr: usize) -> u8 {
     (x >> 13) as u8
 }
 
+/// One page of the garbage pattern, tiled over fresh spaces.
+fn garbage_page() -> &'static [u8; 4096] {
+    static PAGE: std::sync::OnceLock<[u8; 4096]> = std::sync::OnceLock::new();
+    PAGE.get_or_init(|| std::array::from_fn(garbage))
+}
+
 impl Space {
     /// `len` undefined bytes of garbage.
     pub fn undefined(len: usize) -> Space {
+        let page = garbage_page();
+        let mut bytes = Vec::with_capacity(len);
+        while bytes.len() < len {
+            let take = (len - bytes.len()).min(page.len());
+            bytes.extend_from_slice(&page[..take]);
+        }
         Space {
-            bytes: (0..len).map(garbage).collect(),
+            bytes,
             def: vec![0; len],
         }
     }
@@ -31,16 +43,32 @@ impl Space {
     /// Little-endian value of `size` ≤ 8 bytes at `addr`, and whether all were defined.
     #[inline]
     pub fn read(&self, addr: usize, size: usize) -> (u64, bool) {
-        let mut buf = [0u8; 8];
-        buf[..size].copy_from_slice(&self.bytes[addr..addr + size]);
-        let def = self.def[addr..addr + size].iter().all(|&d| d != 0);
-        (u64::from_le_bytes(buf), def)
+        fn word<const N: usize>(s: &Space, addr: usize) -> (u64, bool) {
+            let mut buf = [0u8; 8];
+            buf[..N].copy_from_slice(&s.bytes[addr..addr + N]);
+            let def = s.def[addr..addr + N] == [1u8; N];
+            (u64::from_le_bytes(buf), def)
+        }
+        match size {
+            1 => word::<1>(self, addr),
+            2 => word::<2>(self, addr),
+            4 => word::<4>(self, addr),
+            _ => word::<8>(self, addr),
+        }
     }
 
     #[inline]
     pub fn write(&mut self, addr: usize, size: usize, bits: u64, def: bool) {
-        self.bytes[addr..addr + size].copy_from_slice(&bits.to_le_bytes()[..size]);
-        self.def[addr..addr + size].fill(def as u8);
+        fn word<const N: usize>(s: &mut Space, addr: usize, bits: u64, def: bool) {
+            s.bytes[addr..addr + N].copy_from_slice(&bits.to_le_bytes()[..N]);
+            s.def[addr..addr + N].copy_from_slice(&[def as u8; N]);
+        }
+        match size {
+            1 => word::<1>(self, addr, bits, def),
+            2 => word::<2>(self, addr, bits, def),
+            4 => word::<4>(self, addr, bits, def),
+            _ => word::<8>(self, addr, bits, def),
+        }
     }
 
     /// Copies bytes and their defined flags from `src`.

@@ -10,6 +10,7 @@
 //! * integer → float, wider float → narrower float: round to nearest even (HF via `half`);
 //! * integer → narrower integer: keep the low bits (wrap), unless saturating;
 //! * saturate: floats clamp to [0, 1] with NaN → 0; integers clamp to the destination range.
+//!
 //! Denormals are preserved (no flush to zero).
 
 use compiler::inst::CondMod;

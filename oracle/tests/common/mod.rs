@@ -62,6 +62,7 @@ pub fn run_body(
     let cfg = RunConfig {
         strict,
         fuel: 100_000,
+        ..RunConfig::default()
     };
     let (r, mut regs) = run_inspect(&p, &inputs, &cfg);
     assert!(regs.len() == 1, "no thread ran: {:?}", r.outcome);

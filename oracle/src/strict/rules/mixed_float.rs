@@ -58,7 +58,7 @@ rule!(
     PACKED_HF_OWORD,
     "mixed-packed-hf-oword-aligned",
     "Align1 mixed mode packed half-float output must be oword aligned",
-    |i, _| is_mixed_float(i) && packed_hf_dst(i) && subnr(&i.dst) % 16 != 0
+    |i, _| is_mixed_float(i) && packed_hf_dst(i) && !subnr(&i.dst).is_multiple_of(16)
 );
 rule!(
     PACKED_HF_MAX8,

@@ -171,7 +171,7 @@ rule!(
     INT_HF_ALIGN,
     "int-hf-dst-align",
     "Conversions between integer and half-float must be aligned to a DWord on the destination",
-    |i, _| general(i) && int_hf_conversion(i) && subnr(&i.dst) % 4 != 0
+    |i, _| general(i) && int_hf_conversion(i) && !subnr(&i.dst).is_multiple_of(4)
 );
 rule!(
     HF_WORDS,
@@ -183,7 +183,7 @@ rule!(
             && i.srcs.iter().any(|s| s.ty != Type::HF)
             && !int_hf_conversion(i)
             && dst_hstride(i) != 2
-            && !(is_mixed_float(i) && dst_hstride(i) == 1 && subnr(&i.dst) % 16 == 0)
+            && !(is_mixed_float(i) && dst_hstride(i) == 1 && subnr(&i.dst).is_multiple_of(16))
     }
 );
 
@@ -220,7 +220,9 @@ rule!(
     DST_SUBREG,
     "dst-subreg-exec-align",
     "Destination subreg must be aligned to the size of the execution data type",
-    |i, _| narrowing(i, true) && i.dst.ty.size() != 1 && subnr(&i.dst) % exec_type(i).size() != 0
+    |i, _| narrowing(i, true)
+        && i.dst.ty.size() != 1
+        && !subnr(&i.dst).is_multiple_of(exec_type(i).size())
 );
 
 fn vector_imm(inst: &Inst) -> Option<Type> {
@@ -234,7 +236,7 @@ rule!(
     VEC_IMM_ALIGN,
     "vector-imm-dst-align",
     "Destination must be 128-bit aligned in order to use immediate vector types",
-    |i, _| vector_imm(i).is_some() && !i.dst.is_null() && subnr(&i.dst) % 16 != 0
+    |i, _| vector_imm(i).is_some() && !i.dst.is_null() && !subnr(&i.dst).is_multiple_of(16)
 );
 rule!(
     VF_STRIDE,

@@ -35,7 +35,7 @@ rule!(
                 let src =
                     if g.hstride != 0 { g.hstride } else { g.vstride } as u32 * elem_size(s.ty);
                 let dst = dst_byte_stride(i);
-                src != dst || src % 8 != 0
+                src != dst || !src.is_multiple_of(8)
             })
     }
 );
