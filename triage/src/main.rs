@@ -75,6 +75,9 @@ enum Command {
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
+        /// Write the inputs used (from --seed or --inputs) into FILE's INPUTS section.
+        #[arg(long)]
+        save_inputs: bool,
     },
 }
 
@@ -100,6 +103,7 @@ fn main() {
             seed,
             fuel,
             json,
+            save_inputs,
         } => {
             let source = match (&inputs, seed) {
                 (Some(p), _) => run_cmd::InputSource::Path(p),
@@ -116,7 +120,16 @@ fn main() {
                     eprintln!("{e}");
                     2
                 }
-                Ok(result) => {
+                Ok((used, result)) => {
+                    if save_inputs {
+                        match run_cmd::save_inputs(&file, used) {
+                            Ok(()) => eprintln!("saved the inputs in {}", file.display()),
+                            Err(e) => {
+                                eprintln!("{e}");
+                                std::process::exit(2);
+                            }
+                        }
+                    }
                     if json {
                         println!(
                             "{}",

@@ -17,8 +17,12 @@ pub enum InputSource<'a> {
     Seed(u64),
 }
 
-/// Loads, picks inputs and runs (no output).
-pub fn execute(path: &Path, source: InputSource, cfg: &RunConfig) -> Result<RunResult, String> {
+/// Loads, picks inputs and runs (no output). Returns the inputs used with the result.
+pub fn execute(
+    path: &Path,
+    source: InputSource,
+    cfg: &RunConfig,
+) -> Result<(Inputs, RunResult), String> {
     let doc = load_document(path)?;
     let inputs: Inputs = match source {
         InputSource::File => doc.program.inputs.clone().unwrap_or_default(),
@@ -35,7 +39,15 @@ pub fn execute(path: &Path, source: InputSource, cfg: &RunConfig) -> Result<RunR
         }
         InputSource::Seed(seed) => oracle::inputs::generate(&doc.program, seed),
     };
-    Ok(run(&doc.program, &inputs, cfg))
+    let result = run(&doc.program, &inputs, cfg);
+    Ok((inputs, result))
+}
+
+/// Rewrites `path` with `inputs` as its INPUTS section, keeping everything else (atomic).
+pub fn save_inputs(path: &Path, inputs: Inputs) -> Result<(), String> {
+    let mut doc = load_document(path)?;
+    doc.program.inputs = Some(inputs);
+    crate::files::write_atomic(path, compiler::text::print_document(&doc).as_bytes())
 }
 
 /// Exit code of a run: 0 completed cleanly, 1 fault / out of fuel / restriction broken.

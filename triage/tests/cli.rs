@@ -160,3 +160,98 @@ fn help_lists_commands() {
     );
     assert_eq!(eufuzz(&["frobnicate"]).status.code(), Some(2));
 }
+
+fn corpus_examples() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/examples");
+    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eu"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_example_runs_on_its_own_inputs() {
+    let files = corpus_examples();
+    assert!(
+        files.len() >= 20,
+        "corpus/examples has {} programs",
+        files.len()
+    );
+    for f in files {
+        let text = fs::read_to_string(&f).unwrap();
+        assert!(
+            text.contains("\nINPUTS\n"),
+            "{} carries no inputs",
+            f.display()
+        );
+        let path = f.display().to_string();
+        let out = eufuzz(&["run", "--json", &path]);
+        assert_eq!(out.status.code(), Some(0), "{path}: {}", text_of(&out));
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(r["outcome"]["kind"], "completed", "{path}");
+        let undefined_branch = r["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["kind"] == "undefined-branch");
+        assert!(!undefined_branch, "{path} branches on undefined values");
+        let writes: usize = r["threads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["rt_writes"].as_array().unwrap().len())
+            .sum();
+        let buffers = r["buffers"].as_object().unwrap().len();
+        assert!(writes + buffers > 0, "{path} makes nothing observable");
+    }
+}
+
+fn text_of(out: &Output) -> String {
+    format!("{}{}", text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn run_prints_channels_and_strict_mode_faults_on_virtual_registers() {
+    let dir = scratch("run");
+    let path = write(&dir, "p.eu", VALID);
+    let out = eufuzz(&["run", &path]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("render target 0 (4 components, EOT)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("ch7   3f800000 (1.0)"), "{stdout}");
+    let out = eufuzz(&["run", "--strict", &path]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).contains("emulator fault in thread 0 at ip 0: v0 in hardware code"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn save_inputs_keeps_a_seed_with_the_program() {
+    let dir = scratch("save");
+    let path = write(
+        &dir,
+        "p.eu",
+        &VALID.replace("threads 1\nvgrf v0 8", "threads 1\nattr attr0 2\nvgrf v0 8"),
+    );
+    let seeded = eufuzz(&["run", "--json", "--seed", "9", &path]);
+    let out = eufuzz(&["run", "--seed", "9", "--save-inputs", &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", text_of(&out));
+    let saved = fs::read_to_string(&path).unwrap();
+    assert!(saved.contains("INPUTS\n    thread 0"), "{saved}");
+    assert!(saved.contains("# a comment that must survive formatting"));
+    let replay = eufuzz(&["run", "--json", &path]);
+    assert_eq!(
+        text(&replay.stdout),
+        text(&seeded.stdout),
+        "the saved inputs replay the seed"
+    );
+}
