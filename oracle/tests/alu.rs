@@ -1067,3 +1067,238 @@ fn undefined_values_propagate() {
             .all(|v| *v == fbits(1.0))
     );
 }
+
+#[test]
+fn word_and_byte_arithmetic() {
+    let a = [w(-32768), w(32767), w(-1), w(100)];
+    let b = [w(-1), w(1), w(-1), w(-200)];
+    // W + W → W wraps; W × W → W keeps the low word; UW view of the same bits.
+    assert_eq!(
+        alu(
+            "skl",
+            "add(4) v0:W, attr0:W, attr1:W { NoMask }",
+            &[&a, &b],
+            Type::W,
+            4
+        ),
+        bits(&[w(32767), w(-32768), w(-2), w(-100)])
+    );
+    assert_eq!(
+        alu(
+            "skl",
+            "mul(4) v0:W, attr0:W, attr1:W { NoMask }",
+            &[&a, &b],
+            Type::W,
+            4
+        ),
+        bits(&[w(-32768), w(32767), w(1), w(-20000)])
+    );
+    assert_eq!(
+        alu(
+            "skl",
+            "add.sat(4) v0:W, attr0:W, attr1:W { NoMask }",
+            &[&a, &b],
+            Type::W,
+            4
+        ),
+        bits(&[w(-32768), w(32767), w(-2), w(-100)])
+    );
+    assert_eq!(
+        alu(
+            "skl",
+            "add(4) v0:UW, attr0:UW, attr1:UW { NoMask }",
+            &[&a, &b],
+            Type::UW,
+            4
+        ),
+        bits(&[uw(0x7fff), uw(0x8000), uw(0xfffe), uw(0xff9c)])
+    );
+    assert_eq!(
+        alu(
+            "skl",
+            "asr(4) v0:W, attr0:W, 15:W { NoMask }",
+            &[&a],
+            Type::W,
+            4
+        ),
+        bits(&[w(-1), w(0), w(-1), w(0)])
+    );
+    assert_eq!(
+        alu(
+            "skl",
+            "shr(4) v0:UW, attr0:UW, 15:UW { NoMask }",
+            &[&a],
+            Type::UW,
+            4
+        ),
+        bits(&[uw(1), uw(0), uw(1), uw(0)])
+    );
+    // Bytes: UB 200 + 100 saturates at 255; B -100 - 100 saturates at -128.
+    let ub = [
+        compiler::Value::new(Type::UB, 200),
+        compiler::Value::new(Type::UB, 100),
+    ];
+    assert_eq!(
+        alu(
+            "skl",
+            "add.sat(1) v0:UB, attr0:UB, attr0+1:UB { NoMask }",
+            &[&ub],
+            Type::UB,
+            1
+        ),
+        vec![Some(255)]
+    );
+    let sb = [compiler::Value::new(Type::B, (-100i8) as u8 as u64)];
+    assert_eq!(
+        alu(
+            "skl",
+            "add.sat(1) v0:B, attr0:B, attr0:B { NoMask }",
+            &[&sb],
+            Type::B,
+            1
+        ),
+        vec![Some(0x80)]
+    );
+    assert_eq!(
+        alu("skl", "mov(1) v0:D, attr0:B { NoMask }", &[&sb], Type::D, 1),
+        bits(&[d(-100)])
+    );
+}
+
+#[test]
+fn qword_logic_shifts_and_conversions() {
+    let a = [uq(0xffff_0000_ffff_0000), uq(1 << 63), uq(5), uq(u64::MAX)];
+    let b = [uq(0x0f0f_0f0f_0f0f_0f0f), uq(63), uq(3), uq(1)];
+    assert_eq!(
+        alu(
+            "skl",
+            "and(4) v0:UQ, attr0:UQ, attr1:UQ { NoMask }",
+            &[&a, &b],
+            Type::UQ,
+            4
+        )[0],
+        Some(0x0f0f_0000_0f0f_0000)
+    );
+    assert_eq!(
+        alu(
+            "skl",
+            "shr(4) v0:UQ, attr0:UQ, attr1:UQ { NoMask }",
+            &[&a, &b],
+            Type::UQ,
+            4
+        )[1],
+        Some(1)
+    );
+    assert_eq!(
+        alu(
+            "skl",
+            "asr(4) v0:Q, attr0:Q, attr1:UQ { NoMask }",
+            &[&a, &b],
+            Type::Q,
+            4
+        )[1],
+        Some(u64::MAX)
+    );
+    assert_eq!(
+        alu(
+            "skl",
+            "add(4) v0:UQ, attr0:UQ, attr1:UQ { NoMask }",
+            &[&a, &b],
+            Type::UQ,
+            4
+        )[3],
+        Some(0)
+    );
+    // Q → D truncates, D → Q sign-extends, Q → DF rounds.
+    assert_eq!(
+        alu("skl", "mov(4) v0:D, attr0:Q { NoMask }", &[&a], Type::D, 4),
+        bits(&[d(-65536), d(0), d(5), d(-1)])
+    );
+    let dd = [d(-5), d(7)];
+    assert_eq!(
+        alu("skl", "mov(2) v0:Q, attr0:D { NoMask }", &[&dd], Type::Q, 2),
+        bits(&[q(-5), q(7)])
+    );
+    let big = [q((1 << 53) + 1)];
+    assert_eq!(
+        alu(
+            "skl",
+            "mov(1) v0:DF, attr0:Q { NoMask }",
+            &[&big],
+            Type::DF,
+            1
+        ),
+        vec![Some(((1u64 << 53) as f64).to_bits())]
+    );
+}
+
+#[test]
+fn double_and_half_compare_select_mad() {
+    let a = [df(1.5), df(f64::NAN), df(-0.0), df(3.0)];
+    let b = [df(2.5), df(1.0), df(0.0), df(-3.0)];
+    let c = [df(0.25), df(1.0), df(1.0), df(2.0)];
+    assert_eq!(
+        alu(
+            "skl",
+            "mad(4) v0:DF, attr0:DF, attr1:DF, attr2:DF { NoMask }",
+            &[&a, &b, &c],
+            Type::DF,
+            4
+        )[0],
+        Some((1.5f64 + 2.5 * 0.25).to_bits())
+    );
+    assert_eq!(
+        alu(
+            "skl",
+            "sel.l(4) v0:DF, attr0:DF, attr1:DF { NoMask }",
+            &[&a, &b],
+            Type::DF,
+            4
+        )[..2],
+        [Some(1.5f64.to_bits()), Some(1.0f64.to_bits())]
+    );
+    assert_eq!(
+        alu(
+            "skl",
+            "cmp.le.f0.0(4) v0:UQ, attr0:DF, attr1:DF { NoMask }",
+            &[&a, &b],
+            Type::UQ,
+            4
+        ),
+        vec![Some(u64::MAX), Some(0), Some(u64::MAX), Some(0)]
+    );
+    // DF → F rounds and overflows to infinity.
+    let wide = [df(1e300), df(1.0000000000000002)];
+    assert_eq!(
+        alu(
+            "skl",
+            "mov(2) v0:F, attr0:DF { NoMask }",
+            &[&wide],
+            Type::F,
+            2
+        ),
+        vec![fbits(INF), fbits(1.0)]
+    );
+    let h = [hf(0.5), hf(-2.0), hf(65504.0), hf(1.0)];
+    let k = [hf(4.0), hf(-2.0), hf(2.0), hf(0.0)];
+    assert_eq!(
+        alu(
+            "skl",
+            "mul(4) v0:HF, attr0:HF, attr1:HF { NoMask }",
+            &[&h, &k],
+            Type::HF,
+            4
+        ),
+        vec![Some(0x4000), Some(0x4400), Some(0x7c00), Some(0)]
+    );
+    assert_eq!(
+        alu(
+            "skl",
+            "cmp.ge.f0.0(4) v0:W, attr0:HF, attr1:HF { NoMask }",
+            &[&h, &k],
+            Type::W,
+            4
+        ),
+        bits(&[w(0), w(-1), w(-1), w(-1)])
+    );
+}

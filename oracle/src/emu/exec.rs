@@ -183,8 +183,10 @@ pub fn read_raw(t: &Thread, op: &Operand, c: u32) -> (u64, bool) {
 fn read_src(t: &Thread, d: &DInst, i: usize, c: u32) -> (In, bool) {
     let op = &d.srcs[i];
     let (bits, def) = read_raw(t, op, c);
+    // Vector immediates arrive expanded to their execution type; everything else is
+    // decoded as its own type (a B source sign-extends from 8 bits).
     let ty = op.ty.exec_type();
-    let num = decode(bits, ty);
+    let num = decode(bits, if op.ty.is_vector_imm() { ty } else { op.ty });
     let num = apply_modifiers(num, op.ty, op.abs, op.negate, d.inst.op.is_logic());
     (In { num, ty }, def)
 }
