@@ -185,6 +185,19 @@ fn int_in(op: &Operand, bits: u32, logic: bool) -> i64 {
     }
 }
 
+/// Bits of an F result, saturated (NaN → 0, clamp to [0, 1]) if asked.
+fn single_bits(r: f32, sat: bool) -> u32 {
+    if !sat {
+        return r.to_bits();
+    }
+    let clamped = if r.is_nan() {
+        0.0
+    } else {
+        (r as f64).clamp(0.0, 1.0) as f32
+    };
+    clamped.to_bits()
+}
+
 /// Executes a fast-path instruction; returns the channels it ran for.
 pub fn exec(t: &mut Thread, d: &DInst, k: Kernel, ctx: &Ctx) -> u32 {
     let e: Enables = enables(t, d, ctx.dispatch_width);
@@ -208,19 +221,7 @@ pub fn exec(t: &mut Thread, d: &DInst, k: Kernel, ctx: &Ctx) -> u32 {
                 d.srcs.get(2).unwrap_or(&d.srcs[0]),
             );
             let raw_move = op == Op::Mov && !s0.negate && !s0.abs && !sat;
-            let fin = |v: f64| {
-                let r = v as f32;
-                if sat {
-                    (if r.is_nan() {
-                        0.0
-                    } else {
-                        (r as f64).clamp(0.0, 1.0) as f32
-                    })
-                    .to_bits()
-                } else {
-                    r.to_bits()
-                }
-            };
+            let fin = |v: f64| single_bits(v as f32, sat);
             match op {
                 Op::Mov if raw_move => out[..n].copy_from_slice(&g[0].vals[..n]),
                 Op::Mov => map::<1>(&g, n, &mut out, |[a]| fin(float_in(s0, a))),
@@ -322,17 +323,7 @@ pub fn exec(t: &mut Thread, d: &DInst, k: Kernel, ctx: &Ctx) -> u32 {
                 });
             } else {
                 map::<1>(&g, n, &mut out, |[x]| {
-                    let r = int_in(s0, x, false) as f32;
-                    if sat {
-                        (if r.is_nan() {
-                            0.0
-                        } else {
-                            (r as f64).clamp(0.0, 1.0) as f32
-                        })
-                        .to_bits()
-                    } else {
-                        r.to_bits()
-                    }
+                    single_bits(int_in(s0, x, false) as f32, sat)
                 });
             }
         }

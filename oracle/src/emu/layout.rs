@@ -38,6 +38,21 @@ pub struct Layout {
 /// code forgetting to add it is caught).
 pub const SCRATCH_BASE: u32 = 64 * 1024;
 
+/// Bases of registers of the given sizes (in 32-byte units) placed one after another from
+/// `start`, and the byte after the last.
+fn consecutive(sizes: &[u32], start: usize) -> (Vec<usize>, usize) {
+    let mut next = start;
+    let bases = sizes
+        .iter()
+        .map(|&size| {
+            let base = next;
+            next += size as usize * REG_SIZE as usize;
+            base
+        })
+        .collect();
+    (bases, next)
+}
+
 impl Layout {
     pub fn new(p: &Program) -> Layout {
         let info = p.device.info();
@@ -45,34 +60,16 @@ impl Layout {
         let grf_bytes = (info.grf_count * info.grf_size) as usize;
         let uniform_base = reg;
         let uniform_regs = (p.uniforms as usize * 4).div_ceil(reg);
-        let mut next = uniform_base + uniform_regs * reg;
-        let attr_bases = p
-            .attr_sizes
-            .iter()
-            .map(|&size| {
-                let base = next;
-                next += size as usize * reg;
-                base
-            })
-            .collect();
-        let payload_regs = next / reg;
-        let mut vnext = grf_bytes;
-        let vgrf_bases = p
-            .vgrf_sizes
-            .iter()
-            .map(|&size| {
-                let base = vnext;
-                vnext += size as usize * reg;
-                base
-            })
-            .collect();
+        let (attr_bases, payload_end) =
+            consecutive(&p.attr_sizes, uniform_base + uniform_regs * reg);
+        let (vgrf_bases, total) = consecutive(&p.vgrf_sizes, grf_bytes);
         Layout {
             grf_bytes,
             uniform_base,
             attr_bases,
-            payload_regs,
+            payload_regs: payload_end / reg,
             vgrf_bases,
-            total: vnext,
+            total,
         }
     }
 }

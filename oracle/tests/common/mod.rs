@@ -72,6 +72,11 @@ pub fn run_body(
 /// `n` elements of `ty` from the start of `v<nr>`: `Some(bits)` if defined.
 pub fn elems(regs: &Registers, nr: usize, ty: Type, n: usize) -> Vec<Option<u64>> {
     let (bytes, def) = regs.vgrf(nr);
+    elems_of(bytes, def, ty, n)
+}
+
+/// `n` elements of `ty` from bytes with defined flags: `Some(bits)` if defined.
+pub fn elems_of(bytes: &[u8], def: &[u8], ty: Type, n: usize) -> Vec<Option<u64>> {
     let size = ty.size() as usize;
     (0..n)
         .map(|i| {
