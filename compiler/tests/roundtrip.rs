@@ -28,3 +28,25 @@ proptest! {
         round_trip(&bytes)?;
     }
 }
+
+/// Every example in the corpus round-trips, comments included, and is already canonical.
+#[test]
+fn corpus_examples_round_trip() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/examples");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).expect("corpus/examples") {
+        let path = entry.expect("dir entry").path();
+        if path.extension().is_none_or(|e| e != "eu") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let doc = compiler::text::parse_document(&text)
+            .unwrap_or_else(|e| panic!("{}:{e}", path.display()));
+        let printed = compiler::text::print_document(&doc);
+        assert_eq!(printed, text, "{} is not canonical", path.display());
+        let again = parse_program(&printed).expect("reparse");
+        assert_eq!(again, doc.program, "{}", path.display());
+        count += 1;
+    }
+    assert!(count >= 20, "only {count} examples");
+}
