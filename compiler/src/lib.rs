@@ -7,14 +7,19 @@
 pub mod builder;
 pub mod cfg;
 pub mod device;
+pub mod hw;
 pub mod inputs;
 pub mod inst;
 pub mod opcode;
+pub mod passes;
+pub mod payload;
+pub mod pipeline;
 pub mod program;
 pub mod reg;
 pub mod text;
 pub mod types;
 pub mod validate;
+pub mod zoo;
 
 pub use device::Device;
 pub use inputs::{Inputs, Value};

@@ -419,6 +419,20 @@ fn send_payload() {
     );
 }
 
+#[test]
+fn scratch_out_of_bounds() {
+    let with = |n: u32, body: &str| {
+        let mut p = skl16(body);
+        p.scratch_size = n;
+        p
+    };
+    case(
+        Rule::ScratchOutOfBounds,
+        with(128, "scratch_write(16) null:UD, v0:UD, 64:UD"),
+        with(64, "scratch_write(16) null:UD, v0:UD, 64:UD"),
+    );
+}
+
 /// Every rule has a test above; this keeps the list honest when rules are added.
 #[test]
 fn every_rule_is_covered() {

@@ -1,6 +1,7 @@
 //! `eufuzz`: differential fuzzing and regression harness for an Intel-EU-style shader
 //! compiler backend.
 
+mod compile_cmd;
 mod files;
 mod fmt_cmd;
 mod load;
@@ -56,6 +57,37 @@ enum Command {
     /// final buffer contents and diagnostics. Inputs come from the file's INPUTS section
     /// unless --inputs or --seed is given. Exit code 1 on an emulator fault, running out of
     /// fuel, or (with --strict) a broken hardware restriction.
+    /// Compile a program through the lowering pipeline and print the hardware IR.
+    ///
+    /// Validator violations after each pass, a failing or panicking pass are reported on
+    /// stderr (exit code 1).
+    Compile {
+        /// The .eu program.
+        file: PathBuf,
+        #[command(flatten)]
+        opts: CompileArgs,
+        /// Print the IR after every pass.
+        #[arg(long)]
+        print_after_all: bool,
+        /// Stop after this pass (its first occurrence) and print that IR.
+        #[arg(long)]
+        stop_after: Option<String>,
+    },
+    /// Compile programs and check the compiled run (strict hardware mode) against the
+    /// reference run of the input, on the file's inputs or generated ones.
+    ///
+    /// Exit code 0 if every file agrees: no failing pass, no validator rule broken, no
+    /// hardware restriction broken, and every byte the reference defines matches.
+    Check {
+        /// The .eu programs.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        opts: CompileArgs,
+        /// Generate inputs from this seed instead of the file's INPUTS section.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
     Run {
         /// The .eu program.
         file: PathBuf,
@@ -90,12 +122,115 @@ fn restore_default_sigpipe() {
     }
 }
 
+/// Options shared by `compile` and `check`.
+#[derive(clap::Args)]
+struct CompileArgs {
+    /// Compile for this device instead of the file's target.
+    #[arg(long)]
+    device: Option<String>,
+    /// Mandatory lowering only (the same as the default until optimisation passes exist).
+    #[arg(short = 'O', value_name = "LEVEL", default_value_t = 2)]
+    opt_level: u8,
+    /// Spill every spillable VGRF to scratch (like INTEL_DEBUG=spill_fs).
+    #[arg(long)]
+    spill_all: bool,
+    /// Inject a historical bug by name (builds with the zoo feature only).
+    #[arg(long)]
+    zoo: Option<String>,
+}
+
+impl CompileArgs {
+    fn resolve(&self) -> Result<compile_cmd::Options, String> {
+        let device = match &self.device {
+            None => None,
+            Some(name) => Some(
+                compiler::Device::from_name(name)
+                    .ok_or_else(|| format!("unknown device `{name}`"))?,
+            ),
+        };
+        let zoo = match &self.zoo {
+            None => compiler::zoo::Selected::default(),
+            Some(name) => compiler::zoo::select(name)?,
+        };
+        Ok(compile_cmd::Options {
+            device,
+            compile: compiler::pipeline::CompileOptions {
+                o0: self.opt_level == 0,
+                spill_all: self.spill_all,
+                zoo,
+                ..Default::default()
+            },
+        })
+    }
+}
+
+fn compile_main(
+    file: &std::path::Path,
+    args: &CompileArgs,
+    after_all: bool,
+    stop_after: Option<&str>,
+) -> Result<i32, String> {
+    let o = args.resolve()?;
+    let p = compile_cmd::load(file, o.device)?;
+    let mut opts = o.compile;
+    opts.keep_ir = after_all;
+    if let Some(name) = stop_after {
+        opts.stop_after = Some(
+            compiler::pipeline::pass_index(&opts, name)
+                .ok_or_else(|| format!("no pass named `{name}`"))?,
+        );
+    }
+    let c = compiler::pipeline::compile(&p, &opts);
+    print!("{}", compile_cmd::render_compile(&c, after_all));
+    let problems = compile_cmd::compilation_problems(&c);
+    for pr in &problems {
+        eprintln!("{}: {pr}", file.display());
+    }
+    Ok(if problems.is_empty() { 0 } else { 1 })
+}
+
+fn check_main(files: &[PathBuf], args: &CompileArgs, seed: Option<u64>) -> Result<i32, String> {
+    let o = args.resolve()?;
+    let mut failed = false;
+    for f in files {
+        let p = compile_cmd::load(f, o.device)?;
+        let inputs = match seed {
+            Some(s) => oracle::inputs::generate(&p, s),
+            None => p.inputs.clone().unwrap_or_default(),
+        };
+        let report = compile_cmd::check(&p, &inputs, &o.compile);
+        failed |= !report.agrees();
+        print!(
+            "{}",
+            compile_cmd::render_check(&f.display().to_string(), p.device, &report)
+        );
+    }
+    Ok(if failed { 1 } else { 0 })
+}
+
 fn main() {
     restore_default_sigpipe();
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Fmt { check, files } => fmt_cmd::run(&files, check),
         Command::Validate { json, files } => validate_cmd::run(&files, json),
+        Command::Compile {
+            file,
+            opts,
+            print_after_all,
+            stop_after,
+        } => {
+            compile_main(&file, &opts, print_after_all, stop_after.as_deref()).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                2
+            })
+        }
+        Command::Check { files, opts, seed } => {
+            check_main(&files, &opts, seed).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                2
+            })
+        }
         Command::Run {
             file,
             strict,

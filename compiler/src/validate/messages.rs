@@ -20,7 +20,27 @@ fn dword(r: &Reg) -> bool {
     r.ty.size() == 4
 }
 
-pub(super) fn check(_p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
+pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
+    if matches!(inst.op, Opcode::ScratchRead | Opcode::ScratchWrite) {
+        let read = inst.op == Opcode::ScratchRead;
+        let data = if read {
+            inst.dst
+        } else {
+            inst.srcs.first().copied().unwrap_or(inst.dst)
+        };
+        let offset = inst.imm_src(if read { 0 } else { 1 }).unwrap_or(0);
+        let end = offset + inst.exec_size as u64 * data.ty.size() as u64;
+        if end > p.scratch_size as u64 {
+            r.add(
+                Rule::ScratchOutOfBounds,
+                Some(ip),
+                format!(
+                    "scratch bytes {offset}..{end} but the program declares `scratch {}`",
+                    p.scratch_size
+                ),
+            );
+        }
+    }
     if inst.desc.is_some() && inst.op != Opcode::Send {
         r.add(
             Rule::SendPayload,

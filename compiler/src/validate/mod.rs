@@ -76,10 +76,12 @@ pub enum Rule {
     HaltTarget,
     /// A message whose payload, descriptor or parameters have the wrong shape.
     SendPayload,
+    /// A scratch read/write beyond the program's declared per-thread scratch size.
+    ScratchOutOfBounds,
 }
 
 /// Every rule, in declaration order.
-pub const ALL_RULES: [Rule; 30] = [
+pub const ALL_RULES: [Rule; 31] = [
     Rule::DispatchWidth,
     Rule::ThreadCount,
     Rule::EmptyBlock,
@@ -110,6 +112,7 @@ pub const ALL_RULES: [Rule; 30] = [
     Rule::CfUnmatched,
     Rule::HaltTarget,
     Rule::SendPayload,
+    Rule::ScratchOutOfBounds,
 ];
 
 impl Rule {
@@ -146,6 +149,7 @@ impl Rule {
             Rule::CfUnmatched => "cf-unmatched",
             Rule::HaltTarget => "halt-target",
             Rule::SendPayload => "send-payload",
+            Rule::ScratchOutOfBounds => "scratch-out-of-bounds",
         }
     }
 

@@ -122,6 +122,37 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
         }
         _ => {}
     }
+    if inst.op.is_math() && info.verx10 < 60 {
+        illegal(format!(
+            "{}: math is a message on {} (Gen4/5), which this model does not lower",
+            inst.op.name(),
+            info.name
+        ));
+    }
+    if inst.op == Opcode::Mul
+        && inst.saturate
+        && inst.srcs.iter().all(|s| s.ty.is_int() && s.ty.size() >= 4)
+    {
+        illegal(
+            "no saturate on a 32/64-bit integer multiply (the hardware computes it in pieces)"
+                .into(),
+        );
+    }
+    let from_64 = inst.srcs.iter().any(|s| s.ty.is_64bit());
+    if inst.op == Opcode::Mov && from_64 && inst.dst.ty == Type::HF {
+        illegal("no conversion from a 64-bit type to HF (it would round twice)".into());
+    }
+    if inst.op.is_logic() && inst.srcs.iter().any(|s| s.abs) {
+        illegal(format!(
+            "{} with an abs source modifier is undefined",
+            inst.op.name()
+        ));
+    }
+    if matches!(inst.op, Opcode::IntQuotient | Opcode::IntRemainder)
+        && inst.srcs.iter().any(|s| s.abs || s.negate)
+    {
+        illegal("integer division takes no source modifiers".into());
+    }
     if inst.op.is_3src() && any_f && any_i {
         r.add(
             Rule::ThreeSrcMixedTypes,

@@ -302,12 +302,13 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx) -> u32 {
             def &= dv;
         }
         if truncate_src1 {
-            // The 32×16 multiplier only sees the low 16 bits of src1.
-            let low = match srcs[1].num {
+            // The 32×16 multiplier only sees the low 16 bits of src1 (src0 before Gen7).
+            let k = ctx.device.info().mul_low16_src as usize;
+            let low = match srcs[k].num {
                 Num::Int(v) => v as u16,
                 Num::Float(_) => 0,
             };
-            srcs[1].num = Num::Int(if srcs[1].ty.is_signed() {
+            srcs[k].num = Num::Int(if srcs[k].ty.is_signed() {
                 low as i16 as i128
             } else {
                 low as i128

@@ -9,9 +9,9 @@ pub mod regions;
 pub mod sends;
 pub mod three_src;
 
+use compiler::Inst;
 use compiler::reg::{REG_SIZE, Reg, RegKind, Region};
 use compiler::types::Type;
-use compiler::{Inst, Opcode};
 
 /// The `<v;w,h>` region of a hardware operand (fixed GRF or ARF).
 pub fn region(r: &Reg) -> Option<Region> {
@@ -54,98 +54,9 @@ pub fn reg_srcs(inst: &Inst) -> impl Iterator<Item = (usize, &Reg)> {
         .filter(|(_, s)| !s.is_imm() && !s.is_null())
 }
 
-/// Sources a hardware instruction actually reads: math functions other than POW and the
-/// integer divisions read one.
-pub fn hw_src_count(inst: &Inst) -> usize {
-    use Opcode::*;
-    match inst.op {
-        Rcp | Rsq | Sqrt | Exp2 | Log2 | Sin | Cos => 1,
-        _ => inst.srcs.len(),
-    }
-}
-
-/// Instructions the region and type rules skip: messages and control flow.
-pub fn is_send_like(inst: &Inst) -> bool {
-    inst.op.is_message() || inst.op.is_control_flow() || inst.op == Opcode::Nop
-}
-
-fn exec_class(t: Type) -> Type {
-    match t {
-        Type::DF | Type::F | Type::HF => t,
-        Type::VF => Type::F,
-        Type::Q | Type::UQ => Type::Q,
-        Type::D | Type::UD => Type::D,
-        _ => Type::W,
-    }
-}
-
-fn f_hf_mix(a: Type, b: Type) -> bool {
-    matches!((a, b), (Type::F, Type::HF) | (Type::HF, Type::F))
-}
-
-/// The execution type (eu-hardware.md §3.4).
-pub fn exec_type(inst: &Inst) -> Type {
-    let dst = inst.dst.ty;
-    let s: Vec<Type> = inst
-        .srcs
-        .iter()
-        .take(hw_src_count(inst).min(2))
-        .map(|r| r.ty)
-        .collect();
-    match s.as_slice() {
-        [] => dst,
-        [a] => {
-            let m = exec_class(*a);
-            if m == Type::HF { dst } else { m }
-        }
-        [a, b, ..] => {
-            let (a, b) = (*a, *b);
-            if f_hf_mix(a, b) || f_hf_mix(a, dst) || f_hf_mix(b, dst) {
-                return Type::F;
-            }
-            let (ma, mb) = (exec_class(a), exec_class(b));
-            if ma == mb {
-                ma
-            } else if ma == Type::Q || mb == Type::Q {
-                Type::Q
-            } else if ma == Type::D || mb == Type::D {
-                Type::D
-            } else if ma == Type::W || mb == Type::W {
-                Type::W
-            } else {
-                Type::DF
-            }
-        }
-    }
-}
-
-/// Mixed float mode: some pair among dst/src0/src1 is F against HF (never for sends, 3-src
-/// or instructions without a destination).
-pub fn is_mixed_float(inst: &Inst) -> bool {
-    if is_send_like(inst) || inst.op.is_3src() || inst.dst.is_null() {
-        return false;
-    }
-    let mut types = vec![inst.dst.ty];
-    types.extend(
-        inst.srcs
-            .iter()
-            .take(hw_src_count(inst).min(2))
-            .map(|r| r.ty),
-    );
-    types.iter().any(|&a| types.iter().any(|&b| f_hf_mix(a, b)))
-}
-
-/// "Double precision" in the validator's sense: an 8-byte destination or execution type, or
-/// an integer DW×DW multiply.
-pub fn is_double_precision(inst: &Inst) -> bool {
-    let dw = |t: Type| matches!(t, Type::D | Type::UD);
-    inst.dst.ty.size() == 8
-        || exec_type(inst).size() == 8
-        || (inst.op == Opcode::Mul
-            && inst.srcs.len() == 2
-            && dw(inst.srcs[0].ty)
-            && dw(inst.srcs[1].ty))
-}
+pub use compiler::hw::{
+    exec_type, hw_src_count, is_double_precision, is_mixed_float, is_send_like,
+};
 
 /// Element size in bytes as region arithmetic sees it (V/UV 2, VF 4).
 pub fn elem_size(t: Type) -> u32 {

@@ -1,0 +1,143 @@
+//! `allocate_registers`: VGRFs to fixed GRFs. Live intervals (with the physical CFG edges of
+//! divergent loops) are allocated first-fit in start order — optimal for interval graphs up
+//! to fragmentation — avoiding the thread payload, g127 on Gen8+ (the r127 SEND hazard) and
+//! placing EOT message payloads in g112–g127. When registers run out, the longest-lived
+//! spillable VGRF live at that point is spilled and allocation starts over; scratch reads
+//! and writes then become SENDs with headers, once the final scratch size is known. Ends
+//! with `lower_vgrfs_to_fixed_grfs`.
+
+use super::{liveness, lower_vgrfs_to_fixed_grfs, scratch, spill};
+use crate::opcode::Opcode;
+use crate::payload::PayloadLayout;
+use crate::pipeline::CompileOptions;
+use crate::program::Program;
+use crate::reg::RegKind;
+
+/// First GRF of EOT payloads on Gen7+.
+const EOT_FIRST_GRF: u32 = 112;
+
+/// VGRFs that are payloads of EOT sends.
+fn eot_payloads(p: &Program) -> Vec<bool> {
+    let mut out = vec![false; p.vgrf_sizes.len()];
+    for inst in p.insts().filter(|i| i.eot && i.op == Opcode::Send) {
+        for s in &inst.srcs {
+            if let RegKind::Vgrf { nr, .. } = s.kind
+                && let Some(slot) = out.get_mut(nr as usize)
+            {
+                *slot = true;
+            }
+        }
+    }
+    out
+}
+
+/// First GRF of every VGRF, or the VGRF that could not be placed and the VGRFs live then.
+fn assign(p: &Program, iv: &liveness::Intervals) -> Result<Vec<u32>, (usize, Vec<usize>)> {
+    let info = p.device.info();
+    let payload = PayloadLayout::new(p).regs as u32;
+    let limit = if info.verx10 >= 80 {
+        info.grf_count - 1
+    } else {
+        info.grf_count
+    };
+    let eot = eot_payloads(p);
+    let mut order: Vec<usize> = (0..p.vgrf_sizes.len())
+        .filter(|&v| iv[v].is_some())
+        .collect();
+    order.sort_by_key(|&v| (iv[v].map(|x| x.0), v));
+    let mut busy_until: Vec<Option<usize>> = vec![None; info.grf_count as usize];
+    let mut owner: Vec<Option<usize>> = vec![None; info.grf_count as usize];
+    let mut out = vec![0; p.vgrf_sizes.len()];
+    for v in order {
+        let Some((start, end)) = iv[v] else { continue };
+        let size = p.vgrf_sizes[v];
+        let lo = if eot[v] && info.verx10 >= 70 {
+            EOT_FIRST_GRF.max(payload)
+        } else {
+            payload
+        };
+        let free = |r: u32| busy_until[r as usize].is_none_or(|e| e < start);
+        let base =
+            (lo..limit.saturating_sub(size).saturating_add(1)).find(|&b| (b..b + size).all(free));
+        match base {
+            Some(b) => {
+                for r in b..b + size {
+                    busy_until[r as usize] = Some(end);
+                    owner[r as usize] = Some(v);
+                }
+                out[v] = b;
+            }
+            None => {
+                let mut live: Vec<usize> = (0..busy_until.len())
+                    .filter(|&r| busy_until[r].is_some_and(|e| e >= start))
+                    .filter_map(|r| owner[r])
+                    .collect();
+                live.push(v);
+                live.sort_unstable();
+                live.dedup();
+                return Err((v, live));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn spill_set(p: &Program, spilled: &[u32], opts: &CompileOptions) -> (Program, Vec<bool>) {
+    let mut work = p.clone();
+    let original = p.vgrf_sizes.len();
+    for &v in spilled {
+        spill::spill(&mut work, v, opts);
+    }
+    scratch::lower_scratch_ops(&mut work, opts);
+    let spillable = (0..work.vgrf_sizes.len())
+        .map(|v| v < original && !spilled.contains(&(v as u32)))
+        .collect();
+    (work, spillable)
+}
+
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+    let physical = !crate::zoo!(opts, RaNoPhysicalLoopEdges);
+    let used = liveness::intervals(p, physical);
+    let mut spilled: Vec<u32> = if opts.spill_all {
+        (0..p.vgrf_sizes.len() as u32)
+            .filter(|&v| used[v as usize].is_some())
+            .collect()
+    } else {
+        vec![]
+    };
+    if p.vgrf_sizes.is_empty()
+        && !p
+            .insts()
+            .any(|i| matches!(i.op, Opcode::ScratchRead | Opcode::ScratchWrite))
+    {
+        return Ok(false);
+    }
+    for _ in 0..=p.vgrf_sizes.len() {
+        let (mut work, spillable) = spill_set(p, &spilled, opts);
+        let iv = liveness::intervals(&work, physical);
+        match assign(&work, &iv) {
+            Ok(a) => {
+                lower_vgrfs_to_fixed_grfs::rewrite(&mut work, &a);
+                *p = work;
+                return Ok(true);
+            }
+            Err((failed, live)) => {
+                let len = |v: usize| iv[v].map_or(0, |(s, e)| e - s) * work.vgrf_sizes[v] as usize;
+                let victim = live
+                    .into_iter()
+                    .filter(|&v| spillable[v])
+                    .max_by_key(|&v| (len(v), v));
+                match victim {
+                    Some(v) => spilled.push(v as u32),
+                    None => {
+                        return Err(format!(
+                            "out of registers: v{failed} ({} GRFs) cannot be placed and nothing live can be spilled",
+                            work.vgrf_sizes[failed]
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Err("register allocation did not converge".into())
+}

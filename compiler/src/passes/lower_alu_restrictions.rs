@@ -1,0 +1,395 @@
+//! `lower_alu_restrictions`: operands the encodings cannot take are moved into registers.
+//!
+//! * Two-source instructions take an immediate in src1 only, of at most 32 bits: commutative
+//!   ops swap, CMP swaps with the reversed condition, predicated SEL swaps with the inverted
+//!   predicate; otherwise the immediate is loaded into a scalar temporary.
+//! * Three-source instructions: Align16 parts (up to Gfx9) take no immediates and only scalar
+//!   or packed sources; Align1 parts (Gfx11+) take 16-bit immediates in src0/src2 only, not
+//!   both, and write with horizontal stride 1 or 2.
+//! * Gfx11+ cannot region byte data in src1 (src1/src2 of 3-source ops): widened to W first.
+//! * Vector immediates need a 16-byte aligned destination with a word (V/UV) or dword (VF)
+//!   stride: otherwise they are expanded into a packed temporary first.
+//! * Gen4/5 SEL takes no conditional modifier: min/max becomes CMPN into a flag the program
+//!   does not use, then a predicated SEL (CMPN ignores NaN like min/max).
+//! * A SIMD1 destination region with horizontal stride 0 gets stride 1 (the same byte).
+
+use super::{byte_stride, reg_offset};
+use crate::inst::{CondMod, Inst};
+use crate::opcode::Opcode;
+use crate::pipeline::CompileOptions;
+use crate::program::Program;
+use crate::reg::Reg;
+use crate::types::Type;
+
+fn like(inst: &Inst, op: Opcode, dst: Reg, srcs: Vec<Reg>) -> Inst {
+    let mut i = Inst::new(op, inst.exec_size, dst, srcs);
+    i.group = inst.group;
+    i.nomask = inst.nomask;
+    i
+}
+
+/// Loads an immediate into a scalar temporary (NoMask, SIMD1).
+fn load_imm(p: &mut Program, imm: Reg, out: &mut Vec<Inst>) -> Reg {
+    let ty = imm.ty.exec_type();
+    let t = super::temp(p, ty, ty.size()).with_stride(0);
+    out.push(
+        Inst::new(
+            Opcode::Mov,
+            1,
+            t,
+            vec![Reg {
+                negate: false,
+                abs: false,
+                ..imm
+            }],
+        )
+        .with_nomask(),
+    );
+    Reg {
+        negate: imm.negate,
+        abs: imm.abs,
+        ..t
+    }
+}
+
+/// Copies a source into a packed temporary of the instruction's width (modifiers kept on
+/// the new operand, applied by the instruction as before).
+fn packed_copy(p: &mut Program, inst: &Inst, src: Reg, out: &mut Vec<Inst>) -> Reg {
+    let t = super::temp(p, src.ty, inst.exec_size as u32 * src.ty.size());
+    out.push(like(
+        inst,
+        Opcode::Mov,
+        t,
+        vec![Reg {
+            negate: false,
+            abs: false,
+            ..src
+        }],
+    ));
+    Reg {
+        negate: src.negate,
+        abs: src.abs,
+        ..t
+    }
+}
+
+fn reversed(c: CondMod) -> CondMod {
+    match c {
+        CondMod::G => CondMod::L,
+        CondMod::L => CondMod::G,
+        CondMod::Ge => CondMod::Le,
+        CondMod::Le => CondMod::Ge,
+        other => other,
+    }
+}
+
+fn two_source(p: &mut Program, inst: &mut Inst, out: &mut Vec<Inst>) -> bool {
+    let mut changed = false;
+    if inst.srcs.len() != 2 || inst.op.is_3src() {
+        return false;
+    }
+    if inst.srcs[0].is_imm() && !inst.srcs[1].is_imm() {
+        let commutative = matches!(
+            inst.op,
+            Opcode::Add
+                | Opcode::Mul
+                | Opcode::And
+                | Opcode::Or
+                | Opcode::Xor
+                | Opcode::Avg
+                | Opcode::Addc
+        ) || (inst.op == Opcode::Sel && inst.predicate.is_none());
+        if commutative {
+            inst.srcs.swap(0, 1);
+        } else if inst.op == Opcode::Cmp {
+            inst.srcs.swap(0, 1);
+            inst.cmod = inst.cmod.map(reversed);
+        } else if inst.op == Opcode::Sel {
+            inst.srcs.swap(0, 1);
+            if let Some(pred) = &mut inst.predicate {
+                pred.inverse = !pred.inverse;
+            }
+        } else {
+            inst.srcs[0] = load_imm(p, inst.srcs[0], out);
+        }
+        changed = true;
+    }
+    if inst.srcs[0].is_imm() {
+        inst.srcs[0] = load_imm(p, inst.srcs[0], out);
+        changed = true;
+    }
+    if inst.srcs[1].is_imm() && inst.srcs[1].ty.size() == 8 {
+        inst.srcs[1] = load_imm(p, inst.srcs[1], out);
+        changed = true;
+    }
+    if p.device.info().verx10 >= 110 && !inst.op.is_message() {
+        let s = inst.srcs[1];
+        if !s.is_imm() && !s.is_null() && s.ty.size() == 1 {
+            let w = if s.ty.is_signed() { Type::W } else { Type::UW };
+            let t = super::temp(p, w, inst.exec_size as u32 * 2);
+            out.push(like(
+                inst,
+                Opcode::Mov,
+                t,
+                vec![Reg {
+                    negate: false,
+                    abs: false,
+                    ..s
+                }],
+            ));
+            inst.srcs[1] = Reg {
+                negate: s.negate,
+                abs: s.abs,
+                ..t
+            };
+            changed = true;
+        }
+    }
+    changed
+}
+
+fn three_source(
+    p: &mut Program,
+    inst: &mut Inst,
+    out: &mut Vec<Inst>,
+    after: &mut Vec<Inst>,
+) -> bool {
+    if !inst.op.is_3src() || inst.srcs.len() != 3 {
+        return false;
+    }
+    let mut changed = false;
+    let info = p.device.info();
+    if info.has_align16 {
+        for i in 0..3 {
+            let s = inst.srcs[i];
+            if s.is_imm() {
+                inst.srcs[i] = load_imm(p, s, out);
+                changed = true;
+            } else if !s.is_uniform() && byte_stride(&s) != s.ty.size() {
+                inst.srcs[i] = packed_copy(p, inst, s, out);
+                changed = true;
+            }
+        }
+        return changed;
+    }
+    if inst.srcs[1].is_imm() {
+        if inst.op == Opcode::Mad && !inst.srcs[2].is_imm() {
+            inst.srcs.swap(1, 2);
+        } else {
+            inst.srcs[1] = load_imm(p, inst.srcs[1], out);
+        }
+        changed = true;
+    }
+    for i in [0, 2] {
+        let s = inst.srcs[i];
+        if s.is_imm() && s.ty.size() != 2 {
+            inst.srcs[i] = load_imm(p, s, out);
+            changed = true;
+        }
+    }
+    if inst.srcs[0].is_imm() && inst.srcs[2].is_imm() {
+        inst.srcs[2] = load_imm(p, inst.srcs[2], out);
+        changed = true;
+    }
+    if info.verx10 >= 110 {
+        for i in [1, 2] {
+            let s = inst.srcs[i];
+            if !s.is_imm() && s.ty.size() == 1 {
+                let w = if s.ty.is_signed() { Type::W } else { Type::UW };
+                let t = super::temp(p, w, inst.exec_size as u32 * 2);
+                out.push(like(
+                    inst,
+                    Opcode::Mov,
+                    t,
+                    vec![Reg {
+                        negate: false,
+                        abs: false,
+                        ..s
+                    }],
+                ));
+                inst.srcs[i] = Reg {
+                    negate: s.negate,
+                    abs: s.abs,
+                    ..t
+                };
+                changed = true;
+            }
+        }
+    }
+    let stride = byte_stride(&inst.dst) / inst.dst.ty.size().max(1);
+    if !inst.dst.is_null() && !matches!(stride, 1 | 2) {
+        let old = inst.dst;
+        let t = super::temp(p, old.ty, inst.exec_size as u32 * old.ty.size());
+        inst.dst = t;
+        let mut copy = like(inst, Opcode::Mov, old, vec![t]);
+        copy.predicate = inst.predicate;
+        copy.flag_subreg = inst.flag_subreg;
+        after.push(copy);
+        changed = true;
+    }
+    changed
+}
+
+fn vector_immediate(p: &mut Program, inst: &mut Inst, out: &mut Vec<Inst>) -> bool {
+    let Some(i) = inst
+        .srcs
+        .iter()
+        .position(|s| s.is_imm() && s.ty.is_vector_imm())
+    else {
+        return false;
+    };
+    let imm = inst.srcs[i];
+    let want = if imm.ty == Type::VF { 4 } else { 2 };
+    let ok = inst.op == Opcode::Mov
+        && byte_stride(&inst.dst).max(inst.dst.ty.size()) == want
+        && inst.dst.ty.size() == want
+        && reg_offset(&inst.dst).is_multiple_of(16);
+    if ok {
+        return false;
+    }
+    let ty = imm.ty.exec_type();
+    let t = super::temp(p, ty, inst.exec_size as u32 * ty.size());
+    out.push(like(inst, Opcode::Mov, t, vec![imm]));
+    inst.srcs[i] = t;
+    true
+}
+
+/// How an instruction touches flag subregister `f`: (reads, writes).
+fn flag_access(i: &Inst, f: u8) -> (bool, bool) {
+    use crate::reg::{Arf, RegKind};
+    let subreg = |r: &Reg| match r.kind {
+        RegKind::Arf {
+            file: Arf::Flag,
+            nr,
+            subnr,
+            ..
+        } => Some(nr * 2 + subnr / 2),
+        _ => None,
+    };
+    let reads = (i.predicate.is_some() && i.flag_subreg == f)
+        || i.srcs.iter().any(|s| subreg(s) == Some(f));
+    let writes = (i.writes_flag() && i.flag_subreg == f) || subreg(&i.dst) == Some(f);
+    (reads, writes)
+}
+
+/// Whether flag subregister `f` holds nothing live at `ip`: the next access after it is a
+/// write (or there is none), and inside a loop nothing in the loop reads it.
+fn flag_dead_at(insts: &[Inst], ip: usize, f: u8) -> bool {
+    for i in &insts[ip + 1..] {
+        match flag_access(i, f) {
+            (true, _) => return false,
+            (false, true) => break,
+            _ => {}
+        }
+    }
+    let mut depth = 0i32;
+    let mut loop_start = None;
+    for (k, i) in insts[..ip].iter().enumerate().rev() {
+        match i.op {
+            Opcode::While => depth += 1,
+            Opcode::Do if depth == 0 => {
+                loop_start = Some(k);
+                break;
+            }
+            Opcode::Do => depth -= 1,
+            _ => {}
+        }
+    }
+    match loop_start {
+        None => true,
+        Some(start) => {
+            let mut d = 0;
+            for i in &insts[start + 1..] {
+                match i.op {
+                    Opcode::Do => d += 1,
+                    Opcode::While if d == 0 => return true,
+                    Opcode::While => d -= 1,
+                    _ if flag_access(i, f).0 => return false,
+                    _ => {}
+                }
+            }
+            true
+        }
+    }
+}
+
+fn minmax(
+    p: &Program,
+    insts: &[Inst],
+    ip: usize,
+    inst: &mut Inst,
+    out: &mut Vec<Inst>,
+) -> Result<bool, String> {
+    if inst.op != Opcode::Sel
+        || inst.cmod.is_none()
+        || inst.predicate.is_some()
+        || p.device.info().verx10 >= 60
+    {
+        return Ok(false);
+    }
+    let candidates = std::iter::once(inst.flag_subreg).chain(0..p.device.info().flag_subregs as u8);
+    let f = candidates
+        .into_iter()
+        .find(|&f| flag_dead_at(insts, ip, f))
+        .ok_or(
+            "gen4/5 min/max needs a flag subregister that holds nothing live, and there is none",
+        )?;
+    let cmod = inst.cmod.take().unwrap_or(CondMod::Ge);
+    let mut cmpn = like(
+        inst,
+        Opcode::Cmpn,
+        Reg::null(inst.srcs[0].ty),
+        inst.srcs.clone(),
+    )
+    .with_cmod(cmod, f);
+    cmpn.nomask = inst.nomask;
+    out.push(cmpn);
+    inst.predicate = Some(crate::inst::Predicate::NORMAL);
+    inst.flag_subreg = f;
+    Ok(true)
+}
+
+fn simd1_dst(inst: &mut Inst) -> bool {
+    use crate::reg::RegKind;
+    if inst.exec_size != 1 {
+        return false;
+    }
+    match &mut inst.dst.kind {
+        RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } if region.hstride == 0 => {
+            *region = crate::reg::Region::new(1, 1, 1);
+            true
+        }
+        _ => false,
+    }
+}
+
+fn lower(p: &mut Program, insts: &[Inst], ip: usize, out: &mut Vec<Inst>) -> Result<bool, String> {
+    let mut inst = insts[ip].clone();
+    if inst.op.is_control_flow()
+        || inst.op.is_message()
+        || matches!(inst.op, Opcode::LoadPayload | Opcode::Nop)
+    {
+        out.push(inst);
+        return Ok(false);
+    }
+    let mut after = vec![];
+    let changed = simd1_dst(&mut inst)
+        | minmax(p, insts, ip, &mut inst, out)?
+        | vector_immediate(p, &mut inst, out)
+        | two_source(p, &mut inst, out)
+        | three_source(p, &mut inst, out, &mut after);
+    out.push(inst);
+    out.extend(after);
+    Ok(changed)
+}
+
+pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+    let mut progress = false;
+    let mut out = vec![];
+    let insts = p.take_insts();
+    for ip in 0..insts.len() {
+        progress |= lower(p, &insts, ip, &mut out)?;
+    }
+    p.set_insts(out);
+    Ok(progress)
+}

@@ -1,0 +1,325 @@
+//! `lower_integer_multiplication` (brw-backend.md §6).
+//!
+//! * D×D → D on parts without DxD multiply (gen7+: the multiplier reads src1's low word):
+//!   an immediate in [−32768, 65535] becomes one MUL by a W (negative) or UW immediate;
+//!   otherwise `low = a × b.uw[0]`, `high = a × b.uw[1]`, `low.uw[1] += high.uw[0]`. src1
+//!   modifiers are applied first (a modifier on a 16-bit half is a different number); a
+//!   fresh `low` is used when the destination overlaps a source, is null or strided, or the
+//!   MUL is predicated or has a conditional modifier (moved onto the final MOV).
+//! * MULH → `mul acc0, a, b.uw[0]` + `mach dst, a, b` (IVB/BYT second-quarter MACH goes
+//!   through a NoMask group-0 temporary: their implicit 2Q accumulator is acc1, which
+//!   integers lack).
+//! * Q×Q (64-bit int parts): from 32-bit halves: lo(x)·lo(y) in full, plus the low 32 bits
+//!   of hi(x)·lo(y) and lo(x)·hi(y) into the high dword.
+
+use crate::inst::Inst;
+use crate::opcode::Opcode;
+use crate::pipeline::CompileOptions;
+use crate::program::Program;
+use crate::reg::{Reg, RegKind};
+use crate::types::Type;
+
+fn is_dword_int(t: Type) -> bool {
+    matches!(t, Type::D | Type::UD)
+}
+
+fn is_qword_int(t: Type) -> bool {
+    matches!(t, Type::Q | Type::UQ)
+}
+
+/// A new instruction with `inst`'s channels (group, NoMask) but no predicate or modifiers.
+fn like(inst: &Inst, op: Opcode, dst: Reg, srcs: Vec<Reg>) -> Inst {
+    let mut i = Inst::new(op, inst.exec_size, dst, srcs);
+    i.group = inst.group;
+    i.nomask = inst.nomask;
+    i
+}
+
+fn new_temp(p: &mut Program, inst: &Inst, ty: Type) -> Reg {
+    super::temp(p, ty, inst.exec_size as u32 * ty.size())
+}
+
+/// The 16-bit half `k` of a 32-bit operand, as UW read every other word.
+fn half(r: Reg, k: u32) -> Reg {
+    if let RegKind::Imm(bits) = r.kind {
+        return Reg::imm_uw((bits >> (16 * k)) as u16);
+    }
+    let stride = super::elem_stride(&r).unwrap_or(1) as u8;
+    let mut h = r
+        .retype(Type::UW)
+        .with_stride(stride.saturating_mul(2))
+        .byte_offset(2 * k);
+    h.negate = false;
+    h.abs = false;
+    h
+}
+
+/// The dword half `k` of a 64-bit operand.
+fn dword_half(r: Reg, k: u32) -> Reg {
+    let ud = if r.ty == Type::Q { Type::D } else { Type::UD };
+    if let RegKind::Imm(bits) = r.kind {
+        return Reg::imm((bits >> (32 * k)) & 0xffff_ffff, Type::UD);
+    }
+    let stride = super::elem_stride(&r).unwrap_or(1) as u8;
+    let k_ty = if k == 1 { ud } else { Type::UD };
+    r.retype(k_ty)
+        .with_stride(stride.saturating_mul(2))
+        .byte_offset(4 * k)
+}
+
+fn same_vgrf(a: &Reg, b: &Reg) -> bool {
+    matches!((a.kind, b.kind), (RegKind::Vgrf { nr: x, .. }, RegKind::Vgrf { nr: y, .. }) if x == y)
+}
+
+/// Copies `src` (with its modifiers) into a packed temporary of its type.
+fn materialize(p: &mut Program, inst: &Inst, src: Reg, out: &mut Vec<Inst>) -> Reg {
+    let t = new_temp(p, inst, src.ty);
+    out.push(like(inst, Opcode::Mov, t, vec![src]));
+    t
+}
+
+fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
+    let mut out = vec![];
+    if inst.srcs[0].is_imm() && !inst.srcs[1].is_imm() {
+        inst.srcs.swap(0, 1);
+    } else if inst.srcs[0].is_imm() {
+        let a = materialize(p, &inst, inst.srcs[0], &mut out);
+        inst.srcs[0] = a;
+    }
+    let (a, b) = (inst.srcs[0], inst.srcs[1]);
+    if let RegKind::Imm(bits) = b.kind {
+        let signed = if b.ty == Type::D {
+            bits as u32 as i32 as i64
+        } else {
+            bits as u32 as i64
+        };
+        let fits = if crate::zoo!(opts, ImulSignedImmAsW) {
+            (bits as u32) < 65536
+        } else {
+            (-32768..=65535).contains(&signed)
+        };
+        if fits && inst.cmod.is_none() {
+            let imm_ty = if crate::zoo!(opts, ImulSignedImmAsW) {
+                if b.ty == Type::UD { Type::UW } else { Type::W }
+            } else if signed < 0 {
+                Type::W
+            } else {
+                Type::UW
+            };
+            let mut mul = inst.clone();
+            let imm = Reg::imm(bits & 0xffff, imm_ty);
+            if p.device.info().mul_low16_src == 0 {
+                // Gen4–6 read src0's low word: the 16-bit value goes to src0, in a register.
+                let t = new_temp(p, &inst, imm_ty);
+                out.push(like(&inst, Opcode::Mov, t, vec![imm]));
+                mul.srcs = vec![t, a];
+            } else {
+                mul.srcs[1] = imm;
+            }
+            out.push(mul);
+            return out;
+        }
+    }
+    let b = if (b.negate || b.abs) && !crate::zoo!(opts, ImulSrc1ModifierHalves) {
+        materialize(p, &inst, b, &mut out)
+    } else {
+        b
+    };
+    let dst_stride = super::elem_stride(&inst.dst).unwrap_or(1);
+    let overlap = !crate::zoo!(opts, ImulDstOverlap)
+        && (same_vgrf(&inst.dst, &a) || same_vgrf(&inst.dst, &b));
+    let needs_temp = inst.dst.is_null()
+        || dst_stride != 1
+        || overlap
+        || inst.predicate.is_some()
+        || inst.cmod.is_some();
+    let low = if needs_temp {
+        new_temp(p, &inst, Type::UD)
+    } else {
+        inst.dst.retype(Type::UD)
+    };
+    let high = new_temp(p, &inst, Type::UD);
+    let with_mod = |r: Reg, half: Reg| Reg {
+        negate: r.negate,
+        abs: r.abs,
+        ..half
+    };
+    let halves_in_src0 = p.device.info().mul_low16_src == 0;
+    let b = if halves_in_src0 && b.is_imm() {
+        materialize(p, &inst, b, &mut out)
+    } else {
+        b
+    };
+    let piece = |k: u32| {
+        if halves_in_src0 {
+            vec![with_mod(b, half(b, k)), a]
+        } else {
+            vec![a, with_mod(b, half(b, k))]
+        }
+    };
+    out.push(like(&inst, Opcode::Mul, low, piece(0)));
+    out.push(like(&inst, Opcode::Mul, high, piece(1)));
+    let low_hi = half(low, 1);
+    out.push(like(
+        &inst,
+        Opcode::Add,
+        low_hi,
+        vec![low_hi, half(high, 0)],
+    ));
+    if needs_temp && !inst.dst.is_null() {
+        let mut mov = like(&inst, Opcode::Mov, inst.dst, vec![low.retype(inst.dst.ty)]);
+        mov.predicate = inst.predicate;
+        mov.flag_subreg = inst.flag_subreg;
+        mov.cmod = inst.cmod;
+        out.push(mov);
+    } else if inst.dst.is_null() && inst.cmod.is_some() {
+        let mut mov = like(&inst, Opcode::Mov, Reg::null(a.ty), vec![low.retype(a.ty)]);
+        mov.cmod = inst.cmod;
+        mov.flag_subreg = inst.flag_subreg;
+        out.push(mov);
+    }
+    out
+}
+
+fn lower_mulh(p: &mut Program, inst: Inst, _opts: &CompileOptions) -> Vec<Inst> {
+    let mut out = vec![];
+    let a = inst.srcs[0];
+    let mut b = inst.srcs[1];
+    if (b.negate || b.abs) && p.device.info().verx10 >= 80 {
+        b = materialize(p, &inst, b, &mut out);
+    }
+    let a = if a.is_imm() {
+        materialize(p, &inst, a, &mut out)
+    } else {
+        a
+    };
+    let b = if b.is_imm() {
+        materialize(p, &inst, b, &mut out)
+    } else {
+        b
+    };
+    let ty = inst.dst.ty;
+    out.push(like(
+        &inst,
+        Opcode::Mul,
+        Reg::acc(0, ty),
+        vec![a, half(b, 0)],
+    ));
+    let ivb_second_half = p.device.info().verx10 == 70 && inst.group >= 8;
+    let mut mach = like(&inst, Opcode::Mach, inst.dst, vec![a, b]);
+    mach.predicate = inst.predicate;
+    mach.flag_subreg = inst.flag_subreg;
+    if ivb_second_half {
+        let t = new_temp(p, &inst, ty);
+        let mut m = Inst::new(Opcode::Mach, inst.exec_size, t, vec![a, b]).with_nomask();
+        m.group = 0;
+        out.push(m);
+        let mut mov = like(&inst, Opcode::Mov, inst.dst, vec![t]);
+        mov.predicate = inst.predicate;
+        mov.flag_subreg = inst.flag_subreg;
+        out.push(mov);
+    } else {
+        out.push(mach);
+    }
+    out
+}
+
+fn lower_qword(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
+    let mut out = vec![];
+    let has_dxd = p.device.info().has_integer_dword_mul && p.device.info().verx10 < 125;
+    let mut x = inst.srcs[0];
+    let mut y = inst.srcs[1];
+    if x.negate || x.abs {
+        x = materialize(p, &inst, x, &mut out);
+    }
+    if y.negate || y.abs {
+        y = materialize(p, &inst, y, &mut out);
+    }
+    let (xl, xh, yl, yh) = (
+        dword_half(x, 0),
+        dword_half(x, 1).retype(Type::UD),
+        dword_half(y, 0),
+        dword_half(y, 1).retype(Type::UD),
+    );
+    let bd_lo = new_temp(p, &inst, Type::UD);
+    let bd_hi = new_temp(p, &inst, Type::UD);
+    if has_dxd {
+        let full = new_temp(p, &inst, Type::UQ);
+        out.push(like(&inst, Opcode::Mul, full, vec![xl, yl]));
+        out.push(like(&inst, Opcode::Mov, bd_lo, vec![dword_half(full, 0)]));
+        out.push(like(
+            &inst,
+            Opcode::Mov,
+            bd_hi,
+            vec![dword_half(full, 1).retype(Type::UD)],
+        ));
+    } else {
+        let mut mulh = like(&inst, Opcode::Mulh, bd_hi, vec![xl, yl]);
+        mulh.exec_size = inst.exec_size;
+        out.extend(lower_mulh(p, mulh, opts));
+        let mut low = like(&inst, Opcode::Mul, bd_lo, vec![xl, yl]);
+        low.exec_size = inst.exec_size;
+        out.extend(lower_mul(p, low, opts));
+    }
+    let ad = new_temp(p, &inst, Type::UD);
+    let bc = new_temp(p, &inst, Type::UD);
+    out.extend(lower_mul(
+        p,
+        like(&inst, Opcode::Mul, ad, vec![xh, yl]),
+        opts,
+    ));
+    out.extend(lower_mul(
+        p,
+        like(&inst, Opcode::Mul, bc, vec![xl, yh]),
+        opts,
+    ));
+    out.push(like(&inst, Opcode::Add, bd_hi, vec![bd_hi, ad]));
+    out.push(like(&inst, Opcode::Add, bd_hi, vec![bd_hi, bc]));
+    if !inst.dst.is_null() {
+        for (k, part) in [(0, bd_lo), (1, bd_hi)] {
+            let mut mov = like(
+                &inst,
+                Opcode::Mov,
+                dword_half(inst.dst, k).retype(Type::UD),
+                vec![part],
+            );
+            mov.predicate = inst.predicate;
+            mov.flag_subreg = inst.flag_subreg;
+            out.push(mov);
+        }
+    }
+    out
+}
+
+/// Lowers one MUL or MULH if the device needs it; anything else is returned unchanged.
+pub fn lower_mul(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
+    let info = p.device.info();
+    let native_dxd = info.has_integer_dword_mul && info.verx10 < 125;
+    match inst.op {
+        Opcode::Mulh => lower_mulh(p, inst, opts),
+        Opcode::Mul if inst.srcs.len() == 2 && !inst.dst.is_accumulator() => {
+            let (a, b) = (inst.srcs[0].ty, inst.srcs[1].ty);
+            if is_qword_int(a) && is_qword_int(b) {
+                lower_qword(p, inst, opts)
+            } else if is_dword_int(a) && is_dword_int(b) && !native_dxd {
+                lower_dword(p, inst, opts)
+            } else {
+                vec![inst]
+            }
+        }
+        _ => vec![inst],
+    }
+}
+
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+    let mut progress = false;
+    let mut out = vec![];
+    for inst in p.take_insts() {
+        let before = inst.clone();
+        let lowered = lower_mul(p, inst, opts);
+        progress |= lowered.len() != 1 || lowered[0] != before;
+        out.extend(lowered);
+    }
+    p.set_insts(out);
+    Ok(progress)
+}

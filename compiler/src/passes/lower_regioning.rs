@@ -1,0 +1,288 @@
+//! `lower_regioning` (brw-backend.md §5): give every ALU instruction regions the hardware
+//! accepts, by writing through a temporary with the required destination stride, or
+//! copying sources into temporaries with the required stride and offset.
+//!
+//! * Narrowing conversions (destination smaller than the execution type) write with the
+//!   execution type's byte stride; integer↔HF conversions write DWord-strided.
+//! * On parts with the destination-aligned region restriction (CHV, BXT/GLK for 64-bit and
+//!   DW×DW multiply, DG2 also for float destinations) the destination takes the largest
+//!   source byte stride — capped at 4 elements of the smallest type, the widest encodable
+//!   hstride — and each non-scalar source is copied to that stride and the destination's
+//!   offset.
+//! * An accumulator destination keeps its stride: a MOV into the accumulator would define
+//!   only 33 of the bits a MUL/MACH pair needs, so the sources are fixed instead.
+//! * Conversions the hardware lacks (64-bit ↔ byte, HF → 64-bit) go through D or F.
+//! * Mixed-mode math reads half floats strided.
+
+use super::{byte_stride, elem_stride, reg_offset};
+use crate::hw::{exec_type, is_mixed_float};
+use crate::inst::Inst;
+use crate::opcode::Opcode;
+use crate::pipeline::CompileOptions;
+use crate::program::Program;
+use crate::reg::{REG_SIZE, Reg, RegKind};
+use crate::types::Type;
+
+fn skip(inst: &Inst) -> bool {
+    inst.op.is_control_flow()
+        || inst.op.is_message()
+        || matches!(inst.op, Opcode::LoadPayload | Opcode::Nop | Opcode::Mulh)
+        || inst.dst.is_null()
+}
+
+/// Whether the destination-aligned region restriction covers `inst` on this device.
+fn restricted(p: &Program, inst: &Inst) -> bool {
+    let info = p.device.info();
+    let dw = |t: Type| t.is_int() && t.size() >= 4;
+    let big = inst.dst.ty.size() == 8
+        || exec_type(inst).size() == 8
+        || (inst.op == Opcode::Mul
+            && inst.srcs.len() == 2
+            && dw(inst.srcs[0].ty)
+            && dw(inst.srcs[1].ty))
+        || (inst.op == Opcode::Mad
+            && inst.srcs.len() == 3
+            && dw(inst.srcs[1].ty)
+            && dw(inst.srcs[2].ty));
+    (info.has_dst_aligned_region_restriction && big)
+        || (info.float_dst_aligned_region && inst.dst.ty.is_float())
+}
+
+fn is_raw_byte_move(inst: &Inst) -> bool {
+    inst.op == Opcode::Mov
+        && inst.dst.ty.size() == 1
+        && inst.srcs[0].ty.size() == 1
+        && !inst.srcs[0].negate
+        && !inst.srcs[0].abs
+        && !inst.saturate
+}
+
+fn int_hf_conversion(inst: &Inst) -> bool {
+    let hf_src = inst.srcs.iter().any(|s| s.ty == Type::HF);
+    let int_src = inst.srcs.iter().any(|s| s.ty.is_int());
+    (inst.dst.ty == Type::HF && int_src) || (inst.dst.ty.is_int() && hf_src)
+}
+
+/// Whether a source walks evenly spaced elements (no 2-D region).
+fn linear(r: &Reg) -> bool {
+    match r.kind {
+        RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } => {
+            region.vstride as u32 == region.width as u32 * region.hstride as u32
+                || region.is_scalar()
+        }
+        _ => true,
+    }
+}
+
+/// Current destination byte stride (a scalar SIMD1 destination counts as packed).
+fn dst_stride(inst: &Inst) -> u32 {
+    byte_stride(&inst.dst).max(inst.dst.ty.size())
+}
+
+fn required_dst_stride(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
+    let size = inst.dst.ty.size();
+    let exec = exec_type(inst).size();
+    if inst.dst.is_accumulator() && !crate::zoo!(opts, RegioningAccDstRewrite) {
+        return dst_stride(inst);
+    }
+    let mut req = dst_stride(inst);
+    if exec > size && !is_raw_byte_move(inst) {
+        req = req.max(exec);
+    }
+    if int_hf_conversion(inst) {
+        req = req.max(4);
+    }
+    if restricted(p, inst) || inst.dst.is_accumulator() {
+        let widest = inst
+            .srcs
+            .iter()
+            .filter(|s| !s.is_uniform() && !s.is_imm())
+            .map(byte_stride)
+            .max()
+            .unwrap_or(0);
+        let smallest = inst
+            .srcs
+            .iter()
+            .map(|s| s.ty.size())
+            .chain([size])
+            .min()
+            .unwrap_or(size);
+        let cap = if crate::zoo!(opts, RegioningNoStrideCap) {
+            u32::MAX
+        } else {
+            4 * smallest
+        };
+        req = req.max(widest.min(cap.max(size)));
+    }
+    req
+}
+
+/// Raw unsigned-integer copies of `n` elements of `ty` (64-bit as two dword halves).
+fn raw_copy(like: &Inst, dst: Reg, src: Reg, ty: Type) -> Vec<Inst> {
+    let copy = |d: Reg, s: Reg| {
+        let mut m = Inst::new(Opcode::Mov, like.exec_size, d, vec![s]);
+        m.group = like.group;
+        m.nomask = like.nomask;
+        m
+    };
+    let strip = |r: Reg| Reg {
+        negate: false,
+        abs: false,
+        ..r
+    };
+    if ty.size() == 8 {
+        let halves = |r: Reg| {
+            let s = elem_stride(&r).unwrap_or(1) as u8;
+            let lo = r.retype(Type::UD).with_stride(s.saturating_mul(2));
+            [lo, lo.byte_offset(4)]
+        };
+        let (d, s) = (halves(dst), halves(strip(src)));
+        vec![copy(d[0], s[0]), copy(d[1], s[1])]
+    } else {
+        let u = Type::int_of_size(ty.size(), false);
+        vec![copy(dst.retype(u), strip(src).retype(u))]
+    }
+}
+
+/// A temporary for `n` elements `stride_bytes` apart starting `offset` bytes into a register.
+fn strided_temp(p: &mut Program, ty: Type, n: u32, stride_bytes: u32, offset: u32) -> Reg {
+    let stride = (stride_bytes / ty.size()).max(1);
+    let t = super::temp(p, ty, offset + n * stride_bytes);
+    t.byte_offset(offset).with_stride(stride.min(255) as u8)
+}
+
+/// Splits conversions the hardware cannot do directly into two steps.
+fn split_conversion(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
+    if inst.op != Opcode::Mov {
+        return None;
+    }
+    let (d, s) = (inst.dst.ty, inst.srcs[0].ty);
+    let byte = |t: Type| t.size() == 1;
+    let via = if (d.is_64bit() && byte(s)) || (s.is_64bit() && byte(d)) {
+        if s.is_float() || d.is_float() {
+            Type::D
+        } else if d.is_signed() || s.is_signed() {
+            Type::D
+        } else {
+            Type::UD
+        }
+    } else if s == Type::HF && d.is_64bit() {
+        Type::F
+    } else {
+        return None;
+    };
+    let n = inst.exec_size as u32;
+    let t = super::temp(p, via, n * via.size());
+    let mut first = Inst::new(Opcode::Mov, inst.exec_size, t, vec![inst.srcs[0]]);
+    first.group = inst.group;
+    first.nomask = inst.nomask;
+    // Float → byte clamps in one step; through D the second step must clamp too.
+    first.saturate = inst.saturate;
+    let mut second = inst.clone();
+    second.srcs[0] = t;
+    second.saturate = inst.saturate || s.is_float();
+    Some(vec![first, second])
+}
+
+fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<Inst>) -> bool {
+    if skip(&inst) {
+        out.push(inst);
+        return false;
+    }
+    if let Some(split) = split_conversion(p, &inst) {
+        out.extend(split);
+        return true;
+    }
+    let n = inst.exec_size as u32;
+    let mut before = vec![];
+    let mut after = vec![];
+    let mut changed = false;
+
+    // Mixed-mode math reads half floats with a stride.
+    if inst.op.is_math() && is_mixed_float(&inst) {
+        for i in 0..inst.srcs.len() {
+            let s = inst.srcs[i];
+            if s.ty == Type::HF && !s.is_imm() && byte_stride(&s) <= 2 && !s.is_uniform() {
+                let t = strided_temp(p, Type::HF, n, 4, 0);
+                before.extend(raw_copy(&inst, t, s, Type::HF));
+                inst.srcs[i] = Reg {
+                    negate: s.negate,
+                    abs: s.abs,
+                    ..t
+                };
+                changed = true;
+            }
+        }
+    }
+
+    let size = inst.dst.ty.size();
+    let req = required_dst_stride(p, &inst, opts);
+    let misaligned = {
+        let exec = exec_type(&inst).size();
+        exec > size && !is_raw_byte_move(&inst) && !reg_offset(&inst.dst).is_multiple_of(exec)
+    };
+    let spans = |r: &Reg| {
+        let start = reg_offset(r);
+        let last = start + (n - 1) * byte_stride(r) + r.ty.size() - 1;
+        (start, last)
+    };
+    let uneven = {
+        let (start, last) = spans(&inst.dst);
+        last >= REG_SIZE && {
+            let in_first = (0..n)
+                .filter(|c| start + c * dst_stride(&inst) < REG_SIZE)
+                .count() as u32;
+            in_first * 2 != n
+        }
+    };
+    let rewrite_dst = matches!(
+        inst.dst.kind,
+        RegKind::Vgrf { .. } | RegKind::Fixed { .. } | RegKind::Arf { .. }
+    ) && (req != dst_stride(&inst) || misaligned || uneven)
+        && !(inst.dst.is_accumulator() && !crate::zoo!(opts, RegioningAccDstRewrite));
+    if rewrite_dst {
+        let old = inst.dst;
+        let t = strided_temp(p, old.ty, n, req, 0);
+        if inst.predicate.is_some() && inst.op != Opcode::Sel {
+            before.extend(raw_copy(&inst, t, old, old.ty));
+        }
+        inst.dst = t;
+        after.extend(raw_copy(&inst, old, t, old.ty));
+        changed = true;
+    }
+
+    if restricted(p, &inst) {
+        let dst_off = reg_offset(&inst.dst);
+        let need = dst_stride(&inst).max(size);
+        for i in 0..inst.srcs.len() {
+            let s = inst.srcs[i];
+            if s.is_imm() || s.is_uniform() || s.is_null() {
+                continue;
+            }
+            if byte_stride(&s) != need || reg_offset(&s) != dst_off || !linear(&s) {
+                let t = strided_temp(p, s.ty, n, need.max(s.ty.size()), dst_off);
+                before.extend(raw_copy(&inst, t, s, s.ty));
+                inst.srcs[i] = Reg {
+                    negate: s.negate,
+                    abs: s.abs,
+                    ..t
+                };
+                changed = true;
+            }
+        }
+    }
+    out.extend(before);
+    out.push(inst);
+    out.extend(after);
+    changed
+}
+
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+    let mut progress = false;
+    let mut out = vec![];
+    for inst in p.take_insts() {
+        progress |= lower(p, inst, opts, &mut out);
+    }
+    p.set_insts(out);
+    Ok(progress)
+}

@@ -1,0 +1,286 @@
+//! `lower_simd_width` (brw-backend.md §4): splits instructions wider than the hardware (or
+//! the message) allows into pieces, and promotes gen4 texture messages to SIMD16.
+//!
+//! Pieces run low group first, high group last; only the last ends the thread. Sources
+//! that repeat every channel pass through unchanged; single-component sources are read at
+//! the piece's channel offset relative to the instruction's group; multi-component sources,
+//! sources of promoted pieces and sources aliasing the flag the instruction writes are
+//! gathered ("unzipped") into packed temporaries first. A destination with several
+//! components, of a promoted piece, or overlapping a source is written through temporaries
+//! and "zipped" back afterwards — a predicated one pre-copied so that channels the predicate
+//! leaves alone keep their values. Pieces wider than the original are NoMask, so no masked
+//! instruction is ever wider than the dispatch width.
+
+use crate::hw::is_mixed_float;
+use crate::inst::Inst;
+use crate::opcode::Opcode;
+use crate::pipeline::CompileOptions;
+use crate::program::Program;
+use crate::reg::{Arf, REG_SIZE, Reg, RegKind};
+use crate::types::Type;
+
+/// Registers (32-byte units) an operand's channels touch, counted from its register start.
+fn span_regs(r: &Reg, n: u32, bytes: Option<u32>) -> u32 {
+    if r.is_null() || r.is_imm() || r.is_uniform() {
+        return 0;
+    }
+    let len = bytes.unwrap_or_else(|| (n - 1) * super::byte_stride(r) + r.ty.size());
+    (super::reg_offset(r) + len).div_ceil(REG_SIZE)
+}
+
+fn fpu_width(p: &Program, inst: &Inst) -> u32 {
+    let info = p.device.info();
+    let n = inst.exec_size as u32;
+    let mut w = n.min(32);
+    let footprint = std::iter::once(span_regs(&inst.dst, n, None))
+        .chain(inst.srcs.iter().map(|s| span_regs(s, n, None)))
+        .max()
+        .unwrap_or(0);
+    if footprint > 2 {
+        w = n / footprint.div_ceil(2);
+    }
+    if inst.cmod.is_some() && (info.verx10 < 80 || inst.op.is_3src()) {
+        w = w.min(16);
+    }
+    if inst.op.is_3src() && !info.supports_simd16_3src {
+        w = w.min(8);
+    }
+    if is_mixed_float(inst) && (info.verx10 < 90 || inst.op != Opcode::Mov) {
+        w = w.min(8);
+    }
+    if info.verx10 < 80 {
+        if !inst.nomask {
+            w = w.min(16);
+        }
+        let df = inst.dst.ty == Type::DF || inst.srcs.iter().any(|s| s.ty == Type::DF);
+        if info.verx10 == 70 && !inst.nomask && df {
+            w = w.min(4);
+        }
+        // A two-register destination needs two-register sources on gen7 (except scalars).
+        let dst_regs = span_regs(&inst.dst, w, None);
+        let narrow_src = inst.srcs.iter().any(|s| {
+            !s.is_uniform() && !s.is_imm() && !s.is_null() && span_regs(s, w, None) < dst_regs
+        });
+        if dst_regs == 2 && narrow_src {
+            w /= 2;
+        }
+    }
+    if inst.op == Opcode::Cmp && info.verx10 == 70 && !inst.dst.is_null() {
+        w = w.min(8);
+    }
+    if matches!(inst.op, Opcode::Bfi1 | Opcode::Bfi2) && p.device == crate::Device::Hsw {
+        w = w.min(8);
+    }
+    1 << (31 - w.max(1).leading_zeros())
+}
+
+/// The width the hardware executes `inst` at on this device.
+pub fn lowered_width(p: &Program, inst: &Inst) -> u32 {
+    let info = p.device.info();
+    let n = inst.exec_size as u32;
+    let hf = inst.dst.ty == Type::HF || inst.srcs.iter().any(|s| s.ty == Type::HF);
+    use Opcode::*;
+    match inst.op {
+        If | Else | Endif | Do | While | Break | Continue | Halt | HaltTarget | Nop | Send
+        | ScratchRead | ScratchWrite => n,
+        LoadPayload => {
+            let regs = inst.size_written().div_ceil(REG_SIZE);
+            if inst.header_size == 0 && regs > 2 {
+                (n / regs.div_ceil(2)).max(1)
+            } else {
+                n
+            }
+        }
+        FbWriteLogical | UntypedReadLogical | UntypedWriteLogical => n.min(16),
+        TexLogical if info.verx10 < 50 => 16,
+        TexLogical => n.min(16),
+        Mulh | IntQuotient | IntRemainder => n.min(8),
+        Rcp | Rsq | Sqrt | Exp2 | Log2 | Sin | Cos | Pow => {
+            if hf || info.verx10 < 70 {
+                n.min(8)
+            } else {
+                n.min(16)
+            }
+        }
+        _ => fpu_width(p, inst),
+    }
+}
+
+/// Components per channel of each source and of the destination.
+fn components(inst: &Inst) -> (Vec<u32>, u32) {
+    let comps = inst.message_components();
+    let mut srcs = vec![1; inst.srcs.len()];
+    match inst.op {
+        Opcode::FbWriteLogical => srcs[0] = comps,
+        Opcode::UntypedWriteLogical => srcs[1] = comps,
+        _ => {}
+    }
+    let dst = match inst.op {
+        Opcode::UntypedReadLogical => comps,
+        Opcode::TexLogical => 4,
+        Opcode::LoadPayload => (inst.srcs.len() - inst.header_size as usize) as u32,
+        _ => 1,
+    };
+    (srcs, dst)
+}
+
+/// Whether source `s` reads flag bits the instruction's conditional modifier writes.
+fn aliases_flag(inst: &Inst, s: &Reg) -> bool {
+    if !inst.writes_flag() {
+        return false;
+    }
+    let RegKind::Arf {
+        file: Arf::Flag,
+        nr,
+        subnr,
+        ..
+    } = s.kind
+    else {
+        return false;
+    };
+    let (first, count) = inst.flag_bits();
+    let read_start = nr as u32 * 32 + subnr as u32 * 8;
+    let read_end = read_start + inst.exec_size as u32 * s.ty.size() * 8;
+    read_start < first + count && first < read_end
+}
+
+fn overlaps(a: &Reg, b: &Reg, n: u32) -> bool {
+    let (RegKind::Vgrf { nr: x, .. }, RegKind::Vgrf { nr: y, .. }) = (a.kind, b.kind) else {
+        return false;
+    };
+    if x != y {
+        return false;
+    }
+    match (a.footprint(n), b.footprint(n)) {
+        (Some((s1, e1)), Some((s2, e2))) => s1 < e2 && s2 < e1,
+        _ => false,
+    }
+}
+
+fn mov(w: u32, group: u8, nomask: bool, dst: Reg, src: Reg) -> Inst {
+    let mut m = Inst::new(Opcode::Mov, w as u8, dst, vec![src]);
+    m.group = group;
+    m.nomask = nomask;
+    m
+}
+
+fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst> {
+    let n = inst.exec_size as u32;
+    let promote = w > n;
+    let pieces = if promote { 1 } else { n / w };
+    let copy_w = w.min(n);
+    let nomask = inst.nomask || (promote && !crate::zoo!(opts, SimdSplitWideNotNomask));
+    let group_of = |k: u32| -> u8 {
+        if promote && nomask {
+            0
+        } else {
+            inst.group + (k * w) as u8
+        }
+    };
+    let offset_of = |k: u32| -> u32 {
+        if crate::zoo!(opts, SimdSplitGroupAbsolute) {
+            inst.group as u32 + k * w
+        } else {
+            k * w
+        }
+    };
+    let (src_comps, dst_comps) = components(&inst);
+    let copied: Vec<bool> = inst
+        .srcs
+        .iter()
+        .zip(&src_comps)
+        .map(|(s, &c)| {
+            let uniform = s.is_uniform() || s.is_null() || s.is_imm();
+            let alias = aliases_flag(&inst, s) && !crate::zoo!(opts, SimdSplitFlagAlias);
+            !uniform && (c > 1 || promote || alias)
+        })
+        .collect();
+    let dst_overlap = inst
+        .srcs
+        .iter()
+        .zip(&copied)
+        .any(|(s, &c)| !c && *s != inst.dst && overlaps(&inst.dst, s, n));
+    let dst_copy = !inst.dst.is_null() && (dst_comps > 1 || promote || dst_overlap);
+    let mut before = vec![];
+    let mut body = vec![];
+    let mut after = vec![];
+    let last = pieces - 1;
+    for k in 0..pieces {
+        let g = group_of(k);
+        let mut piece = inst.clone();
+        piece.exec_size = w as u8;
+        piece.group = g;
+        piece.nomask = nomask;
+        piece.eot = inst.eot
+            && if crate::zoo!(opts, SimdSplitEotFirst) {
+                k == 0
+            } else {
+                k == last
+            };
+        for (i, s) in inst.srcs.iter().enumerate() {
+            if copied[i] {
+                let t = super::temp(p, s.ty, src_comps[i] * w * s.ty.size());
+                for c in 0..src_comps[i] {
+                    let from = s.component(n, c).horiz_offset(k * w);
+                    let from = Reg {
+                        negate: false,
+                        abs: false,
+                        ..from
+                    };
+                    before.push(mov(
+                        copy_w,
+                        inst.group + (k * copy_w) as u8,
+                        inst.nomask,
+                        t.component(w, c),
+                        from,
+                    ));
+                }
+                piece.srcs[i] = Reg {
+                    negate: s.negate,
+                    abs: s.abs,
+                    ..t
+                };
+            } else if !(s.is_uniform() || s.is_imm() || s.is_null()) {
+                piece.srcs[i] = s.horiz_offset(offset_of(k));
+            }
+        }
+        if dst_copy {
+            let d = inst.dst;
+            let t = super::temp(p, d.ty, dst_comps * w * d.ty.size());
+            let pre_copy = inst.predicate.is_some()
+                && inst.op != Opcode::Sel
+                && !crate::zoo!(opts, SimdZipIgnoresPredicate);
+            for c in 0..dst_comps {
+                let (to, back) = (t.component(w, c), d.component(n, c).horiz_offset(k * w));
+                let zip_group = inst.group + (k * copy_w) as u8;
+                if pre_copy {
+                    before.push(mov(copy_w, zip_group, inst.nomask, to, back));
+                }
+                after.push(mov(copy_w, zip_group, inst.nomask, back, to));
+            }
+            piece.dst = t;
+        } else if !inst.dst.is_null() {
+            piece.dst = inst.dst.horiz_offset(offset_of(k));
+        }
+        body.push(piece);
+    }
+    before.extend(body);
+    before.extend(after);
+    before
+}
+
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+    let mut progress = false;
+    let mut out = vec![];
+    for inst in p.take_insts() {
+        let w = lowered_width(p, &inst);
+        if w != inst.exec_size as u32 && w > 0 {
+            out.extend(split(p, inst, w, opts));
+            progress = true;
+        } else {
+            out.push(inst);
+        }
+    }
+    p.set_insts(out);
+    Ok(progress)
+}

@@ -1,0 +1,132 @@
+//! The lowering passes, one per file, and helpers they share.
+
+pub mod allocate_registers;
+pub mod liveness;
+pub mod lower_alu_restrictions;
+pub mod lower_integer_multiplication;
+pub mod lower_load_payload;
+pub mod lower_logical_sends;
+pub mod lower_payload_inputs;
+pub mod lower_regioning;
+pub mod lower_simd_width;
+pub mod lower_vgrfs_to_fixed_grfs;
+pub mod scratch;
+pub mod spill;
+
+use crate::pipeline::Pass;
+use crate::reg::{REG_SIZE, Reg, RegKind, Region};
+use crate::types::Type;
+
+/// The mandatory lowering, in order (Mesa's order of brw_optimize's lowering steps).
+pub fn mandatory() -> Vec<Pass> {
+    vec![
+        Pass {
+            name: "lower_simd_width",
+            run: lower_simd_width::run,
+        },
+        Pass {
+            name: "lower_logical_sends",
+            run: lower_logical_sends::run,
+        },
+        Pass {
+            name: "lower_load_payload",
+            run: lower_load_payload::run,
+        },
+        Pass {
+            name: "lower_simd_width",
+            run: lower_simd_width::run,
+        },
+        Pass {
+            name: "lower_integer_multiplication",
+            run: lower_integer_multiplication::run,
+        },
+        Pass {
+            name: "lower_regioning",
+            run: lower_regioning::run,
+        },
+        Pass {
+            name: "lower_alu_restrictions",
+            run: lower_alu_restrictions::run,
+        },
+        Pass {
+            name: "lower_simd_width",
+            run: lower_simd_width::run,
+        },
+        Pass {
+            name: "lower_payload_inputs",
+            run: lower_payload_inputs::run,
+        },
+        Pass {
+            name: "allocate_registers",
+            run: allocate_registers::run,
+        },
+    ]
+}
+
+/// Element stride of a virtual operand in elements (fixed regions report their hstride, or
+/// their vstride for width-1 regions); `None` for immediates and null.
+pub fn elem_stride(r: &Reg) -> Option<u32> {
+    match r.kind {
+        RegKind::Vgrf { stride, .. } | RegKind::Attr { stride, .. } => Some(stride as u32),
+        RegKind::Uniform { .. } => Some(0),
+        RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } => {
+            Some(if region.is_scalar() {
+                0
+            } else if region.width == 1 {
+                region.vstride as u32
+            } else {
+                region.hstride as u32
+            })
+        }
+        RegKind::Null | RegKind::Imm(_) => None,
+    }
+}
+
+/// Byte stride between channels (0 for scalars and immediates).
+pub fn byte_stride(r: &Reg) -> u32 {
+    elem_stride(r).unwrap_or(0) * r.ty.size()
+}
+
+/// Byte offset of an operand within its 32-byte register.
+pub fn reg_offset(r: &Reg) -> u32 {
+    match r.kind {
+        RegKind::Vgrf { offset, .. }
+        | RegKind::Attr { offset, .. }
+        | RegKind::Uniform { offset, .. } => offset % REG_SIZE,
+        RegKind::Fixed { subnr, .. } | RegKind::Arf { subnr, .. } => subnr as u32,
+        _ => 0,
+    }
+}
+
+/// The hardware operand for bytes at `byte` of the GRF file read `stride` elements apart by
+/// `exec` channels: rows never straddle a GRF (so a row is at most 32 bytes and starts
+/// aligned to its length), scalars are `<0;1,0>`.
+pub fn fixed_operand(byte: u32, stride: u32, ty: Type, exec: u32, is_dst: bool) -> Reg {
+    let nr = (byte / REG_SIZE) as u16;
+    let subnr = (byte % REG_SIZE) as u8;
+    let size = ty.size();
+    let region = if is_dst {
+        let h = if stride == 0 { 1 } else { stride } as u8;
+        Region::new(h.saturating_mul(8), 8, h)
+    } else if stride == 0 || exec == 1 {
+        Region::SCALAR
+    } else {
+        let elem = stride * size;
+        let mut w = exec.min(16);
+        while w > 1 && (w * elem > REG_SIZE || !(subnr as u32).is_multiple_of(w * elem)) {
+            w /= 2;
+        }
+        if w == 1 {
+            Region::new(stride as u8, 1, 0)
+        } else {
+            Region::new((w * stride) as u8, w as u8, stride as u8)
+        }
+    };
+    Reg::grf(nr, subnr, region, ty)
+}
+
+/// A fresh VGRF big enough for `bytes`, as a packed operand of `ty`.
+pub fn temp(p: &mut crate::Program, ty: Type, bytes: u32) -> Reg {
+    let nr = p.alloc_vgrf(bytes.div_ceil(REG_SIZE).max(1));
+    Reg::vgrf(nr, ty)
+}

@@ -1,0 +1,218 @@
+//! Scratch space (brw-backend.md §8): per-thread sizes and their encoding, message headers,
+//! the "unlimited scratch" base adjustment, and lowering scratch reads/writes to SENDs.
+//!
+//! The driver (the emulator) lays threads out `real` bytes apart and programs each thread's
+//! g0.3 with the encoding of `programmed`, which is `real` unless that exceeds the device's
+//! per-thread limit. Past the limit the hardware would put thread i at `i × programmed`, so
+//! the program moves its base itself: base − FFTID × programmed + FFTID × real. The multiplies
+//! by constants go through integer-multiply lowering (a constant ≥ 65536 cannot be a 16-bit
+//! immediate on parts without DxD multiply).
+
+use super::lower_integer_multiplication::lower_mul;
+use crate::inst::{Inst, MsgDesc, MsgKind};
+use crate::opcode::Opcode;
+use crate::pipeline::CompileOptions;
+use crate::program::Program;
+use crate::reg::{REG_SIZE, Reg, RegKind, Region};
+use crate::types::Type;
+
+/// Per-thread scratch bytes: (programmed into g0.3, real spacing of threads in the buffer).
+pub fn sizes(p: &Program) -> (u32, u32) {
+    let info = p.device.info();
+    let enc = info.scratch_encoding;
+    let programmed = enc.round_up(p.scratch_size.min(info.max_scratch_per_thread));
+    let real = programmed.max(p.scratch_size.next_multiple_of(1024));
+    (programmed, real)
+}
+
+/// The size encoding the compiler writes into scratch headers.
+pub fn encoding(p: &Program, opts: &CompileOptions) -> u32 {
+    let (programmed, _) = sizes(p);
+    let enc = if crate::zoo!(opts, ScratchHswSizeEncoding) && p.device == crate::Device::Hsw {
+        crate::device::ScratchEncoding::Pow2From1K
+    } else {
+        p.device.info().scratch_encoding
+    };
+    enc.encode(programmed)
+}
+
+fn nomask(inst: Inst) -> Inst {
+    inst.with_nomask()
+}
+
+fn g0_dword(dword: u32) -> Reg {
+    Reg::grf(0, (dword * 4) as u8, Region::SCALAR, Type::UD)
+}
+
+fn scalar(r: Reg) -> Reg {
+    r.with_stride(0)
+}
+
+/// Instructions computing the scratch base (header dword 5) into a new scalar VGRF: the
+/// thread's g0.5 base, moved for unlimited scratch.
+pub fn base_setup(p: &mut Program, opts: &CompileOptions) -> (Reg, Vec<Inst>) {
+    let base = Reg::vgrf(p.alloc_vgrf(1), Type::UD);
+    let g05 = g0_dword(crate::payload::SCRATCH_BASE_DWORD);
+    let mut out = vec![nomask(Inst::new(
+        Opcode::And,
+        1,
+        scalar(base),
+        vec![g05, Reg::imm_ud(0xffff_fc00)],
+    ))];
+    let info = p.device.info();
+    let (programmed, real) = sizes(p);
+    if p.scratch_size > info.max_scratch_per_thread {
+        let fftid = Reg::vgrf(p.alloc_vgrf(1), Type::UD);
+        out.push(nomask(Inst::new(
+            Opcode::And,
+            1,
+            scalar(fftid),
+            vec![g05, Reg::imm_ud(0x3ff)],
+        )));
+        let real_imm = if crate::zoo!(opts, ScratchFftidImmTruncated) {
+            Reg::imm_uw(real as u16)
+        } else {
+            Reg::imm_ud(real)
+        };
+        for (factor, sign) in [(Reg::imm_ud(programmed), true), (real_imm, false)] {
+            let t = Reg::vgrf(p.alloc_vgrf(1), Type::UD);
+            let mul = nomask(Inst::new(
+                Opcode::Mul,
+                1,
+                scalar(t),
+                vec![scalar(fftid), factor],
+            ));
+            out.extend(lower_mul(p, mul, opts));
+            let term = if sign { scalar(t).negated() } else { scalar(t) };
+            out.push(nomask(Inst::new(
+                Opcode::Add,
+                1,
+                scalar(base),
+                vec![scalar(base), term],
+            )));
+        }
+    }
+    (scalar(base), out)
+}
+
+/// Instructions building a scratch message header for byte `offset` into a new VGRF.
+fn header(p: &mut Program, offset: u32, enc: u32, base: Reg) -> (Reg, Vec<Inst>) {
+    let h = Reg::vgrf(p.alloc_vgrf(1), Type::UD);
+    let at = |bytes: u32| scalar(h.byte_offset(bytes));
+    let out = vec![
+        nomask(Inst::new(Opcode::Mov, 8, h, vec![Reg::imm_ud(0)])),
+        nomask(Inst::new(
+            Opcode::Mov,
+            1,
+            at(8),
+            vec![Reg::imm_ud(offset / 16)],
+        )),
+        nomask(Inst::new(Opcode::Mov, 1, at(12), vec![Reg::imm_ud(enc)])),
+        nomask(Inst::new(Opcode::Mov, 1, at(20), vec![base])),
+    ];
+    (h, out)
+}
+
+/// Whether an operand is a whole-register, packed VGRF range a SEND can use directly.
+fn sendable(r: &Reg) -> bool {
+    matches!(r.kind, RegKind::Vgrf { offset, stride: 1, .. } if offset % REG_SIZE == 0)
+}
+
+/// Lowers one scratch read/write (logical, per channel) to header + SEND. Per-channel data of
+/// 4-byte elements maps channel c to dword c, so the channel mask carries over; other sizes
+/// go through a NoMask read (and a masked merge for writes).
+fn lower_one(p: &mut Program, inst: Inst, enc: u32, base: Reg) -> Vec<Inst> {
+    let read = inst.op == Opcode::ScratchRead;
+    let offset = inst.imm_src(if read { 0 } else { 1 }).unwrap_or(0) as u32;
+    let data = if read { inst.dst } else { inst.srcs[0] };
+    let n = inst.exec_size as u32;
+    let bytes = n * data.ty.size();
+    let regs = bytes.div_ceil(REG_SIZE) as u8;
+    let (hdr, mut out) = header(p, offset, enc, base);
+    let per_channel_dwords = data.ty.size() == 4;
+    let masked = |i: Inst| Inst {
+        group: inst.group,
+        nomask: inst.nomask,
+        predicate: inst.predicate,
+        flag_subreg: inst.flag_subreg,
+        ..i
+    };
+    let ud = |r: Reg| r.retype(Type::int_of_size(data.ty.size(), false));
+    let desc_read = MsgDesc {
+        kind: MsgKind::ScratchRead,
+        mlen: 1,
+        ex_mlen: 0,
+        rlen: regs,
+        header: true,
+    };
+    let desc_write = MsgDesc {
+        kind: MsgKind::ScratchWrite,
+        mlen: 1,
+        ex_mlen: regs,
+        rlen: 0,
+        header: true,
+    };
+    let send = |dst: Reg, payload2: Reg, desc: MsgDesc| {
+        let mut s = Inst::new(Opcode::Send, inst.exec_size, dst, vec![hdr, payload2]);
+        s.desc = Some(desc);
+        s
+    };
+    if read {
+        if per_channel_dwords && sendable(&data) {
+            out.push(masked(send(ud(data), Reg::null(Type::UD), desc_read)));
+        } else {
+            let t = super::temp(p, ud(data).ty, bytes);
+            out.push(nomask(send(t, Reg::null(Type::UD), desc_read)));
+            out.push(masked(Inst::new(
+                Opcode::Mov,
+                inst.exec_size,
+                ud(data),
+                vec![t],
+            )));
+        }
+    } else if per_channel_dwords && sendable(&data) {
+        out.push(masked(send(Reg::null(Type::UD), ud(data), desc_write)));
+    } else {
+        let t = super::temp(p, ud(data).ty, bytes);
+        out.push(nomask(send(t, Reg::null(Type::UD), desc_read)));
+        out.push(masked(Inst::new(
+            Opcode::Mov,
+            inst.exec_size,
+            t,
+            vec![ud(data)],
+        )));
+        let (hdr2, more) = header(p, offset, enc, base);
+        out.extend(more);
+        let mut s = Inst::new(
+            Opcode::Send,
+            inst.exec_size,
+            Reg::null(Type::UD),
+            vec![hdr2, t],
+        );
+        s.desc = Some(desc_write);
+        out.push(nomask(s));
+    }
+    out
+}
+
+/// Replaces every scratch read/write with header + SEND; the base is computed once at the
+/// start of the program. Returns whether anything changed.
+pub fn lower_scratch_ops(p: &mut Program, opts: &CompileOptions) -> bool {
+    if !p
+        .insts()
+        .any(|i| matches!(i.op, Opcode::ScratchRead | Opcode::ScratchWrite))
+    {
+        return false;
+    }
+    let enc = encoding(p, opts);
+    let (base, mut out) = base_setup(p, opts);
+    for inst in p.take_insts() {
+        if matches!(inst.op, Opcode::ScratchRead | Opcode::ScratchWrite) {
+            out.extend(lower_one(p, inst, enc, base));
+        } else {
+            out.push(inst);
+        }
+    }
+    p.set_insts(out);
+    true
+}

@@ -1,0 +1,150 @@
+//! The pass manager: an ordered, named pipeline from logical IR to hardware IR. After every
+//! pass the IR validator runs and its violations are recorded with the pass name; progress
+//! is counted; panics are caught and reported with the pass name. The oracle localises a
+//! failing case by stopping after pass k or skipping a named pass.
+
+use crate::passes;
+use crate::program::Program;
+use crate::validate::{Violation, validate};
+use serde::Serialize;
+
+/// How to compile.
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    /// `-O0`: mandatory lowering only.
+    pub o0: bool,
+    /// Spill every spillable VGRF to scratch (like INTEL_DEBUG=spill_fs).
+    pub spill_all: bool,
+    /// Stop after the pass at this index of the pipeline.
+    pub stop_after: Option<usize>,
+    /// Passes not to run, by name.
+    pub skip: Vec<String>,
+    /// Keep the IR after every pass (for dumps and localisation).
+    pub keep_ir: bool,
+    /// The historical bug to inject (only in `zoo` builds).
+    pub zoo: crate::zoo::Selected,
+}
+
+/// A pass: a name and a function that rewrites the program, returning whether it changed
+/// anything, or why it could not compile it.
+#[derive(Clone, Copy)]
+pub struct Pass {
+    pub name: &'static str,
+    pub run: fn(&mut Program, &CompileOptions) -> Result<bool, String>,
+}
+
+/// What one pass did.
+#[derive(Clone, Debug, Serialize)]
+pub struct PassRecord {
+    pub name: &'static str,
+    pub progress: bool,
+    /// Validator violations in the pass's output.
+    pub violations: Vec<Violation>,
+    /// The IR after the pass, when asked for.
+    #[serde(skip)]
+    pub ir: Option<Program>,
+}
+
+/// How a compilation ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Outcome {
+    Compiled,
+    /// A pass refused the program (e.g. more registers than the device has).
+    Failed {
+        pass: String,
+        message: String,
+    },
+    /// A pass panicked.
+    Panicked {
+        pass: String,
+        message: String,
+    },
+}
+
+/// The result of a compilation.
+#[derive(Clone, Debug)]
+pub struct Compilation {
+    pub program: Program,
+    pub passes: Vec<PassRecord>,
+    pub outcome: Outcome,
+}
+
+impl Compilation {
+    /// The first pass whose output broke a validator rule, with its violations.
+    pub fn first_violation(&self) -> Option<(&'static str, &[Violation])> {
+        self.passes
+            .iter()
+            .find(|r| !r.violations.is_empty())
+            .map(|r| (r.name, r.violations.as_slice()))
+    }
+}
+
+/// The ordered passes for these options.
+pub fn pipeline(opts: &CompileOptions) -> Vec<Pass> {
+    let _ = opts.o0;
+    passes::mandatory()
+}
+
+fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = e.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = e.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".into()
+    }
+}
+
+/// Compiles `input` through the pipeline.
+pub fn compile(input: &Program, opts: &CompileOptions) -> Compilation {
+    let mut program = input.clone();
+    let mut records = vec![];
+    let mut outcome = Outcome::Compiled;
+    for (index, pass) in pipeline(opts).into_iter().enumerate() {
+        if opts.skip.iter().any(|s| s == pass.name) {
+            continue;
+        }
+        let mut work = program.clone();
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (pass.run)(&mut work, opts)));
+        match result {
+            Ok(Ok(progress)) => {
+                program = work;
+                records.push(PassRecord {
+                    name: pass.name,
+                    progress,
+                    violations: validate(&program),
+                    ir: opts.keep_ir.then(|| program.clone()),
+                });
+            }
+            Ok(Err(message)) => {
+                outcome = Outcome::Failed {
+                    pass: pass.name.into(),
+                    message,
+                };
+                break;
+            }
+            Err(e) => {
+                outcome = Outcome::Panicked {
+                    pass: pass.name.into(),
+                    message: panic_message(e),
+                };
+                break;
+            }
+        }
+        if opts.stop_after == Some(index) {
+            break;
+        }
+    }
+    Compilation {
+        program,
+        passes: records,
+        outcome,
+    }
+}
+
+/// Index of the first pass called `name`.
+pub fn pass_index(opts: &CompileOptions, name: &str) -> Option<usize> {
+    pipeline(opts).iter().position(|p| p.name == name)
+}
