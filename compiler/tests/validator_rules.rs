@@ -393,10 +393,15 @@ fn send_payload() {
         skl16("untyped_read_logical(16) v0:UD, v1:UD, 1:UD, 1:UD"),
         skl16("untyped_read_logical(16) v0:UD, v1:F, 1:UD, 1:UD"),
     );
+    let scratch = |body: &str| {
+        let mut p = skl16(body);
+        p.scratch_size = 1024;
+        p
+    };
     case(
         Rule::SendPayload,
-        skl16("scratch_read(16) v0:UD, 32:UD"),
-        skl16("scratch_read(16) v0:UD, 36:UD"),
+        scratch("scratch_read(16) v0:UD, 32:UD"),
+        scratch("scratch_read(16) v0:UD, 36:UD"),
     );
     // A hardware SEND needs a descriptor, and its lengths must match the message.
     let mut no_desc = skl16("mov(16) v0:F, 1.0:F");

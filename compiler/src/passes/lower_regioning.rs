@@ -159,9 +159,8 @@ fn split_conversion(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
     let (d, s) = (inst.dst.ty, inst.srcs[0].ty);
     let byte = |t: Type| t.size() == 1;
     let via = if (d.is_64bit() && byte(s)) || (s.is_64bit() && byte(d)) {
-        if s.is_float() || d.is_float() {
-            Type::D
-        } else if d.is_signed() || s.is_signed() {
+        // Floats count as signed: a float ↔ byte conversion goes through D.
+        if d.is_signed() || s.is_signed() {
             Type::D
         } else {
             Type::UD
@@ -239,7 +238,7 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
         inst.dst.kind,
         RegKind::Vgrf { .. } | RegKind::Fixed { .. } | RegKind::Arf { .. }
     ) && (req != dst_stride(&inst) || misaligned || uneven)
-        && !(inst.dst.is_accumulator() && !crate::zoo!(opts, RegioningAccDstRewrite));
+        && (!inst.dst.is_accumulator() || crate::zoo!(opts, RegioningAccDstRewrite));
     if rewrite_dst {
         let old = inst.dst;
         let t = strided_temp(p, old.ty, n, req, 0);
