@@ -148,16 +148,15 @@ impl CompileArgs {
                     .ok_or_else(|| format!("unknown device `{name}`"))?,
             ),
         };
-        let zoo = match &self.zoo {
-            None => compiler::zoo::Selected::default(),
-            Some(name) => compiler::zoo::select(name)?,
-        };
         Ok(compile_cmd::Options {
             device,
             compile: compiler::pipeline::CompileOptions {
                 o0: self.opt_level == 0,
                 spill_all: self.spill_all,
-                zoo,
+                zoo: match &self.zoo {
+                    None => compiler::zoo::Selected::default(),
+                    Some(name) => compiler::zoo::select(name)?,
+                },
                 ..Default::default()
             },
         })
