@@ -255,3 +255,15 @@ fn save_inputs_keeps_a_seed_with_the_program() {
         "the saved inputs replay the seed"
     );
 }
+
+#[cfg(not(feature = "zoo"))]
+#[test]
+fn default_builds_have_no_zoo() {
+    let out = eufuzz(&["compile", "--zoo", "simd-split-eot-first", "x.eu"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("needs a build with the zoo feature"),
+        "{}",
+        text(&out.stderr)
+    );
+}

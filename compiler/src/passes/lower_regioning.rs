@@ -192,6 +192,11 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
         out.extend(split);
         return true;
     }
+    if inst.exec_size == 1 {
+        // One channel: no stride or offset relation between operands to keep.
+        out.push(inst);
+        return false;
+    }
     let n = inst.exec_size as u32;
     let mut before = vec![];
     let mut after = vec![];

@@ -106,7 +106,8 @@ pub fn fixed_operand(byte: u32, stride: u32, ty: Type, exec: u32, is_dst: bool) 
     let subnr = (byte % REG_SIZE) as u8;
     let size = ty.size();
     let region = if is_dst {
-        let h = if stride == 0 { 1 } else { stride } as u8;
+        // One channel has no stride to speak of: any encodable hstride writes the same byte.
+        let h = if stride == 0 || exec == 1 { 1 } else { stride } as u8;
         Region::new(h.saturating_mul(8), 8, h)
     } else if stride == 0 || exec == 1 {
         Region::SCALAR

@@ -25,7 +25,7 @@ fn renumber(r: &mut Reg, to: u32) {
 }
 
 /// Scratch messages moving all of VGRF `t` to or from the slot at `slot`. With the
-/// spill-fill-masked bug they take `like`'s channel mask when its width matches.
+/// spill-fill-masked bug, fills take `like`'s channel mask when its width matches.
 fn transfer(
     t: u32,
     regs: u32,
@@ -52,7 +52,7 @@ fn transfer(
         } else {
             Inst::new(Opcode::ScratchRead, exec, data, vec![offset])
         };
-        if crate::zoo!(opts, SpillFillMasked) && like.exec_size == exec {
+        if crate::zoo!(opts, SpillFillMasked) && !write && like.exec_size == exec {
             inst.group = like.group;
             inst.nomask = like.nomask;
         } else {

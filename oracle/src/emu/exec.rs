@@ -275,6 +275,8 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx) -> u32 {
         && !d.srcs[0].negate
         && !d.srcs[0].abs
         && !inst.saturate;
+    // Every channel reads its sources before any channel's results land, as in hardware.
+    let mut effects: Vec<Effect> = Vec::with_capacity(n as usize);
     let mut count = 0;
     for c in 0..n {
         if !bit(e.exec, c) {
@@ -286,14 +288,21 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx) -> u32 {
             let (raw, dv) = read_raw(t, &d.srcs[0], c);
             let bits = raw & mask_of(dst_ty);
             def &= dv;
-            write_dst(t, &d.dst, c, bits, def);
+            effects.push(Effect::Dst { c, bits, def });
             if inst.acc_wr {
                 let (lane, exists) = implicit_lane(ctx, inst.group as u32, c, dst_ty.is_int());
                 if exists {
-                    t.acc[lane] = acc_from_write(bits, dst_ty, def);
+                    effects.push(Effect::Acc {
+                        lane,
+                        value: acc_from_write(bits, dst_ty, def),
+                    });
                 }
             }
-            set_cmod_flag(t, d, c, inst.cmod.map(|m| cmod_holds(m, bits, dst_ty)), def);
+            effects.push(Effect::Flag {
+                c,
+                cond: inst.cmod.map(|m| cmod_holds(m, bits, dst_ty)),
+                def,
+            });
             continue;
         }
         for (i, slot) in srcs.iter_mut().enumerate().take(nsrc) {
@@ -387,15 +396,18 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx) -> u32 {
                 // An integer MUL into the accumulator keeps the full product.
                 if inst.op == Opcode::Mul && integer && matches!(d.dst.loc, Loc::Acc(_)) {
                     if let (Loc::Acc(lanes), Num::Int(p)) = (&d.dst.loc, num)
-                        && let Some(l) = t.acc.get_mut(lanes[c as usize] as usize)
+                        && (lanes[c as usize] as usize) < ACC_LANES
                     {
                         let wrapped = (p << 62) >> 62; // sign-extend from 66 bits
-                        *l = AccLane {
-                            value: wrapped,
-                            defined_bits: if def { ACC_FULL_BITS } else { 0 },
-                        };
+                        effects.push(Effect::Acc {
+                            lane: lanes[c as usize] as usize,
+                            value: AccLane {
+                                value: wrapped,
+                                defined_bits: if def { ACC_FULL_BITS } else { 0 },
+                            },
+                        });
                     }
-                    set_cmod_flag(t, d, c, None, def);
+                    effects.push(Effect::Flag { c, cond: None, def });
                     continue;
                 }
                 let bits = encode(num, dst_ty, inst.saturate);
@@ -403,18 +415,43 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx) -> u32 {
             }
             Out::Condition(cond) => (if cond { mask_of(dst_ty) } else { 0 }, Some(cond)),
         };
-        write_dst(t, &d.dst, c, bits, def);
-        if let Some(lane) =
+        effects.push(Effect::Dst { c, bits, def });
+        if let Some(value) =
             acc_write.or_else(|| inst.acc_wr.then(|| acc_from_write(bits, dst_ty, def)))
             && lane_exists
         {
-            t.acc[implicit_lane(ctx, inst.group as u32, c, integer).0] = lane;
+            effects.push(Effect::Acc { lane, value });
         }
         if inst.op != Opcode::Sel {
-            set_cmod_flag(t, d, c, cond, def);
+            effects.push(Effect::Flag { c, cond, def });
+        }
+    }
+    for effect in effects {
+        match effect {
+            Effect::Dst { c, bits, def } => write_dst(t, &d.dst, c, bits, def),
+            Effect::Acc { lane, value } => t.acc[lane] = value,
+            Effect::Flag { c, cond, def } => set_cmod_flag(t, d, c, cond, def),
         }
     }
     count
+}
+
+/// A result of one channel, applied once every channel has read its sources.
+enum Effect {
+    Dst {
+        c: u32,
+        bits: u64,
+        def: bool,
+    },
+    Acc {
+        lane: usize,
+        value: AccLane,
+    },
+    Flag {
+        c: u32,
+        cond: Option<bool>,
+        def: bool,
+    },
 }
 
 fn set_cmod_flag(t: &mut Thread, d: &DInst, c: u32, cond: Option<bool>, def: bool) {

@@ -44,6 +44,9 @@ use std::collections::BTreeMap;
 /// Memory shared by every thread of a run.
 pub struct Memory {
     pub buffers: BTreeMap<u8, Space>,
+    /// Per buffer byte: 0 untouched by any thread, t + 1 touched by thread t only,
+    /// `SHARED` touched by several threads (a race: undefined from then on).
+    pub owners: BTreeMap<u8, Vec<u8>>,
     /// Scratch bytes from `SCRATCH_BASE` on.
     pub scratch: Space,
 }
@@ -112,14 +115,36 @@ fn check_span(t: &Thread, comps: &Components, n: u32, k: u32, size: usize) -> Re
     Ok(())
 }
 
-/// Reads one dword of buffer memory: value and defined-ness; out of bounds is undefined.
-fn buffer_read(mem: &Memory, surface: u8, addr: u64) -> Option<(u32, bool)> {
+/// Owner mark of buffer bytes touched by several threads.
+pub const SHARED: u8 = u8::MAX;
+
+/// Claims buffer bytes for `thread`; returns whether they were (and stay) private to it.
+/// Bytes touched by two threads are a race: their value is undefined whatever the schedule.
+fn claim(owners: &mut [u8], at: usize, len: usize, thread: u32) -> bool {
+    let me = (thread + 1).min(SHARED as u32 - 1) as u8;
+    let mut private = true;
+    for o in &mut owners[at..at + len] {
+        if *o == 0 || *o == me {
+            *o = me;
+        } else {
+            *o = SHARED;
+            private = false;
+        }
+    }
+    private
+}
+
+/// Reads one dword of buffer memory for `thread`: value and defined-ness; out of bounds
+/// is `None`.
+fn buffer_read(mem: &mut Memory, surface: u8, addr: u64, thread: u32) -> Option<(u32, bool)> {
     let buf = mem.buffers.get(&surface)?;
     if !buf.contains(addr, 4) {
         return None;
     }
     let (v, def) = buf.read(addr as usize, 4);
-    Some((v as u32, def))
+    let owners = mem.owners.get_mut(&surface)?;
+    let private = claim(owners, addr as usize, 4, thread);
+    Some((v as u32, def && private))
 }
 
 fn texel(surface: u32, u: f32, v: f32) -> [f32; 4] {
@@ -164,7 +189,7 @@ impl Ctxt<'_, '_> {
                 let v = if !adef {
                     (0, false)
                 } else {
-                    match buffer_read(self.mem, surface, a) {
+                    match buffer_read(self.mem, surface, a, self.t.index) {
                         Some(v) => v,
                         None => {
                             self.note(
@@ -189,7 +214,11 @@ impl Ctxt<'_, '_> {
     }
 
     fn untyped_write(&mut self, surface: u8, addr: (u32, bool), data: &[(u32, bool)]) {
-        let Some(buf) = self.mem.buffers.get_mut(&surface) else {
+        let thread = self.t.index;
+        let (Some(buf), Some(owners)) = (
+            self.mem.buffers.get_mut(&surface),
+            self.mem.owners.get_mut(&surface),
+        ) else {
             self.note(
                 DiagKind::OutOfBounds,
                 format!("write to buffer {surface}, which does not exist"),
@@ -199,23 +228,28 @@ impl Ctxt<'_, '_> {
         if !addr.1 {
             let len = buf.len();
             buf.undefine(0, len);
+            owners.fill(SHARED);
             self.note(
                 DiagKind::UndefinedAddress,
                 format!("write to buffer {surface} through an undefined address"),
             );
             return;
         }
+        let mut dropped = None;
         for (k, &(v, def)) in data.iter().enumerate() {
             let a = addr.0 as u64 + 4 * k as u64;
-            if buf.contains(a, 4) {
-                buf.write(a as usize, 4, v as u64, def);
-            } else {
-                self.note(
-                    DiagKind::OutOfBounds,
-                    format!("write to buffer {surface} at byte {a} dropped (out of bounds)"),
-                );
+            if !buf.contains(a, 4) {
+                dropped = Some(a);
                 break;
             }
+            let private = claim(owners, a as usize, 4, thread);
+            buf.write(a as usize, 4, v as u64, def && private);
+        }
+        if let Some(a) = dropped {
+            self.note(
+                DiagKind::OutOfBounds,
+                format!("write to buffer {surface} at byte {a} dropped (out of bounds)"),
+            );
         }
     }
 

@@ -123,8 +123,14 @@ fn memory(p: &Program, inputs: &Inputs, real_scratch: u32) -> Memory {
         })
         .collect();
     let scratch_len = p.threads.max(1) as usize * real_scratch as usize;
+    let owners = inputs
+        .buffers
+        .iter()
+        .map(|(&s, v)| (s, vec![0; compiler::inputs::values_to_bytes(v).len()]))
+        .collect();
     Memory {
         buffers,
+        owners,
         scratch: Space::undefined(scratch_len.min(256 << 20)),
     }
 }
@@ -136,47 +142,60 @@ struct Budget {
     fuel: u64,
 }
 
-/// Runs one thread to its end: `Ok(false)` when the fuel ran out, `Err` for an emulator fault.
-fn run_thread(
+/// Where a thread stands after one step.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Running,
+    Done,
+}
+
+/// Executes one instruction of a thread; `Err` for an emulator fault.
+fn step(
     t: &mut Thread,
     ctx: &Ctx,
     mem: &mut Memory,
     out: &mut ThreadResult,
     diags: &mut Vec<Diagnostic>,
     budget: &mut Budget,
-) -> Result<bool, (Option<usize>, String)> {
+) -> Result<Step, (Option<usize>, String)> {
     let insts = &ctx.decoded.insts;
-    while t.ip < insts.len() {
-        if budget.steps >= budget.fuel {
-            return Ok(false);
-        }
-        budget.steps += 1;
-        let ip = t.ip;
-        let d = &insts[ip];
-        let op = d.inst.op;
-        if op.is_control_flow() || op == Opcode::Nop {
-            exec::exec_control(t, d, ctx, diags).map_err(|m| (Some(ip), m))?;
-            continue;
-        }
-        if op.is_message() || op == Opcode::LoadPayload {
-            let effect =
-                messages::exec_message(t, d, ip, ctx, mem, diags).map_err(|m| (Some(ip), m))?;
-            budget.channel_ops += effect.channels as u64;
-            if let Some(w) = effect.rt_write {
-                out.rt_writes.push(w);
-            }
-        } else if let Some(k) = d.kernel.filter(|_| ctx.fast_path) {
-            budget.channel_ops += fast::exec(t, d, k, ctx) as u64;
-        } else {
-            budget.channel_ops += exec::exec_alu(t, d, ctx) as u64;
-        }
-        if d.inst.eot {
-            out.eot = true;
-            return Ok(true);
-        }
-        t.ip = ip + 1;
+    if t.ip >= insts.len() {
+        return Ok(Step::Done);
     }
-    Ok(true)
+    budget.steps += 1;
+    let ip = t.ip;
+    let d = &insts[ip];
+    let op = d.inst.op;
+    if op.is_control_flow() || op == Opcode::Nop {
+        exec::exec_control(t, d, ctx, diags).map_err(|m| (Some(ip), m))?;
+        return Ok(if t.ip >= insts.len() {
+            Step::Done
+        } else {
+            Step::Running
+        });
+    }
+    if op.is_message() || op == Opcode::LoadPayload {
+        let effect =
+            messages::exec_message(t, d, ip, ctx, mem, diags).map_err(|m| (Some(ip), m))?;
+        budget.channel_ops += effect.channels as u64;
+        if let Some(w) = effect.rt_write {
+            out.rt_writes.push(w);
+        }
+    } else if let Some(k) = d.kernel.filter(|_| ctx.fast_path) {
+        budget.channel_ops += fast::exec(t, d, k, ctx) as u64;
+    } else {
+        budget.channel_ops += exec::exec_alu(t, d, ctx) as u64;
+    }
+    if d.inst.eot {
+        out.eot = true;
+        return Ok(Step::Done);
+    }
+    t.ip = ip + 1;
+    Ok(if t.ip >= insts.len() {
+        Step::Done
+    } else {
+        Step::Running
+    })
 }
 
 fn strict_diagnostics(decoded: &Decoded, device: compiler::Device) -> Vec<Diagnostic> {
@@ -270,45 +289,59 @@ pub fn run_inspect(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> (RunResult,
         channel_ops: 0,
         fuel: cfg.fuel,
     };
-    for index in 0..p.threads {
-        let mut t = new_thread(p, &decoded.layout, inputs, index, programmed);
-        let mut out = ThreadResult::default();
-        let status = run_thread(
-            &mut t,
-            &ctx,
-            &mut mem,
-            &mut out,
-            &mut result.diagnostics,
-            &mut budget,
-        );
-        result.steps = budget.steps;
-        result.channel_ops = budget.channel_ops;
-        result.threads.push(out);
-        regs.push(Registers {
+    // Hardware threads run concurrently: one instruction of each live thread per round, in
+    // thread order (deterministic). Buffer bytes shared between threads are racy and
+    // undefined (see messages.rs), so the schedule cannot change a defined result.
+    let mut threads: Vec<Thread> = (0..p.threads)
+        .map(|index| new_thread(p, &decoded.layout, inputs, index, programmed))
+        .collect();
+    let mut outs: Vec<ThreadResult> = vec![ThreadResult::default(); threads.len()];
+    let mut live: Vec<bool> = vec![true; threads.len()];
+    'rounds: while live.iter().any(|&l| l) {
+        for (index, t) in threads.iter_mut().enumerate() {
+            if !live[index] {
+                continue;
+            }
+            if budget.steps >= budget.fuel {
+                result.outcome = Outcome::OutOfFuel {
+                    steps: budget.steps,
+                };
+                break 'rounds;
+            }
+            match step(
+                t,
+                &ctx,
+                &mut mem,
+                &mut outs[index],
+                &mut result.diagnostics,
+                &mut budget,
+            ) {
+                Ok(Step::Running) => {}
+                Ok(Step::Done) => live[index] = false,
+                Err((ip, message)) => {
+                    result.outcome = Outcome::Fault {
+                        thread: index as u32,
+                        ip,
+                        message,
+                    };
+                    break 'rounds;
+                }
+            }
+        }
+    }
+    result.steps = budget.steps;
+    result.channel_ops = budget.channel_ops;
+    result.threads = outs;
+    regs = threads
+        .into_iter()
+        .map(|t| Registers {
             layout: decoded.layout.clone(),
             bytes: t.space.bytes,
             def: t.space.def,
             flags: t.flags,
             flags_def: t.flags_def,
-        });
-        match status {
-            Ok(true) => {}
-            Ok(false) => {
-                result.outcome = Outcome::OutOfFuel {
-                    steps: result.steps,
-                };
-                break;
-            }
-            Err((ip, message)) => {
-                result.outcome = Outcome::Fault {
-                    thread: index,
-                    ip,
-                    message,
-                };
-                break;
-            }
-        }
-    }
+        })
+        .collect();
     result.buffers = mem
         .buffers
         .into_iter()

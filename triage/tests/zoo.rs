@@ -1,0 +1,66 @@
+//! The historical-bug zoo: each bug's corpus/zoo program passes `eufuzz check` with the bug
+//! off and fails with it on. Runs only in builds with the zoo feature:
+//! `cargo test -p triage --features zoo --test zoo`.
+
+#![cfg(feature = "zoo")]
+
+use std::path::Path;
+use std::process::Command;
+
+/// (bug, extra check arguments)
+const BUGS: [(&str, &[&str]); 14] = [
+    ("simd-split-eot-first", &[]),
+    ("simd-split-wide-not-nomask", &[]),
+    ("simd-split-group-absolute", &[]),
+    ("simd-split-flag-alias", &[]),
+    ("simd-zip-ignores-predicate", &[]),
+    ("regioning-acc-dst-rewrite", &[]),
+    ("regioning-no-stride-cap", &[]),
+    ("imul-signed-imm-as-w", &[]),
+    ("imul-src1-modifier-halves", &[]),
+    ("imul-dst-overlap", &[]),
+    ("spill-fill-masked", &["--spill-all"]),
+    ("scratch-fftid-imm-truncated", &[]),
+    ("scratch-hsw-size-encoding", &[]),
+    ("ra-no-physical-loop-edges", &[]),
+];
+
+fn check(file: &str, extra: &[&str], zoo: Option<&str>) -> (i32, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_eufuzz"));
+    cmd.arg("check").args(extra).arg(file);
+    if let Some(bug) = zoo {
+        cmd.args(["--zoo", bug]);
+    }
+    let out = cmd.output().expect("run eufuzz");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn every_zoo_bug_is_exposed_by_its_program() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/zoo");
+    let mut failures = vec![];
+    for (bug, extra) in BUGS {
+        let file = dir.join(format!("{bug}.eu")).display().to_string();
+        let (clean, out) = check(&file, extra, None);
+        if clean != 0 {
+            failures.push(format!("{bug}: fails with the bug off:\n{out}"));
+        }
+        let (buggy, out) = check(&file, extra, Some(bug));
+        if buggy != 1 || !out.contains("FAIL") {
+            failures.push(format!(
+                "{bug}: not exposed with the bug on (exit {buggy}):\n{out}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_zoo_lists_exactly_these_bugs() {
+    let names: Vec<&str> = compiler::zoo::ALL.iter().map(|(_, n)| *n).collect();
+    let tested: Vec<&str> = BUGS.iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, tested);
+}
