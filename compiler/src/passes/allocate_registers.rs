@@ -7,11 +7,13 @@
 //! with `lower_vgrfs_to_fixed_grfs`.
 
 use super::{liveness, lower_vgrfs_to_fixed_grfs, scratch, spill};
+use crate::inst::Inst;
 use crate::opcode::Opcode;
 use crate::payload::PayloadLayout;
 use crate::pipeline::CompileOptions;
 use crate::program::Program;
-use crate::reg::RegKind;
+use crate::reg::{REG_SIZE, Reg, RegKind};
+use crate::types::Type;
 
 /// First GRF of EOT payloads on Gen7+.
 const EOT_FIRST_GRF: u32 = 112;
@@ -29,6 +31,36 @@ fn eot_payloads(p: &Program) -> Vec<bool> {
         }
     }
     out
+}
+
+/// Copies any EOT message that is not a whole VGRF of its own into a fresh VGRF of exactly
+/// its length, right before the SEND. Only the message registers must sit in g112–g127; a
+/// larger VGRF (hand-written IR) might not fit there at all.
+fn isolate_eot_payloads(p: &mut Program) {
+    let mut insts = p.take_insts();
+    let mut out = Vec::with_capacity(insts.len());
+    for mut inst in insts.drain(..) {
+        if inst.eot && inst.op == Opcode::Send {
+            for i in 0..inst.srcs.len().min(2) {
+                let regs = inst.size_read(i) / REG_SIZE;
+                let RegKind::Vgrf { nr, offset, .. } = inst.srcs[i].kind else {
+                    continue;
+                };
+                if regs == 0 || (offset == 0 && p.vgrf_sizes[nr as usize] == regs) {
+                    continue;
+                }
+                let copy = p.alloc_vgrf(regs);
+                for r in 0..regs {
+                    let from = Reg::vgrf(nr, Type::UD).byte_offset(offset + r * REG_SIZE);
+                    let to = Reg::vgrf(copy, Type::UD).byte_offset(r * REG_SIZE);
+                    out.push(Inst::new(Opcode::Mov, 8, to, vec![from]).with_nomask());
+                }
+                inst.srcs[i] = Reg::vgrf(copy, inst.srcs[i].ty);
+            }
+        }
+        out.push(inst);
+    }
+    p.set_insts(out);
 }
 
 /// First GRF of every VGRF, or the VGRF that could not be placed and the VGRFs live then.
@@ -97,6 +129,7 @@ fn spill_set(p: &Program, spilled: &[u32], opts: &CompileOptions) -> (Program, V
 
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
     let physical = !crate::zoo!(opts, RaNoPhysicalLoopEdges);
+    isolate_eot_payloads(p);
     let used = liveness::intervals(p, physical);
     let mut spilled: Vec<u32> = if opts.spill_all {
         (0..p.vgrf_sizes.len() as u32)

@@ -1,0 +1,618 @@
+//! Mesa-style tests of each lowering pass: build input IR, run the one pass, compare the
+//! printed result with the expected IR, and run input and output on the emulator with
+//! several generated inputs to show the output refines the input (same observable writes,
+//! and, before register allocation, the same bytes in every VGRF the input declares).
+
+use compiler::passes::{
+    allocate_registers, lower_alu_restrictions, lower_integer_multiplication, lower_load_payload,
+    lower_logical_sends, lower_payload_inputs, lower_regioning, lower_simd_width,
+};
+use compiler::pipeline::CompileOptions;
+use compiler::program::Program;
+use compiler::text::{parse_program, print_inst};
+use oracle::compare::{compare, dword_refines};
+use oracle::inputs::generate;
+use oracle::{Outcome, RunConfig, run_inspect};
+
+type PassFn = fn(&mut Program, &CompileOptions) -> Result<bool, String>;
+
+/// Seeds of the generated inputs each input/output pair is run on.
+const SEEDS: std::ops::Range<u64> = 0..8;
+
+/// A valid program on `target` with two uniform registers, attr0/attr1 (4 registers each),
+/// v0/v1 (4), v2 (8), v3 (16) and `body` as its one block.
+fn program(target: &str, dispatch: u32, body: &str) -> Program {
+    let text = format!(
+        "eu 1\ntarget {target}\ndispatch {dispatch}\nuniforms 2\nattr attr0 4\nattr attr1 4\n\
+         vgrf v0 4\nvgrf v1 4\nvgrf v2 8\nvgrf v3 16\nSTART B0\n{body}\nEND B0\n"
+    );
+    let mut p = parse_program(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    p.resplit();
+    let violations = compiler::validate::validate(&p);
+    assert!(violations.is_empty(), "invalid test input: {violations:?}");
+    p
+}
+
+fn printed(p: &Program) -> Vec<String> {
+    p.insts().map(print_inst).collect()
+}
+
+fn lines(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The first way `output` fails to refine `input` over the generated inputs, if any.
+fn disagreement(input: &Program, output: &Program) -> Option<String> {
+    let cfg = RunConfig::default();
+    let compare_vgrfs = output
+        .insts()
+        .any(|i| std::iter::once(&i.dst).chain(&i.srcs).any(|r| r.is_vgrf()));
+    for seed in SEEDS {
+        let inputs = generate(input, seed);
+        let (expected, expected_regs) = run_inspect(input, &inputs, &cfg);
+        assert_eq!(expected.outcome, Outcome::Completed, "input did not run");
+        let (actual, actual_regs) = run_inspect(output, &inputs, &cfg);
+        if let Some(d) = compare(&expected, &actual).first() {
+            return Some(format!("seed {seed}: {d:?}"));
+        }
+        if !compare_vgrfs {
+            assert!(
+                expected.threads.iter().any(|t| !t.rt_writes.is_empty()),
+                "allocated IR is compared through render-target writes, and the input makes none"
+            );
+            continue;
+        }
+        for (thread, (e, a)) in expected_regs.iter().zip(&actual_regs).enumerate() {
+            for v in 0..input.vgrf_sizes.len() {
+                let (eb, ed) = e.vgrf(v);
+                let (ab, ad) = a.vgrf(v);
+                for at in (0..eb.len()).step_by(4) {
+                    let word = |b: &[u8]| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+                    let mask =
+                        |d: &[u8]| (0..4).fold(0u8, |m, k| m | (u8::from(d[at + k] != 0) << k));
+                    if !dword_refines(word(eb), mask(ed), word(ab), mask(ad)) {
+                        return Some(format!(
+                            "seed {seed}, thread {thread}: v{v}+{at} is {:#010x} (defined {:#x}), expected {:#010x} (defined {:#x})",
+                            word(ab),
+                            mask(ad),
+                            word(eb),
+                            mask(ed)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+fn check_pass_with(
+    pass: PassFn,
+    opts: &CompileOptions,
+    target: &str,
+    dispatch: u32,
+    body: &str,
+    expected: &str,
+) {
+    let input = program(target, dispatch, body);
+    let mut output = input.clone();
+    let progress = pass(&mut output, opts).unwrap_or_else(|e| panic!("pass failed: {e}"));
+    assert!(progress, "the pass reported no progress");
+    let got = printed(&output);
+    let want = lines(expected);
+    if got != want {
+        let (want, got) = (want.join("\n"), got.join("\n"));
+        let diff = similar::TextDiff::from_lines(want.as_str(), got.as_str())
+            .unified_diff()
+            .header("expected", "actual")
+            .to_string();
+        panic!("unexpected output:\n{diff}");
+    }
+    if let Some(d) = disagreement(&input, &output) {
+        panic!("output does not refine input: {d}");
+    }
+}
+
+fn check_pass(pass: PassFn, target: &str, dispatch: u32, body: &str, expected: &str) {
+    check_pass_with(
+        pass,
+        &CompileOptions::default(),
+        target,
+        dispatch,
+        body,
+        expected,
+    );
+}
+
+/// A pass given IR it has nothing to do for reports no progress and leaves it unchanged.
+fn check_no_progress(pass: PassFn, target: &str, dispatch: u32, body: &str) {
+    let input = program(target, dispatch, body);
+    let mut output = input.clone();
+    let progress = pass(&mut output, &CompileOptions::default()).unwrap();
+    assert!(!progress, "the pass reported progress");
+    assert_eq!(printed(&output), printed(&input));
+}
+
+#[test]
+fn the_emulator_comparison_catches_a_wrong_lowering() {
+    let input = program("icl", 8, "    mul(8) v0:D, attr0:D, attr1:D");
+    let mut output = input.clone();
+    lower_integer_multiplication::run(&mut output, &CompileOptions::default()).unwrap();
+    assert_eq!(disagreement(&input, &output), None);
+    // Dropping the high-half add leaves only the low 16 bits of the second operand's product.
+    let broken: Vec<_> = output
+        .take_insts()
+        .into_iter()
+        .filter(|i| i.op != compiler::opcode::Opcode::Add)
+        .collect();
+    output.set_insts(broken);
+    assert!(disagreement(&input, &output).is_some());
+}
+
+#[test]
+fn legal_instructions_are_left_alone() {
+    let body = "    add(8) v0:F, attr0:F, attr1:F\n    mul(8) v1:F, v0:F, 2.0:F";
+    check_no_progress(lower_simd_width::run, "skl", 8, body);
+    check_no_progress(lower_logical_sends::run, "skl", 8, body);
+    check_no_progress(lower_load_payload::run, "skl", 8, body);
+    check_no_progress(lower_integer_multiplication::run, "skl", 8, body);
+    check_no_progress(lower_regioning::run, "skl", 8, body);
+    check_no_progress(lower_alu_restrictions::run, "skl", 8, body);
+}
+
+#[test]
+fn splits_simd32_alu_into_halves() {
+    check_pass(
+        lower_simd_width::run,
+        "skl",
+        32,
+        "
+        add(32) v0:F, attr1:F, attr0:F
+        ",
+        "
+        add(16) v0:F, attr1:F, attr0:F
+        add(16) v0+64:F, attr1+64:F, attr0+64:F { 2H }
+        ",
+    );
+}
+
+#[test]
+fn splits_simd32_framebuffer_write_and_its_payload() {
+    check_pass(
+        lower_simd_width::run,
+        "skl",
+        32,
+        "
+        mov(32) v3:F, attr0:F
+        mov(32) v3+128:F, attr1:F
+        add(32) v3+256:F, attr0:F, attr1:F
+        mul(32) v3+384:F, attr0:F, attr1:F
+        fb_write_logical(32) null:UD, v3:F, 4:UD, 0:UD { EOT }
+        ",
+        "
+        mov(16) v3:F, attr0:F
+        mov(16) v3+64:F, attr0+64:F { 2H }
+        mov(16) v3+128:F, attr1:F
+        mov(16) v3+192:F, attr1+64:F { 2H }
+        add(16) v3+256:F, attr0:F, attr1:F
+        add(16) v3+320:F, attr0+64:F, attr1+64:F { 2H }
+        mul(16) v3+384:F, attr0:F, attr1:F
+        mul(16) v3+448:F, attr0+64:F, attr1+64:F { 2H }
+        mov(16) v4:F, v3:F
+        mov(16) v4+64:F, v3+128:F
+        mov(16) v4+128:F, v3+256:F
+        mov(16) v4+192:F, v3+384:F
+        mov(16) v5:F, v3+64:F { 2H }
+        mov(16) v5+64:F, v3+192:F { 2H }
+        mov(16) v5+128:F, v3+320:F { 2H }
+        mov(16) v5+192:F, v3+448:F { 2H }
+        fb_write_logical(16) null:UD, v4:F, 4:UD, 0:UD
+        fb_write_logical(16) null:UD, v5:F, 4:UD, 0:UD { 2H EOT }
+        ",
+    );
+}
+
+#[test]
+fn splits_simd16_double_precision_keeping_the_predicate() {
+    check_pass(
+        lower_simd_width::run,
+        "skl",
+        16,
+        "
+        cmp.l.f0.0(16) null:F, attr0:F, 0.0:F
+        (+f0.0) add(16) v2:DF, u0:DF, u0:DF
+        ",
+        "
+        cmp.l.f0.0(16) null:F, attr0:F, 0.0:F
+        (+f0.0) add(8) v2:DF, u0:DF, u0:DF
+        (+f0.0) add(8) v2+64:DF, u0:DF, u0:DF { 2Q }
+        ",
+    );
+}
+
+#[test]
+fn widens_g45_simd8_sampler_message_to_simd16() {
+    check_pass(
+        lower_simd_width::run,
+        "g45",
+        8,
+        "
+        tex_logical(8) v2:F, attr0:F, attr1:F, 1:UD
+        ",
+        "
+        mov(8) v4:F, attr0:F
+        mov(8) v5:F, attr1:F
+        tex_logical(16) v6:F, v4:F, v5:F, 1:UD { NoMask }
+        mov(8) v2:F, v6:F
+        mov(8) v2+32:F, v6+64:F
+        mov(8) v2+64:F, v6+128:F
+        mov(8) v2+96:F, v6+192:F
+        ",
+    );
+}
+
+#[test]
+fn framebuffer_write_becomes_payload_and_eot_send() {
+    check_pass(
+        lower_logical_sends::run,
+        "skl",
+        16,
+        "
+        mov(16) v2:F, attr0:F
+        mov(16) v2+64:F, attr1:F
+        mov(16) v2+128:F, attr0+64:F
+        mov(16) v2+192:F, attr1+64:F
+        fb_write_logical(16) null:UD, v2:F, 4:UD, 0:UD { EOT }
+        ",
+        "
+        mov(16) v2:F, attr0:F
+        mov(16) v2+64:F, attr1:F
+        mov(16) v2+128:F, attr0+64:F
+        mov(16) v2+192:F, attr1+64:F
+        load_payload(16) v4:UD, v2:UD, v2+64:UD, v2+128:UD, v2+192:UD
+        send(16) null:UD, v4:UD, null:UD desc(rt_write target=0 mlen=8 ex_mlen=0 rlen=0) { EOT }
+        ",
+    );
+}
+
+#[test]
+fn predicated_untyped_read_keeps_its_predicate() {
+    check_pass(
+        lower_logical_sends::run,
+        "skl",
+        16,
+        "
+        cmp.g.f0.1(16) null:F, attr1:F, 0.0:F
+        (+f0.1) untyped_read_logical(16) v2:UD, attr0:UD, 3:UD, 2:UD
+        ",
+        "
+        cmp.g.f0.1(16) null:F, attr1:F, 0.0:F
+        load_payload(16) v4:UD, attr0:UD
+        (+f0.1) send(16) v2:UD, v4:UD, null:UD desc(untyped_read surface=3 comps=2 mlen=2 ex_mlen=0 rlen=4)
+        ",
+    );
+}
+
+#[test]
+fn load_payload_becomes_header_and_per_source_moves() {
+    check_pass(
+        lower_load_payload::run,
+        "skl",
+        8,
+        "
+        load_payload(8) v2:UD, attr1:UD, attr0:F, null:UD, attr1:D { header=1 }
+        ",
+        "
+        mov(8) v2:UD, attr1:UD { NoMask }
+        mov(8) v2+32:F, attr0:F
+        mov(8) v2+96:D, attr1:D
+        ",
+    );
+}
+
+#[test]
+fn small_immediates_use_word_multiplies() {
+    check_pass(
+        lower_integer_multiplication::run,
+        "icl",
+        8,
+        "
+        mul(8) v0:D, attr0:D, 40000:D
+        mul(8) v1:D, attr0:D, -7:D
+        ",
+        "
+        mul(8) v0:D, attr0:D, 40000:UW
+        mul(8) v1:D, attr0:D, -7:W
+        ",
+    );
+}
+
+#[test]
+fn dword_multiply_on_gen11_is_split_into_word_halves() {
+    check_pass(
+        lower_integer_multiplication::run,
+        "icl",
+        8,
+        "
+        mul.nz.f0.0(8) v0:D, attr0:D, -attr1:D
+        ",
+        "
+        mov(8) v4:D, -attr1:D
+        mul(8) v5:UD, attr0:D, v4<2>:UW
+        mul(8) v6:UD, attr0:D, v4+2<2>:UW
+        add(8) v5+2<2>:UW, v5+2<2>:UW, v6<2>:UW
+        mov.nz.f0.0(8) v0:D, v5:D
+        ",
+    );
+}
+
+#[test]
+fn mulh_becomes_mul_into_accumulator_and_mach() {
+    check_pass(
+        lower_integer_multiplication::run,
+        "skl",
+        8,
+        "
+        mulh(8) v0:UD, attr0:UD, attr1:UD
+        ",
+        "
+        mul(8) acc0<8;8,1>:UD, attr0:UD, attr1<2>:UW
+        mach(8) v0:UD, attr0:UD, attr1:UD
+        ",
+    );
+}
+
+#[test]
+fn narrow_destinations_go_through_a_strided_temporary() {
+    check_pass(
+        lower_regioning::run,
+        "skl",
+        8,
+        "
+        mov(8) v0:HF, attr0:F
+        add(8) v1:W, attr0:D, attr1:D
+        ",
+        "
+        mov(8) v4<2>:HF, attr0:F
+        mov(8) v0:UW, v4<2>:UW
+        add(8) v5<2>:W, attr0:D, attr1:D
+        mov(8) v1:UW, v5<2>:UW
+        ",
+    );
+}
+
+#[test]
+fn chv_float_to_double_source_is_made_dword_aligned() {
+    check_pass(
+        lower_regioning::run,
+        "chv",
+        8,
+        "
+        mov(8) v2:DF, attr0:F
+        ",
+        "
+        mov(8) v4<2>:UD, attr0:UD
+        mov(8) v2:DF, v4<2>:F
+        ",
+    );
+}
+
+#[test]
+fn immediates_move_to_legal_sources() {
+    check_pass(
+        lower_alu_restrictions::run,
+        "skl",
+        8,
+        "
+        add(8) v0:F, 1.5:F, attr0:F
+        cmp.l.f0.0(8) null:D, 3:D, attr0:D
+        mad(8) v1:F, v0:F, 2.0:F, attr1:F
+        ",
+        "
+        add(8) v0:F, attr0:F, 1.5:F
+        cmp.g.f0.0(8) null:D, attr0:D, 3:D
+        mov(1) v4<0>:F, 2.0:F { NoMask }
+        mad(8) v1:F, v0:F, v4<0>:F, attr1:F
+        ",
+    );
+}
+
+#[test]
+fn three_source_immediates_are_loaded_into_registers() {
+    check_pass(
+        lower_alu_restrictions::run,
+        "icl",
+        8,
+        "
+        mad(8) v1:F, 0.5:F, 2.0:F, attr1:F
+        ",
+        "
+        mov(1) v4<0>:F, 0.5:F { NoMask }
+        mov(1) v5<0>:F, 2.0:F { NoMask }
+        mad(8) v1:F, v4<0>:F, attr1:F, v5<0>:F
+        ",
+    );
+}
+
+#[test]
+fn attrs_and_uniforms_become_payload_registers() {
+    check_pass(
+        lower_payload_inputs::run,
+        "skl",
+        16,
+        "
+        add(16) v2:F, attr1+64:F, u1:F
+        mul(16) v2+64:F, attr0:F, u0:F
+        mov(16) v2+128:F, attr1:F
+        mov(16) v2+192:F, attr0+64:F
+        send(16) null:UD, v2:UD, null:UD desc(rt_write target=0 mlen=8 ex_mlen=0 rlen=0) { EOT }
+        ",
+        "
+        add(16) v2:F, g8<8;8,1>:F, g1.1<0;1,0>:F
+        mul(16) v2+64:F, g2<8;8,1>:F, g1<0;1,0>:F
+        mov(16) v2+128:F, g6<8;8,1>:F
+        mov(16) v2+192:F, g4<8;8,1>:F
+        send(16) null:UD, v2:UD, null:UD desc(rt_write target=0 mlen=8 ex_mlen=0 rlen=0) { EOT }
+        ",
+    );
+}
+
+#[test]
+fn eot_payload_is_allocated_in_g112() {
+    check_pass(
+        allocate_registers::run,
+        "skl",
+        16,
+        "
+        add(16) v0:F, g8<8;8,1>:F, g1.1<0;1,0>:F
+        mul(16) v1:F, v0:F, g2<8;8,1>:F
+        mov(16) v2:F, v1:F
+        mov(16) v2+64:F, v0:F
+        mov(16) v2+128:F, g6<8;8,1>:F
+        mov(16) v2+192:F, g4<8;8,1>:F
+        send(16) null:UD, v2:UD, null:UD desc(rt_write target=0 mlen=8 ex_mlen=0 rlen=0) { EOT }
+        ",
+        "
+        add(16) g10<8;8,1>:F, g8<8;8,1>:F, g1.1<0;1,0>:F
+        mul(16) g14<8;8,1>:F, g10<8;8,1>:F, g2<8;8,1>:F
+        mov(16) g112<8;8,1>:F, g14<8;8,1>:F
+        mov(16) g114<8;8,1>:F, g10<8;8,1>:F
+        mov(16) g116<8;8,1>:F, g6<8;8,1>:F
+        mov(16) g118<8;8,1>:F, g4<8;8,1>:F
+        send(16) null:UD, g112<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=8 ex_mlen=0 rlen=0) { EOT }
+        ",
+    );
+}
+
+#[test]
+fn oversized_eot_vgrf_is_copied_into_g112() {
+    check_pass(
+        allocate_registers::run,
+        "skl",
+        16,
+        "
+        add(16) v0:F, g8<8;8,1>:F, g1.1<0;1,0>:F
+        mov(16) v3:F, v0:F
+        mov(16) v3+64:F, v0:F
+        mov(16) v3+128:F, g6<8;8,1>:F
+        mov(16) v3+192:F, g4<8;8,1>:F
+        send(16) null:UD, v3:UD, null:UD desc(rt_write target=0 mlen=8 ex_mlen=0 rlen=0) { EOT }
+        ",
+        "
+        add(16) g10<8;8,1>:F, g8<8;8,1>:F, g1.1<0;1,0>:F
+        mov(16) g14<8;8,1>:F, g10<8;8,1>:F
+        mov(16) g16<8;8,1>:F, g10<8;8,1>:F
+        mov(16) g18<8;8,1>:F, g6<8;8,1>:F
+        mov(16) g20<8;8,1>:F, g4<8;8,1>:F
+        mov(8) g112<8;8,1>:UD, g14<8;8,1>:UD { NoMask }
+        mov(8) g113<8;8,1>:UD, g15<8;8,1>:UD { NoMask }
+        mov(8) g114<8;8,1>:UD, g16<8;8,1>:UD { NoMask }
+        mov(8) g115<8;8,1>:UD, g17<8;8,1>:UD { NoMask }
+        mov(8) g116<8;8,1>:UD, g18<8;8,1>:UD { NoMask }
+        mov(8) g117<8;8,1>:UD, g19<8;8,1>:UD { NoMask }
+        mov(8) g118<8;8,1>:UD, g20<8;8,1>:UD { NoMask }
+        mov(8) g119<8;8,1>:UD, g21<8;8,1>:UD { NoMask }
+        send(16) null:UD, g112<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=8 ex_mlen=0 rlen=0) { EOT }
+        ",
+    );
+}
+
+#[test]
+fn spill_all_goes_through_scratch() {
+    let opts = CompileOptions {
+        spill_all: true,
+        ..CompileOptions::default()
+    };
+    check_pass_with(
+        allocate_registers::run,
+        &opts,
+        "skl",
+        8,
+        "
+        add(8) v0:F, g4<8;8,1>:F, g1.1<0;1,0>:F
+        mul(8) v1+32:F, v0:F, v0:F
+        mov(8) v1:F, v0:F
+        mov(8) v1+64:F, g6<8;8,1>:F
+        mov(8) v1+96:F, g7<8;8,1>:F
+        send(8) null:UD, v1:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }
+        ",
+        "
+        and(1) g10<8;8,1>:UD, g0.5<0;1,0>:UD, 4294966272:UD { NoMask }
+        mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
+        send(32) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
+        add(8) g12<8;8,1>:F, g4<8;8,1>:F, g1.1<0;1,0>:F
+        mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
+        send(32) null:UD, g11<8;8,1>:UD, g12<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=4 rlen=0 header) { NoMask }
+        mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
+        send(32) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
+        mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
+        send(32) g16<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
+        mul(8) g17<8;8,1>:F, g12<8;8,1>:F, g12<8;8,1>:F
+        mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
+        send(32) null:UD, g11<8;8,1>:UD, g16<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=4 rlen=0 header) { NoMask }
+        mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
+        send(32) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
+        mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
+        send(32) g16<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
+        mov(8) g16<8;8,1>:F, g12<8;8,1>:F
+        mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
+        send(32) null:UD, g11<8;8,1>:UD, g16<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=4 rlen=0 header) { NoMask }
+        mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
+        send(32) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
+        mov(8) g14<8;8,1>:F, g6<8;8,1>:F
+        mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
+        send(32) null:UD, g11<8;8,1>:UD, g12<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=4 rlen=0 header) { NoMask }
+        mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
+        send(32) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
+        mov(8) g15<8;8,1>:F, g7<8;8,1>:F
+        mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
+        send(32) null:UD, g11<8;8,1>:UD, g12<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=4 rlen=0 header) { NoMask }
+        mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
+        mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
+        send(32) g112<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
+        send(8) null:UD, g112<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }
+        ",
+    );
+}
