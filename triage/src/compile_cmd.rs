@@ -132,6 +132,55 @@ pub fn check(p: &Program, inputs: &Inputs, opts: &CompileOptions) -> CheckReport
     }
 }
 
+/// Counts of `check` verdicts over files (and devices).
+#[derive(Default)]
+pub struct CheckTally {
+    pub agree: usize,
+    pub skipped: usize,
+    /// Files that are not valid programs for their own target.
+    pub invalid: usize,
+    pub disagree: usize,
+    pub unreadable: usize,
+}
+
+impl CheckTally {
+    pub fn add(&mut self, retargeted: bool, r: &CheckReport) {
+        if !r.unsupported.is_empty() && !retargeted {
+            self.invalid += 1;
+        } else if !r.unsupported.is_empty() {
+            self.skipped += 1;
+        } else if r.agrees() {
+            self.agree += 1;
+        } else {
+            self.disagree += 1;
+        }
+    }
+
+    pub fn summary(&self) -> String {
+        format!(
+            "{} check(s): {} agree, {} disagree, {} invalid, {} skipped (not valid for the device), {} unreadable file(s)",
+            self.agree + self.disagree + self.invalid + self.skipped,
+            self.agree,
+            self.disagree,
+            self.invalid,
+            self.skipped,
+            self.unreadable
+        )
+    }
+
+    /// 2 if a file could not be read, else 1 if any check disagreed or a file is invalid
+    /// for its own target, else 0.
+    pub fn exit_code(&self) -> i32 {
+        if self.unreadable > 0 {
+            2
+        } else if self.disagree + self.invalid > 0 {
+            1
+        } else {
+            0
+        }
+    }
+}
+
 fn describe(d: &Difference) -> String {
     let show = |v: u32, m: u8| {
         let bytes = v.to_le_bytes();
@@ -189,8 +238,23 @@ fn describe(d: &Difference) -> String {
 }
 
 /// Human-readable verdict.
-pub fn render_check(name: &str, device: compiler::Device, r: &CheckReport) -> String {
+/// `retargeted`: compiled for another device than the file's target, where being an invalid
+/// program only means the file does not apply there.
+pub fn render_check(
+    name: &str,
+    device: compiler::Device,
+    retargeted: bool,
+    r: &CheckReport,
+) -> String {
     let mut out = String::new();
+    if !r.unsupported.is_empty() && !retargeted {
+        let _ = writeln!(
+            out,
+            "{name}: INVALID: breaks {} on its own target {device} (`eufuzz validate` shows where)",
+            r.unsupported.join(", ")
+        );
+        return out;
+    }
     if !r.unsupported.is_empty() {
         let _ = writeln!(
             out,

@@ -87,6 +87,9 @@ enum Command {
         /// Generate inputs from this seed instead of the file's INPUTS section.
         #[arg(long)]
         seed: Option<u64>,
+        /// Check every file on every device it is a valid program for.
+        #[arg(long, conflicts_with = "device")]
+        all_devices: bool,
     },
     Run {
         /// The .eu program.
@@ -188,23 +191,52 @@ fn compile_main(
     Ok(if problems.is_empty() { 0 } else { 1 })
 }
 
-fn check_main(files: &[PathBuf], args: &CompileArgs, seed: Option<u64>) -> Result<i32, String> {
+fn check_main(
+    files: &[PathBuf],
+    args: &CompileArgs,
+    seed: Option<u64>,
+    all_devices: bool,
+) -> Result<i32, String> {
     let o = args.resolve()?;
-    let mut failed = false;
+    let devices: Vec<Option<compiler::Device>> = if all_devices {
+        compiler::device::ALL_DEVICES
+            .iter()
+            .copied()
+            .map(Some)
+            .collect()
+    } else {
+        vec![o.device]
+    };
+    let mut tally = compile_cmd::CheckTally::default();
     for f in files {
-        let p = compile_cmd::load(f, o.device)?;
-        let inputs = match seed {
-            Some(s) => oracle::inputs::generate(&p, s),
-            None => p.inputs.clone().unwrap_or_default(),
+        let original = match compile_cmd::load(f, None) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("{e}");
+                tally.unreadable += 1;
+                continue;
+            }
         };
-        let report = compile_cmd::check(&p, &inputs, &o.compile);
-        failed |= !report.agrees();
-        print!(
-            "{}",
-            compile_cmd::render_check(&f.display().to_string(), p.device, &report)
-        );
+        for &device in &devices {
+            let mut p = original.clone();
+            let retargeted = device.is_some_and(|d| d != original.device);
+            if let Some(d) = device {
+                p.device = d;
+            }
+            let inputs = match seed {
+                Some(s) => oracle::inputs::generate(&p, s),
+                None => p.inputs.clone().unwrap_or_default(),
+            };
+            let report = compile_cmd::check(&p, &inputs, &o.compile);
+            tally.add(retargeted, &report);
+            print!(
+                "{}",
+                compile_cmd::render_check(&f.display().to_string(), p.device, retargeted, &report)
+            );
+        }
     }
-    Ok(if failed { 1 } else { 0 })
+    println!("{}", tally.summary());
+    Ok(tally.exit_code())
 }
 
 fn main() {
@@ -224,12 +256,15 @@ fn main() {
                 2
             })
         }
-        Command::Check { files, opts, seed } => {
-            check_main(&files, &opts, seed).unwrap_or_else(|e| {
-                eprintln!("{e}");
-                2
-            })
-        }
+        Command::Check {
+            files,
+            opts,
+            seed,
+            all_devices,
+        } => check_main(&files, &opts, seed, all_devices).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            2
+        }),
         Command::Run {
             file,
             strict,

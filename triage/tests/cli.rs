@@ -209,6 +209,78 @@ fn every_example_runs_on_its_own_inputs() {
     }
 }
 
+#[test]
+fn every_example_compiles_and_agrees_on_every_device_it_supports() {
+    let files = corpus_examples();
+    let paths: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    for spill in [false, true] {
+        let mut args = vec!["check", "--all-devices"];
+        if spill {
+            args.push("--spill-all");
+        }
+        args.extend(paths.iter().map(String::as_str));
+        let out = eufuzz(&args);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{}", text_of(&out));
+        let summary = stdout.lines().last().unwrap();
+        let agree: usize = summary
+            .split(", ")
+            .find_map(|part| part.strip_suffix(" agree"))
+            .and_then(|n| n.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no agree count in `{summary}`"));
+        // Every example is valid for at least its own target, most for several devices.
+        assert!(
+            agree >= files.len() * 2,
+            "only {agree} agreeing checks: {summary}"
+        );
+        assert!(summary.contains(" 0 disagree"), "{summary}");
+        for f in &paths {
+            assert!(
+                stdout.contains(&format!("{f}: ok")),
+                "{f} was not compiled for any device"
+            );
+        }
+    }
+}
+
+#[test]
+fn check_reports_an_unreadable_file_and_goes_on() {
+    let dir = scratch("check-unreadable");
+    let bad = write(&dir, "bad.eu", "eu 1\ntarget skl\ndispatch x\n");
+    let good = corpus_examples()[0].display().to_string();
+    let out = eufuzz(&["check", &bad, &good]);
+    assert_eq!(out.status.code(), Some(2), "{}", text_of(&out));
+    assert!(text(&out.stderr).contains("bad.eu:3:"), "{}", text_of(&out));
+    assert!(text(&out.stdout).contains(&format!("{good}: ok")));
+    assert!(text(&out.stdout).contains("1 unreadable file(s)"));
+}
+
+#[test]
+fn check_calls_a_program_invalid_for_its_own_target_invalid_but_skips_other_devices() {
+    let dir = scratch("check-invalid");
+    let program = "eu 1\ntarget icl\ndispatch 8\nattr attr0 1\nvgrf v0 2\nSTART B0\n    \
+                   mov(8) v0:DF, attr0:F\nEND B0\n";
+    let on_icl = write(&dir, "df-icl.eu", program);
+    let out = eufuzz(&["check", &on_icl]);
+    assert_eq!(out.status.code(), Some(1), "{}", text_of(&out));
+    assert!(
+        text(&out.stdout).contains("INVALID: breaks no-64bit-float on its own target icl"),
+        "{}",
+        text_of(&out)
+    );
+    let out = eufuzz(&["check", "--device", "tgl", &on_icl]);
+    assert_eq!(out.status.code(), Some(0), "{}", text_of(&out));
+    assert!(
+        text(&out.stdout).contains("skipped: not a valid program for tgl (no-64bit-float)"),
+        "{}",
+        text_of(&out)
+    );
+    let out = eufuzz(&["check", "--device", "skl", &on_icl]);
+    assert_eq!(out.status.code(), Some(0), "{}", text_of(&out));
+    assert!(text(&out.stdout).contains("ok"), "{}", text_of(&out));
+}
+
 fn text_of(out: &Output) -> String {
     format!("{}{}", text(&out.stdout), text(&out.stderr))
 }
