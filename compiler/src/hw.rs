@@ -96,3 +96,13 @@ pub fn is_double_precision(inst: &Inst) -> bool {
             && dw(inst.srcs[0].ty)
             && dw(inst.srcs[1].ty))
 }
+
+/// The first hardware generation (verx10) with this opcode, for opcodes newer than Gen4.
+pub fn first_generation(op: crate::opcode::Opcode) -> Option<u32> {
+    use crate::opcode::Opcode::*;
+    match op {
+        Bfrev | Bfe | Bfi1 | Bfi2 | Fbh | Fbl | Cbit | Addc | Subb => Some(70),
+        Rol | Ror => Some(110),
+        _ => None,
+    }
+}

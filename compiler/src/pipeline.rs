@@ -59,6 +59,8 @@ pub enum Outcome {
     Panicked {
         pass: String,
         message: String,
+        /// `file:line:col` of the panic.
+        location: String,
     },
 }
 
@@ -86,6 +88,50 @@ pub fn pipeline(opts: &CompileOptions) -> Vec<Pass> {
     passes::mandatory()
 }
 
+thread_local! {
+    /// Set while a pass runs: its panics are reported in the outcome, not printed.
+    static IN_PASS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static PANIC_LOCATION: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Installs (once) a panic hook that records where a pass panicked and keeps it quiet;
+/// panics outside passes go to the previous hook as before.
+fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if IN_PASS.with(|f| f.get()) {
+                let at = info
+                    .location()
+                    .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()))
+                    .unwrap_or_default();
+                PANIC_LOCATION.with(|l| *l.borrow_mut() = at);
+            } else {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Runs one pass, catching a panic as (message, location).
+fn run_pass(
+    pass: &Pass,
+    work: &mut Program,
+    opts: &CompileOptions,
+) -> Result<Result<bool, String>, (String, String)> {
+    install_panic_hook();
+    IN_PASS.with(|f| f.set(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (pass.run)(work, opts)));
+    IN_PASS.with(|f| f.set(false));
+    result.map_err(|e| {
+        (
+            panic_message(e),
+            PANIC_LOCATION.with(|l| l.borrow().clone()),
+        )
+    })
+}
+
 fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = e.downcast_ref::<&str>() {
         s.to_string()
@@ -106,9 +152,7 @@ pub fn compile(input: &Program, opts: &CompileOptions) -> Compilation {
             continue;
         }
         let mut work = program.clone();
-        let result =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (pass.run)(&mut work, opts)));
-        match result {
+        match run_pass(&pass, &mut work, opts) {
             Ok(Ok(progress)) => {
                 program = work;
                 records.push(PassRecord {
@@ -125,10 +169,11 @@ pub fn compile(input: &Program, opts: &CompileOptions) -> Compilation {
                 };
                 break;
             }
-            Err(e) => {
+            Err((message, location)) => {
                 outcome = Outcome::Panicked {
                     pass: pass.name.into(),
-                    message: panic_message(e),
+                    message,
+                    location,
                 };
                 break;
             }

@@ -450,3 +450,26 @@ fn every_rule_is_covered() {
         );
     }
 }
+
+#[test]
+fn unsupported_opcode() {
+    case(
+        Rule::UnsupportedOpcode,
+        prog("ivb", 8, "bfrev(8) v0:UD, attr0:UD"),
+        prog("g45", 8, "bfrev(8) v0:UD, attr0:UD"),
+    );
+    case(
+        Rule::UnsupportedOpcode,
+        prog("icl", 8, "rol(8) v0:UD, attr0:UD, 3:UD"),
+        prog("skl", 8, "rol(8) v0:UD, attr0:UD, 3:UD"),
+    );
+}
+
+#[test]
+fn bfi2_takes_no_modifiers() {
+    case(
+        Rule::IllegalType,
+        prog("skl", 8, "bfi2(8) v0:UD, attr0:UD, attr0:UD, v1:UD"),
+        prog("skl", 8, "bfi2.nz.f0.0(8) v0:UD, attr0:UD, attr0:UD, v1:UD"),
+    );
+}

@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 /// Bytes of every buffer a generated input set provides.
 pub const BUFFER_BYTES: usize = 1024;
 
-const SPECIAL_INTS: [u32; 12] = [
+pub(crate) const SPECIAL_INTS: [u32; 12] = [
     0,
     1,
     0xffff_ffff,
@@ -27,7 +27,7 @@ const SPECIAL_INTS: [u32; 12] = [
     40000,
 ];
 
-const SPECIAL_FLOATS: [f32; 12] = [
+pub(crate) const SPECIAL_FLOATS: [f32; 12] = [
     0.0,
     -0.0,
     1.0,

@@ -35,9 +35,11 @@ pub fn compilation_problems(c: &Compilation) -> Vec<String> {
         CompileOutcome::Failed { pass, message } => {
             out.push(format!("pass {pass} failed: {message}"))
         }
-        CompileOutcome::Panicked { pass, message } => {
-            out.push(format!("pass {pass} panicked: {message}"))
-        }
+        CompileOutcome::Panicked {
+            pass,
+            message,
+            location,
+        } => out.push(format!("pass {pass} panicked at {location}: {message}")),
     }
     if let Some((pass, vs)) = c.first_violation() {
         for v in vs {

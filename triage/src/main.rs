@@ -4,6 +4,7 @@
 mod compile_cmd;
 mod files;
 mod fmt_cmd;
+mod gen_cmd;
 mod load;
 mod render;
 mod run_cmd;
@@ -51,12 +52,6 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Execute a program on the EU emulator and print what it made observable.
-    ///
-    /// Prints every render-target write per thread and channel (undefined bytes as `..`),
-    /// final buffer contents and diagnostics. Inputs come from the file's INPUTS section
-    /// unless --inputs or --seed is given. Exit code 1 on an emulator fault, running out of
-    /// fuel, or (with --strict) a broken hardware restriction.
     /// Compile a program through the lowering pipeline and print the hardware IR.
     ///
     /// Validator violations after each pass, a failing or panicking pass are reported on
@@ -90,6 +85,22 @@ enum Command {
         /// Check every file on every device it is a valid program for.
         #[arg(long, conflicts_with = "device")]
         all_devices: bool,
+    },
+    /// Execute a program on the EU emulator and print what it made observable.
+    ///
+    /// Prints every render-target write per thread and channel (undefined bytes as `..`),
+    /// final buffer contents and diagnostics. Inputs come from the file's INPUTS section
+    /// unless --inputs or --seed is given. Exit code 1 on an emulator fault, running out of
+    /// fuel, or (with --strict) a broken hardware restriction.
+    /// Generate a program (with its inputs) from a seed and print it as .eu.
+    ///
+    /// The same seed and knobs give the same program on every machine. Knobs come from
+    /// EUFUZZ_KNOBS plus the flags.
+    Gen {
+        #[arg(long)]
+        seed: u64,
+        #[command(flatten)]
+        knobs: gen_cmd::KnobArgs,
     },
     Run {
         /// The .eu program.
@@ -265,6 +276,7 @@ fn main() {
             eprintln!("{e}");
             2
         }),
+        Command::Gen { seed, knobs } => gen_cmd::run(seed, &knobs),
         Command::Run {
             file,
             strict,

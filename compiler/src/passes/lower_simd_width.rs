@@ -83,24 +83,26 @@ pub fn lowered_width(p: &Program, inst: &Inst) -> u32 {
     match inst.op {
         If | Else | Endif | Do | While | Break | Continue | Halt | HaltTarget | Nop | Send
         | ScratchRead | ScratchWrite => n,
-        LoadPayload => {
-            let regs = inst.size_written().div_ceil(REG_SIZE);
-            if inst.header_size == 0 && regs > 2 {
-                (n / regs.div_ceil(2)).max(1)
-            } else {
-                n
-            }
+        LoadPayload if inst.header_size == 0 => {
+            // Each component of the payload (one source) may span at most two registers.
+            let regs = inst
+                .srcs
+                .iter()
+                .map(|s| span_regs(s, n, None))
+                .chain([span_regs(&inst.dst, n, None)])
+                .max()
+                .unwrap_or(0);
+            let w = (n / regs.div_ceil(2).max(1)).max(1);
+            1 << (31 - w.leading_zeros())
         }
+        LoadPayload => n,
         FbWriteLogical | UntypedReadLogical | UntypedWriteLogical => n.min(16),
         TexLogical if info.verx10 < 50 => 16,
         TexLogical => n.min(16),
-        Mulh | IntQuotient | IntRemainder => n.min(8),
+        Mulh | IntQuotient | IntRemainder => fpu_width(p, inst).min(8),
         Rcp | Rsq | Sqrt | Exp2 | Log2 | Sin | Cos | Pow => {
-            if hf || info.verx10 < 70 {
-                n.min(8)
-            } else {
-                n.min(16)
-            }
+            let limit = if hf || info.verx10 < 70 { 8 } else { 16 };
+            fpu_width(p, inst).min(limit)
         }
         _ => fpu_width(p, inst),
     }

@@ -9,6 +9,7 @@ mod operands;
 mod structure;
 mod types;
 
+use crate::inst::Inst;
 use crate::program::Program;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -78,10 +79,13 @@ pub enum Rule {
     SendPayload,
     /// A scratch read/write beyond the program's declared per-thread scratch size.
     ScratchOutOfBounds,
+    /// The opcode does not exist on the device (bit operations and ADDC/SUBB before Gen7,
+    /// ROL/ROR before Gen11).
+    UnsupportedOpcode,
 }
 
 /// Every rule, in declaration order.
-pub const ALL_RULES: [Rule; 31] = [
+pub const ALL_RULES: [Rule; 32] = [
     Rule::DispatchWidth,
     Rule::ThreadCount,
     Rule::EmptyBlock,
@@ -113,6 +117,7 @@ pub const ALL_RULES: [Rule; 31] = [
     Rule::HaltTarget,
     Rule::SendPayload,
     Rule::ScratchOutOfBounds,
+    Rule::UnsupportedOpcode,
 ];
 
 impl Rule {
@@ -150,6 +155,7 @@ impl Rule {
             Rule::HaltTarget => "halt-target",
             Rule::SendPayload => "send-payload",
             Rule::ScratchOutOfBounds => "scratch-out-of-bounds",
+            Rule::UnsupportedOpcode => "unsupported-opcode",
         }
     }
 
@@ -224,6 +230,18 @@ pub fn validate(p: &Program) -> Vec<Violation> {
     }
     r.violations
         .sort_by_key(|v| (v.ip.map_or(0, |ip| ip + 1), v.rule));
+    r.violations
+}
+
+/// The per-instruction rules for `inst` as if it stood at `ip` of `p` (declarations, device
+/// and dispatch width come from `p`): lets a generator keep only instructions the validator
+/// accepts without building the whole program first.
+pub fn validate_inst(p: &Program, ip: usize, inst: &Inst) -> Vec<Violation> {
+    let mut r = Report { violations: vec![] };
+    exec::check(p, ip, inst, &mut r);
+    operands::check(p, ip, inst, &mut r);
+    types::check(p, ip, inst, &mut r);
+    messages::check(p, ip, inst, &mut r);
     r.violations
 }
 

@@ -73,6 +73,20 @@ fn operands(inst: &Inst) -> impl Iterator<Item = (&'static str, &Reg)> {
 
 pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
     let info = p.device.info();
+    if let Some(first) = crate::hw::first_generation(inst.op)
+        && info.verx10 < first
+    {
+        r.violations.push(super::Violation {
+            rule: Rule::UnsupportedOpcode,
+            ip: Some(ip),
+            message: format!(
+                "{} exists from Gen{} on, not on {}",
+                inst.op.name(),
+                first / 10,
+                info.name
+            ),
+        });
+    }
     let mut illegal = |msg: String| {
         r.violations.push(super::Violation {
             rule: Rule::IllegalType,
@@ -128,6 +142,9 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
             inst.op.name(),
             info.name
         ));
+    }
+    if inst.op == Opcode::Bfi2 && (inst.cmod.is_some() || inst.saturate) {
+        illegal("BFI2 takes no conditional modifier or saturate".into());
     }
     if inst.op == Opcode::Mul
         && inst.saturate

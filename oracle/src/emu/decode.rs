@@ -119,7 +119,8 @@ fn match_control_flow(insts: &[Inst]) -> Result<(Vec<CfTargets>, Option<usize>),
 
 /// Prepares `p` for execution. In strict mode every instruction is checked against the
 /// device's hardware restrictions and virtual registers are a fault.
-pub fn decode(p: &Program, strict: bool) -> Result<Decoded, DecodeError> {
+/// `hardware_mul`: integer multiplies take the hardware's precision (see `RunConfig`).
+pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded, DecodeError> {
     let layout = Layout::new(p);
     if layout.total > MAX_SPACE_BYTES {
         return Err(DecodeError {
@@ -178,7 +179,7 @@ pub fn decode(p: &Program, strict: bool) -> Result<Decoded, DecodeError> {
             violations,
             kernel: None,
         };
-        d.kernel = super::fast::classify(&d, strict, p.device.info().has_integer_dword_mul);
+        d.kernel = super::fast::classify(&d, hardware_mul, p.device.info().has_integer_dword_mul);
         out.push(d);
     }
     Ok(Decoded {

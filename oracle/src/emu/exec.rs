@@ -25,7 +25,8 @@ use compiler::{Device, Opcode};
 pub struct Ctx<'a> {
     pub device: Device,
     pub dispatch_width: u32,
-    pub strict: bool,
+    /// DxD integer multiplies with the hardware's precision (see `RunConfig::hardware_mul`).
+    pub hardware_mul: bool,
     pub fast_path: bool,
     pub decoded: &'a Decoded,
 }
@@ -263,7 +264,7 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx) -> u32 {
         ty: Type::UD,
     }; 3];
     let nsrc = d.srcs.len().min(3);
-    let truncate_src1 = ctx.strict
+    let truncate_src1 = ctx.hardware_mul
         && inst.op == Opcode::Mul
         && !ctx.device.info().has_integer_dword_mul
         && nsrc == 2

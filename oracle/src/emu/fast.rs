@@ -50,7 +50,7 @@ fn plain_location(op: &Operand) -> bool {
 }
 
 /// Picks a kernel for an instruction, if it has one of the fast shapes.
-pub fn classify(d: &DInst, strict: bool, dxd: bool) -> Option<Kernel> {
+pub fn classify(d: &DInst, hardware_mul: bool, dxd: bool) -> Option<Kernel> {
     let inst = &d.inst;
     if !d.violations.is_empty() || inst.acc_wr || d.srcs.is_empty() {
         return None;
@@ -94,7 +94,7 @@ pub fn classify(d: &DInst, strict: bool, dxd: bool) -> Option<Kernel> {
         return Some(Kernel::Convert(dst_ty));
     }
     let int_op = !matches!(op, Op::Mad);
-    let truncating_mul = op == Op::Mul && strict && !dxd;
+    let truncating_mul = op == Op::Mul && hardware_mul && !dxd;
     if all_dw && int_op && !truncating_mul && !inst.saturate && matches!(dst_ty, Type::D | Type::UD)
     {
         return Some(Kernel::Int(op));

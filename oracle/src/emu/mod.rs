@@ -35,15 +35,31 @@ pub struct RunConfig {
     pub strict: bool,
     /// Maximum instructions executed over all threads.
     pub fuel: u64,
+    /// Integer multiplies with the hardware's precision (a device without a 32×32
+    /// multiplier reads only the low 16 bits of src1) without the rest of strict mode: for
+    /// partly lowered IR after integer-multiply lowering, where no full-precision DxD MUL
+    /// should remain.
+    pub hardware_mul: bool,
     /// Use the array kernels for common 32-bit ALU instructions. Turning it off runs every
     /// instruction through the per-channel reference implementation, to cross-check them.
     pub fast_path: bool,
+}
+
+impl RunConfig {
+    /// This configuration without strict mode (for IR that still has VGRFs).
+    pub fn logical(self) -> RunConfig {
+        RunConfig {
+            strict: false,
+            ..self
+        }
+    }
 }
 
 impl Default for RunConfig {
     fn default() -> RunConfig {
         RunConfig {
             strict: false,
+            hardware_mul: false,
             fuel: 1_000_000,
             fast_path: true,
         }
@@ -263,7 +279,8 @@ pub fn run_inspect(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> (RunResult,
         steps: 0,
         channel_ops: 0,
     };
-    let decoded = match decode(p, cfg.strict) {
+    let hardware_mul = cfg.strict || cfg.hardware_mul;
+    let decoded = match decode(p, cfg.strict, hardware_mul) {
         Ok(d) => d,
         Err(e) => {
             result.outcome = Outcome::Fault {
@@ -278,7 +295,7 @@ pub fn run_inspect(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> (RunResult,
     let ctx = Ctx {
         device: p.device,
         dispatch_width: p.dispatch_width as u32,
-        strict: cfg.strict,
+        hardware_mul,
         fast_path: cfg.fast_path,
         decoded: &decoded,
     };

@@ -22,13 +22,15 @@ rule!(
     UNSUPPORTED_BRW,
     "unsupported-instruction",
     "Instruction not supported on this Gfx version",
-    |i, _| i.op.is_logical()
+    |i, d| i.op.is_logical() || compiler::hw::first_generation(i.op).is_some_and(|g| d.verx10 < g)
 );
 rule!(
     UNSUPPORTED_ELK,
     "unsupported-instruction",
     "Instruction not supported on this Gen",
-    |i, d| i.op.is_logical() || (i.op.is_math() && d.verx10 < 60)
+    |i, d| i.op.is_logical()
+        || (i.op.is_math() && d.verx10 < 60)
+        || compiler::hw::first_generation(i.op).is_some_and(|g| d.verx10 < g)
 );
 rule!(
     CMP_CMOD,

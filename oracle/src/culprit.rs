@@ -1,0 +1,168 @@
+//! Culprit-pass localisation. A pass that panics, refuses the program or breaks a validator
+//! rule names itself. For wrong results, hangs and emulator faults, the IR after every pass
+//! runs on the failing input set — in logical mode while VGRFs remain (with hardware
+//! multiply precision once integer multiplies are lowered), in strict mode after register
+//! allocation — and the first pass whose output no longer refines the reference is the
+//! culprit. A hardware restriction is blamed on the pass whose job is to legalise it.
+
+use crate::compare::{Difference, compare};
+use crate::differential::{Checked, Verdict, compiled_config, reference_config};
+use crate::{Outcome, RunConfig, run};
+use compiler::Program;
+use compiler::inputs::Inputs;
+use compiler::pipeline::{CompileOptions, compile};
+use compiler::text::print_program;
+use serde::{Deserialize, Serialize};
+
+/// How the culprit was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Basis {
+    /// The pass panicked, failed or broke a validator rule itself.
+    Reported,
+    /// The first pass whose output does not refine the reference.
+    FirstNonRefining,
+    /// The pass responsible for legalising the broken hardware restriction.
+    RuleOwner,
+}
+
+/// The pass a failure is blamed on, with the evidence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Culprit {
+    pub pass: String,
+    pub basis: Basis,
+    /// Unified diff of the IR before and after the pass (empty if the pass panicked).
+    pub ir_diff: String,
+    /// How the output after the pass differs from the reference (wrong-result failures).
+    pub differences: Vec<Difference>,
+}
+
+/// The lowering pass whose job is to make instructions satisfy hardware rule `rule`.
+pub fn legalising_pass(rule: &str) -> &'static str {
+    match rule {
+        "invalid-exec-size"
+        | "3src-simd16"
+        | "dst-spans-more-than-two-grfs"
+        | "src-spans-more-than-two-grfs" => "lower_simd_width",
+        "eot-grf-range" | "r127-send-overlap" | "split-send-overlap" => "allocate_registers",
+        "send-from-non-grf" | "split-send-src1" => "lower_logical_sends",
+        r if r.starts_with("mul-") || r == "dw-mul-sat-cmod" => "lower_integer_multiplication",
+        r if r.starts_with("3src-")
+            || r.starts_with("logic-")
+            || r.starts_with("sel-")
+            || r.starts_with("cmp-")
+            || r.starts_with("bfi2-")
+            || r.starts_with("avg-")
+            || matches!(
+                r,
+                "src0-null" | "src1-null" | "unsupported-instruction" | "int-div-modifiers"
+            ) =>
+        {
+            "lower_alu_restrictions"
+        }
+        _ => "lower_regioning",
+    }
+}
+
+fn has_vgrfs(p: &Program) -> bool {
+    p.insts()
+        .any(|i| std::iter::once(&i.dst).chain(&i.srcs).any(|r| r.is_vgrf()))
+}
+
+fn diff(before: &Program, after: Option<&Program>, pass: &str) -> String {
+    let Some(after) = after else {
+        return String::new();
+    };
+    let (a, b) = (print_program(before), print_program(after));
+    similar::TextDiff::from_lines(a.as_str(), b.as_str())
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("before {pass}"), &format!("after {pass}"))
+        .to_string()
+}
+
+/// Finds the pass to blame for a failing `checked` verdict of `p`.
+pub fn localise(
+    p: &Program,
+    input_sets: &[Inputs],
+    opts: &CompileOptions,
+    checked: &Checked,
+) -> Option<Culprit> {
+    let keep = CompileOptions {
+        keep_ir: true,
+        ..opts.clone()
+    };
+    let c = compile(p, &keep);
+    let stages: Vec<(&str, &Program)> = c
+        .passes
+        .iter()
+        .filter_map(|r| r.ir.as_ref().map(|ir| (r.name, ir)))
+        .collect();
+    let before = |pass: &str| -> &Program {
+        let at = stages.iter().position(|(n, _)| *n == pass);
+        match at {
+            Some(0) | None => p,
+            Some(i) => stages[i - 1].1,
+        }
+    };
+    let after = |pass: &str| stages.iter().find(|(n, _)| *n == pass).map(|(_, ir)| *ir);
+    let named = |pass: &str, basis: Basis| Culprit {
+        pass: pass.to_string(),
+        basis,
+        ir_diff: diff(before(pass), after(pass), pass),
+        differences: vec![],
+    };
+    match &checked.verdict {
+        Verdict::Pass | Verdict::Discard { .. } => None,
+        Verdict::Panic { pass, .. } | Verdict::CompileError { pass, .. } => {
+            let input = stages.last().map_or(p, |(_, ir)| *ir);
+            Some(Culprit {
+                pass: pass.clone(),
+                basis: Basis::Reported,
+                ir_diff: format!(
+                    "(the pass did not finish; its input was)\n{}",
+                    print_program(input)
+                ),
+                differences: vec![],
+            })
+        }
+        Verdict::CompilerAssertion { pass, .. } => Some(named(pass, Basis::Reported)),
+        Verdict::HardwareViolation { rule, .. } => {
+            Some(named(legalising_pass(rule), Basis::RuleOwner))
+        }
+        Verdict::Mismatch { input_set, .. }
+        | Verdict::Hang { input_set, .. }
+        | Verdict::EmulatorFault { input_set, .. } => {
+            let inputs = input_sets.get(*input_set)?;
+            let reference = match checked.references.get(*input_set) {
+                Some(Some(r)) => r.clone(),
+                _ => run(p, inputs, &reference_config()),
+            };
+            let mut mul_lowered = false;
+            for (name, ir) in &stages {
+                mul_lowered |= *name == "lower_integer_multiplication";
+                let cfg = if has_vgrfs(ir) {
+                    RunConfig {
+                        hardware_mul: mul_lowered,
+                        ..compiled_config(reference.steps)
+                    }
+                    .logical()
+                } else {
+                    compiled_config(reference.steps)
+                };
+                let result = run(ir, inputs, &cfg);
+                let differences = match result.outcome {
+                    Outcome::Completed => compare(&reference, &result),
+                    _ => vec![],
+                };
+                if result.outcome != Outcome::Completed || !differences.is_empty() {
+                    let mut cu = named(name, Basis::FirstNonRefining);
+                    cu.differences = differences;
+                    return Some(cu);
+                }
+            }
+            let last = stages.last()?.0;
+            Some(named(last, Basis::FirstNonRefining))
+        }
+    }
+}

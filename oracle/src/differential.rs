@@ -1,0 +1,293 @@
+//! The differential check: the input program on the emulator in logical mode (the
+//! reference) against the default pipeline's output in strict hardware mode, on several
+//! input sets, judged by refinement (DESIGN.md "Verdicts"). Failing verdicts name the pass
+//! that caused them ([`crate::culprit`]).
+
+use crate::compare::{Difference, compare};
+use crate::emu::result::DiagKind;
+use crate::{Outcome, RunConfig, RunResult, run};
+use compiler::Program;
+use compiler::inputs::Inputs;
+use compiler::pipeline::{Compilation, CompileOptions, Outcome as CompileOutcome, compile};
+use serde::{Deserialize, Serialize};
+
+/// How much more fuel the compiled program gets than the reference needed (plus
+/// [`FUEL_BASE`]): lowering, spills and scratch setup grow the instruction count.
+pub const FUEL_GROWTH: u64 = 64;
+pub const FUEL_BASE: u64 = 100_000;
+
+/// Why a program (or one input set) could not be judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DiscardReason {
+    /// The reference branched on an undefined value.
+    UndefinedBranch,
+    /// The reference ran out of fuel.
+    ReferenceOutOfFuel,
+    /// The input breaks a validator rule on its device.
+    InvalidProgram,
+}
+
+impl DiscardReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            DiscardReason::UndefinedBranch => "undefined-branch",
+            DiscardReason::ReferenceOutOfFuel => "reference-out-of-fuel",
+            DiscardReason::InvalidProgram => "invalid-program",
+        }
+    }
+}
+
+/// The verdict on one program.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Verdict {
+    Pass,
+    Discard {
+        reason: DiscardReason,
+    },
+    /// The compiled run does not refine the reference on input set `input_set`.
+    Mismatch {
+        input_set: usize,
+        differences: Vec<Difference>,
+    },
+    /// A pass's output broke a validator rule.
+    CompilerAssertion {
+        pass: String,
+        rule: String,
+        ip: Option<usize>,
+        message: String,
+    },
+    /// The compiled program breaks a hardware restriction (strict mode).
+    HardwareViolation {
+        rule: String,
+        ip: usize,
+        message: String,
+    },
+    /// A pass refused the program (e.g. it ran out of registers).
+    CompileError {
+        pass: String,
+        message: String,
+    },
+    Panic {
+        pass: String,
+        message: String,
+        location: String,
+    },
+    /// The compiled program ran out of fuel where the reference did not.
+    Hang {
+        input_set: usize,
+        steps: u64,
+    },
+    /// The emulator could not run the reference or the compiled program.
+    EmulatorFault {
+        input_set: usize,
+        compiled: bool,
+        message: String,
+    },
+}
+
+impl Verdict {
+    /// Short kebab-case kind, as in bucket signatures and campaign statistics.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Discard { .. } => "discard",
+            Verdict::Mismatch { .. } => "mismatch",
+            Verdict::CompilerAssertion { .. } => "assert",
+            Verdict::HardwareViolation { .. } => "hardware",
+            Verdict::CompileError { .. } => "compile-error",
+            Verdict::Panic { .. } => "panic",
+            Verdict::Hang { .. } => "hang",
+            Verdict::EmulatorFault { .. } => "emulator-fault",
+        }
+    }
+
+    /// Whether this verdict is a failure to report (not a pass or a discard).
+    pub fn is_failure(&self) -> bool {
+        !matches!(self, Verdict::Pass | Verdict::Discard { .. })
+    }
+
+    /// The input set the verdict was reached on, if it depends on one.
+    pub fn input_set(&self) -> Option<usize> {
+        match self {
+            Verdict::Mismatch { input_set, .. }
+            | Verdict::Hang { input_set, .. }
+            | Verdict::EmulatorFault { input_set, .. } => Some(*input_set),
+            _ => None,
+        }
+    }
+}
+
+/// Run configuration of the reference path.
+pub fn reference_config() -> RunConfig {
+    RunConfig::default()
+}
+
+/// Run configuration of the compiled program: strict, with fuel for code growth.
+pub fn compiled_config(reference_steps: u64) -> RunConfig {
+    RunConfig {
+        strict: true,
+        fuel: reference_steps * FUEL_GROWTH + FUEL_BASE,
+        ..RunConfig::default()
+    }
+}
+
+/// What a check found, with the compilation (for pass statistics and localisation).
+pub struct Checked {
+    pub verdict: Verdict,
+    pub compilation: Option<Compilation>,
+    /// Reference runs of the input sets that were judged (index = input set).
+    pub references: Vec<Option<RunResult>>,
+}
+
+/// Judges the verdict of a compilation itself, before anything runs.
+fn compile_verdict(c: &Compilation) -> Option<Verdict> {
+    match &c.outcome {
+        CompileOutcome::Panicked {
+            pass,
+            message,
+            location,
+        } => {
+            return Some(Verdict::Panic {
+                pass: pass.clone(),
+                message: message.clone(),
+                location: location.clone(),
+            });
+        }
+        CompileOutcome::Failed { pass, message } => {
+            return Some(Verdict::CompileError {
+                pass: pass.clone(),
+                message: message.clone(),
+            });
+        }
+        CompileOutcome::Compiled => {}
+    }
+    c.first_violation()
+        .map(|(pass, vs)| Verdict::CompilerAssertion {
+            pass: pass.to_string(),
+            rule: vs[0].rule.name().to_string(),
+            ip: vs[0].ip,
+            message: vs[0].message.clone(),
+        })
+}
+
+/// Judges one compiled run against its reference.
+fn run_verdict(input_set: usize, reference: &RunResult, compiled: &RunResult) -> Option<Verdict> {
+    if let Some(d) = compiled
+        .diagnostics
+        .iter()
+        .find(|d| d.kind == DiagKind::HardwareRestriction)
+    {
+        return Some(Verdict::HardwareViolation {
+            rule: d.rule.clone().unwrap_or_default(),
+            ip: d.ip,
+            message: d.message.clone(),
+        });
+    }
+    match &compiled.outcome {
+        Outcome::OutOfFuel { steps } => {
+            return Some(Verdict::Hang {
+                input_set,
+                steps: *steps,
+            });
+        }
+        Outcome::Fault { message, .. } => {
+            return Some(Verdict::EmulatorFault {
+                input_set,
+                compiled: true,
+                message: message.clone(),
+            });
+        }
+        Outcome::Completed => {}
+    }
+    let differences = compare(reference, compiled);
+    (!differences.is_empty()).then_some(Verdict::Mismatch {
+        input_set,
+        differences,
+    })
+}
+
+/// Runs the full differential check of `p` on `input_sets`.
+pub fn check(p: &Program, input_sets: &[Inputs], opts: &CompileOptions) -> Checked {
+    if !compiler::validate::validate(p).is_empty() {
+        return Checked {
+            verdict: Verdict::Discard {
+                reason: DiscardReason::InvalidProgram,
+            },
+            compilation: None,
+            references: vec![],
+        };
+    }
+    let compilation = compile(p, opts);
+    if let Some(v) = compile_verdict(&compilation) {
+        return Checked {
+            verdict: v,
+            compilation: Some(compilation),
+            references: vec![],
+        };
+    }
+    let mut references = vec![];
+    let mut discard = None;
+    let mut judged = 0;
+    for (k, inputs) in input_sets.iter().enumerate() {
+        let reference = run(p, inputs, &reference_config());
+        let reason = match &reference.outcome {
+            Outcome::OutOfFuel { .. } => Some(DiscardReason::ReferenceOutOfFuel),
+            _ if reference.branched_on_undefined() => Some(DiscardReason::UndefinedBranch),
+            Outcome::Fault { message, .. } => {
+                let verdict = Verdict::EmulatorFault {
+                    input_set: k,
+                    compiled: false,
+                    message: message.clone(),
+                };
+                references.push(Some(reference));
+                return Checked {
+                    verdict,
+                    compilation: Some(compilation),
+                    references,
+                };
+            }
+            Outcome::Completed => None,
+        };
+        if let Some(r) = reason {
+            discard.get_or_insert(r);
+            references.push(None);
+            continue;
+        }
+        judged += 1;
+        let compiled = run(
+            &compilation.program,
+            inputs,
+            &compiled_config(reference.steps),
+        );
+        let verdict = run_verdict(k, &reference, &compiled);
+        references.push(Some(reference));
+        if let Some(verdict) = verdict {
+            return Checked {
+                verdict,
+                compilation: Some(compilation),
+                references,
+            };
+        }
+    }
+    let verdict = match discard {
+        Some(reason) if judged == 0 => Verdict::Discard { reason },
+        _ => Verdict::Pass,
+    };
+    Checked {
+        verdict,
+        compilation: Some(compilation),
+        references,
+    }
+}
+
+/// Input sets for a program: its own inputs (if it carries any), then `extra` generated
+/// from seeds `seed`, `seed + 1`, …
+pub fn input_sets(p: &Program, extra: usize, seed: u64) -> Vec<Inputs> {
+    p.inputs
+        .iter()
+        .cloned()
+        .chain((0..extra as u64).map(|k| crate::inputs::generate(p, seed.wrapping_add(k))))
+        .collect()
+}

@@ -1,0 +1,461 @@
+//! ALU statements: operand choice (values, inputs, push constants, immediates, strided
+//! views), destinations, modifiers, predication, narrow instructions, MUL/MACH pairs.
+
+use super::{Gen, Val, at_group};
+use crate::generator::knobs::Feature;
+use compiler::Opcode;
+use compiler::inst::{CondMod, Inst, Predicate};
+use compiler::reg::{Reg, RegKind};
+use compiler::types::Type;
+
+const INT_IMMS: [i64; 16] = [
+    0,
+    1,
+    -1,
+    2,
+    3,
+    -7,
+    31,
+    32,
+    33,
+    0x7fff,
+    0x8000,
+    -32768,
+    0xffff,
+    40000,
+    65536,
+    0x7fff_ffff,
+];
+
+const FLOAT_IMMS: [f64; 12] = [
+    0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 0.1, 1.0e-40, 3.0e38, 1.0e6, -4.0, 0.25,
+];
+
+const CONDS: [CondMod; 6] = [
+    CondMod::Z,
+    CondMod::Nz,
+    CondMod::G,
+    CondMod::Ge,
+    CondMod::L,
+    CondMod::Le,
+];
+
+/// Result types an opcode can have (before the device's own type set is applied).
+fn op_types(op: Opcode) -> &'static [Type] {
+    use Opcode::*;
+    match op {
+        Not | And | Or | Xor | Shr | Shl | Asr | Rol | Ror => {
+            &[Type::D, Type::UD, Type::W, Type::UW, Type::Q, Type::UQ]
+        }
+        Addc | Subb => &[Type::UD],
+        Avg => &[Type::D, Type::UD, Type::W, Type::UW],
+        Mad | Lrp | Frc | Rndu | Rndd | Rnde | Rndz => &[Type::F, Type::HF, Type::DF],
+        Bfrev | Bfe | Bfi1 | Bfi2 | Fbh | Fbl | Cbit | Lzd | Mulh | IntQuotient | IntRemainder => {
+            &[Type::D, Type::UD]
+        }
+        Rcp | Rsq | Sqrt | Exp2 | Log2 | Sin | Cos | Pow => &[Type::F, Type::HF],
+        _ => &[
+            Type::F,
+            Type::D,
+            Type::UD,
+            Type::W,
+            Type::UW,
+            Type::HF,
+            Type::DF,
+            Type::Q,
+            Type::UQ,
+        ],
+    }
+}
+
+fn arity(op: Opcode) -> usize {
+    use Opcode::*;
+    match op {
+        Mov | Not | Frc | Rndu | Rndd | Rnde | Rndz | Bfrev | Fbh | Fbl | Cbit | Lzd | Rcp
+        | Rsq | Sqrt | Exp2 | Log2 | Sin | Cos => 1,
+        Mad | Lrp | Bfe | Bfi2 => 3,
+        _ => 2,
+    }
+}
+
+impl Gen<'_, '_> {
+    /// A new value from the inputs or an immediate, at the top of the program.
+    pub(super) fn initial_value(&mut self) {
+        let ty = self.pick(&self.types.clone());
+        let nr = self.new_vgrf(self.regs_for(ty));
+        let v = Val { nr, offset: 0, ty };
+        let src = match self.choose(4) {
+            0 => self.uniform_src(ty),
+            1 => self.imm(ty),
+            _ => {
+                let k = self.choose(self.p.attr_sizes.len()) as u32;
+                let attr_ty = if ty.size() == 2 { Type::UD } else { ty };
+                Reg::attr(k, attr_ty)
+            }
+        };
+        let inst = Inst::new(Opcode::Mov, self.width, self.val_reg(v), vec![src]);
+        if self.try_emit(inst) {
+            self.vals.push(v);
+        } else {
+            let k = self.choose(self.p.attr_sizes.len()) as u32;
+            let mov = Inst::new(
+                Opcode::Mov,
+                self.width,
+                Reg::vgrf(nr, Type::UD),
+                vec![Reg::attr(k, Type::UD)],
+            );
+            if ty.size() >= 4 && self.try_emit(mov) {
+                self.vals.push(v);
+            }
+        }
+    }
+
+    pub(super) fn imm(&mut self, ty: Type) -> Reg {
+        if ty.is_float() {
+            let x = self.pick(&FLOAT_IMMS);
+            match ty {
+                Type::DF => Reg::imm_df(x),
+                Type::HF => Reg::imm(half::f16::from_f64(x).to_bits() as u64, Type::HF),
+                _ => Reg::imm_f(x as f32),
+            }
+        } else {
+            let x = self.pick(&INT_IMMS);
+            match ty.size() {
+                2 => Reg::imm(x as u64 & 0xffff, ty),
+                4 => Reg::imm(x as u64 & 0xffff_ffff, ty),
+                _ => Reg::imm(x as u64, ty),
+            }
+        }
+    }
+
+    /// A push constant read as a scalar of `ty`.
+    pub(super) fn uniform_src(&mut self, ty: Type) -> Reg {
+        let n = self.p.uniforms;
+        match ty.size() {
+            8 => Reg::uniform(2 * self.choose(n as usize / 2) as u32, ty),
+            4 => Reg::uniform(self.choose(n as usize) as u32, ty),
+            size => {
+                let nr = self.choose(n as usize) as u32;
+                let offset = size * self.choose((4 / size) as usize) as u32;
+                Reg::new(RegKind::Uniform { nr, offset }, ty)
+            }
+        }
+    }
+
+    /// A defined per-channel (or scalar) source of `ty`.
+    pub(super) fn src(&mut self, ty: Type, allow_imm: bool) -> Reg {
+        let same: Vec<Val> = self
+            .vals
+            .iter()
+            .copied()
+            .filter(|v| v.ty.size() == ty.size())
+            .collect();
+        let mut r = match self.choose(10) {
+            0 if allow_imm => self.imm(ty),
+            1 => self.uniform_src(ty),
+            2 | 3 if self.has(Feature::Strided) => self.strided_view(ty),
+            4 => self.attr_src(ty),
+            _ if !same.is_empty() => {
+                let v = self.pick(&same);
+                self.val_reg(v).retype(ty)
+            }
+            _ => self.attr_src(ty),
+        };
+        if self.has(Feature::Modifiers) && !r.is_imm() && self.chance(1, 6) {
+            r = if self.chance(1, 2) {
+                r.negated()
+            } else {
+                r.with_abs()
+            };
+        }
+        r
+    }
+
+    fn attr_src(&mut self, ty: Type) -> Reg {
+        let k = self.choose(self.p.attr_sizes.len()) as u32;
+        let stride = match ty.size() {
+            1 => 4,
+            2 => 2,
+            _ => 1,
+        };
+        let offset = if stride > 1 {
+            ty.size() * self.choose(stride as usize) as u32
+        } else {
+            0
+        };
+        Reg::attr(k, ty).with_stride(stride).byte_offset(offset)
+    }
+
+    /// A narrower type read out of a wider value: `v+2<2>:W` of a dword value, `v+4<2>:UD`
+    /// of a qword value.
+    fn strided_view(&mut self, ty: Type) -> Reg {
+        let wider: Vec<Val> = self
+            .vals
+            .iter()
+            .copied()
+            .filter(|v| v.ty.size() > ty.size())
+            .collect();
+        if wider.is_empty() {
+            return self.attr_src(ty);
+        }
+        let v = self.pick(&wider);
+        let stride = v.ty.size() / ty.size();
+        let part = self.choose(stride as usize) as u32;
+        Reg::vgrf(v.nr, ty)
+            .byte_offset(v.offset + part * ty.size())
+            .with_stride(stride as u8)
+    }
+
+    /// Where a result of `ty` goes: a new value (where that is well defined), an existing
+    /// value of the type, or a strided part of a wider value. `None` if nothing fits.
+    fn dst(&mut self, ty: Type) -> Option<(Reg, Option<Val>)> {
+        let same: Vec<Val> = self.vals.iter().copied().filter(|v| v.ty == ty).collect();
+        let wider: Vec<Val> = self
+            .vals
+            .iter()
+            .copied()
+            .filter(|v| v.ty.size() > ty.size())
+            .collect();
+        if self.has(Feature::Strided) && !wider.is_empty() && self.chance(1, 6) {
+            let v = self.pick(&wider);
+            let stride = v.ty.size() / ty.size();
+            let part = self.choose(stride as usize) as u32;
+            let r = Reg::vgrf(v.nr, ty)
+                .byte_offset(v.offset + part * ty.size())
+                .with_stride(stride as u8);
+            return Some((r, None));
+        }
+        if self.uniform_control() && (same.is_empty() || self.chance(1, 2)) {
+            let nr = self.new_vgrf(self.regs_for(ty));
+            let v = Val { nr, offset: 0, ty };
+            return Some((self.val_reg(v), Some(v)));
+        }
+        if same.is_empty() {
+            return None;
+        }
+        let v = self.pick(&same);
+        Some((self.val_reg(v), None))
+    }
+
+    /// Execution size and group: the dispatch width, or a narrower piece of it.
+    fn exec_group(&mut self) -> (u8, u8) {
+        if self.has(Feature::Narrow) && self.width >= 16 && self.chance(1, 4) {
+            let exec = if self.width == 32 && self.chance(1, 2) {
+                16
+            } else {
+                8
+            };
+            let group = exec * self.choose((self.width / exec) as usize) as u8;
+            (exec, group)
+        } else {
+            (self.width, 0)
+        }
+    }
+
+    /// An ALU instruction (a MOV if a few tries at the drawn opcodes all break a rule).
+    pub(super) fn alu(&mut self) {
+        for _ in 0..4 {
+            let op = self.pick(&self.ops.clone());
+            if self.try_alu(op) {
+                return;
+            }
+        }
+        self.try_alu(Opcode::Mov);
+    }
+
+    fn try_alu(&mut self, op: Opcode) -> bool {
+        let types: Vec<Type> = op_types(op)
+            .iter()
+            .copied()
+            .filter(|t| self.types.contains(t))
+            .collect();
+        if types.is_empty() {
+            return false;
+        }
+        let ty = self.pick(&types);
+        let (exec, group) = self.exec_group();
+        let src_ty = match op {
+            Opcode::Mov => self.pick(&self.types.clone()),
+            Opcode::Add | Opcode::Mul | Opcode::Avg if ty.is_int() && self.chance(1, 4) => {
+                let ints: Vec<Type> = self.types.iter().copied().filter(|t| t.is_int()).collect();
+                self.pick(&ints)
+            }
+            _ => ty,
+        };
+        let srcs: Vec<Reg> = (0..arity(op))
+            .map(|i| {
+                let s = self.src(src_ty, i > 0 || op == Opcode::Mov);
+                at_group(s, group as u32)
+            })
+            .collect();
+        let cmp = matches!(op, Opcode::Cmp | Opcode::Cmpn);
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        let (dst, new) = if cmp && self.chance(2, 3) {
+            (Reg::null(ty), None)
+        } else {
+            match self.dst(ty) {
+                Some(d) => d,
+                None => return false,
+            }
+        };
+        let mut inst = Inst::new(op, exec, at_group(dst, group as u32), srcs).with_group(group);
+        if op == Opcode::Addc || op == Opcode::Subb {
+            inst.acc_wr = true;
+        }
+        let flag = self.general_flag;
+        if cmp {
+            inst = inst.with_cmod(self.pick(&CONDS), flag);
+        } else if op == Opcode::Sel {
+            if self.chance(1, 2) {
+                inst.cmod = Some(if self.chance(1, 2) {
+                    CondMod::L
+                } else {
+                    CondMod::Ge
+                });
+            } else {
+                self.set_flag(exec, group);
+                inst = inst.with_pred(Predicate::NORMAL, flag);
+            }
+        } else if self.has(Feature::Predication) && self.chance(1, 6) {
+            self.set_flag(exec, group);
+            let pred = if self.chance(1, 2) {
+                Predicate::NORMAL
+            } else {
+                Predicate::INVERSE
+            };
+            inst = inst.with_pred(pred, flag);
+        } else if self.has(Feature::Modifiers) && self.chance(1, 8) {
+            inst = inst.with_cmod(self.pick(&CONDS), flag);
+        }
+        if self.has(Feature::Modifiers) && ty.is_float() && self.chance(1, 6) {
+            inst.saturate = true;
+        }
+        if self.try_emit(inst) {
+            if let Some(v) = new {
+                self.vals.push(v);
+            }
+            true
+        } else {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            false
+        }
+    }
+
+    /// Sets the general flag for `exec` channels from `group` with a compare of defined values.
+    pub(super) fn set_flag(&mut self, exec: u8, group: u8) {
+        for _ in 0..4 {
+            let ty = self.pick(&self.types.clone());
+            let a = at_group(self.src(ty, false), group as u32);
+            let b = at_group(self.src(ty, true), group as u32);
+            let cond = self.pick(&CONDS);
+            let inst = Inst::new(Opcode::Cmp, exec, Reg::null(ty), vec![a, b])
+                .with_group(group)
+                .with_cmod(cond, self.general_flag);
+            if self.try_emit(inst) {
+                return;
+            }
+        }
+        let inst = Inst::new(
+            Opcode::Cmp,
+            exec,
+            Reg::null(Type::UD),
+            vec![
+                at_group(self.attr_src(Type::UD), group as u32),
+                Reg::imm_ud(0x8000_0000),
+            ],
+        )
+        .with_group(group)
+        .with_cmod(CondMod::L, self.general_flag);
+        self.emit(inst);
+    }
+
+    /// A NoMask move inside divergent control flow: it writes inactive channels too.
+    pub(super) fn nomask_move(&mut self) {
+        let same: Vec<Val> = self
+            .vals
+            .iter()
+            .copied()
+            .filter(|v| v.ty.size() == 4)
+            .collect();
+        if same.is_empty() {
+            return self.alu();
+        }
+        let d = self.pick(&same);
+        let s = self.pick(&same);
+        let inst = Inst::new(
+            Opcode::Mov,
+            self.width,
+            self.val_reg(d),
+            vec![self.val_reg(s).retype(d.ty)],
+        )
+        .with_nomask();
+        if !self.try_emit(inst) {
+            self.alu();
+        }
+    }
+
+    /// The high 32 bits of a 32×32 multiply as the hardware computes them: `mul acc0` with
+    /// the low word of src1, then `mach`, one 8-wide pair per group of eight channels.
+    pub(super) fn mul_high(&mut self) {
+        let ty = if self.chance(1, 2) { Type::UD } else { Type::D };
+        let a = self.src(ty, false);
+        let b = self.src(ty, false);
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        let (dst, new) = match self.dst(ty) {
+            Some(d) if d.0.kind_stride() == Some(1) => d,
+            _ => {
+                self.p.vgrf_sizes.truncate(vgrfs_before);
+                return self.alu();
+            }
+        };
+        if a.kind_stride() != Some(1) || b.kind_stride() != Some(1) || a.abs || b.abs {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            return self.alu();
+        }
+        let mut pair = vec![];
+        for group in (0..self.width).step_by(8) {
+            let g = group as u32;
+            let low = at_group(b, g).retype(Type::UW).with_stride(2);
+            pair.push(
+                Inst::new(Opcode::Mul, 8, Reg::acc(0, ty), vec![at_group(a, g), low])
+                    .with_group(group),
+            );
+            pair.push(
+                Inst::new(
+                    Opcode::Mach,
+                    8,
+                    at_group(dst, g),
+                    vec![at_group(a, g), at_group(b, g)],
+                )
+                .with_group(group),
+            );
+        }
+        let ip = self.insts.len();
+        let ok = pair
+            .iter()
+            .enumerate()
+            .all(|(k, i)| compiler::validate::validate_inst(&self.p, ip + k, i).is_empty());
+        if !ok {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            return self.alu();
+        }
+        self.insts.extend(pair);
+        if let Some(v) = new {
+            self.vals.push(v);
+        }
+    }
+}
+
+/// The element stride of a VGRF or ATTR operand (scalars and other files: `None` or 0).
+trait KindStride {
+    fn kind_stride(&self) -> Option<u8>;
+}
+
+impl KindStride for Reg {
+    fn kind_stride(&self) -> Option<u8> {
+        match self.kind {
+            RegKind::Vgrf { stride, .. } | RegKind::Attr { stride, .. } => Some(stride),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! Control flow: divergent IF/ELSE, counted loops with BREAK/CONTINUE, HALT.
+
+use super::Gen;
+use compiler::Opcode;
+use compiler::inst::{CondMod, Inst, Predicate};
+use compiler::reg::Reg;
+use compiler::types::Type;
+
+/// Most iterations a generated loop runs.
+const MAX_TRIPS: i32 = 4;
+
+impl Gen<'_, '_> {
+    /// Statements of a nested block.
+    fn nested_block(&mut self) {
+        let n = 1 + self.choose(4);
+        for _ in 0..n {
+            if self.budget == 0 {
+                break;
+            }
+            self.statement();
+        }
+    }
+
+    fn predicate(&mut self) -> Predicate {
+        if self.chance(1, 3) {
+            Predicate::INVERSE
+        } else {
+            Predicate::NORMAL
+        }
+    }
+
+    pub(super) fn if_else(&mut self) {
+        let w = self.width;
+        self.set_flag(w, 0);
+        let pred = self.predicate();
+        self.emit(Inst::control(Opcode::If, w).with_pred(pred, self.general_flag));
+        self.depth += 1;
+        self.nested_block();
+        if self.chance(1, 2) {
+            self.emit(Inst::control(Opcode::Else, w));
+            self.nested_block();
+        }
+        self.depth -= 1;
+        self.emit(Inst::control(Opcode::Endif, w));
+    }
+
+    /// `cnt = 0; do { cnt += 1; f = cnt < trips; … } while (f)`: every channel still in
+    /// the loop counts each iteration, so the loop ends after at most `trips` iterations
+    /// whatever BREAK and CONTINUE do.
+    pub(super) fn counted_loop(&mut self) {
+        let w = self.width;
+        let Some(flag) = self.loop_flags.pop() else {
+            return self.alu();
+        };
+        let trips = 1 + self.choose(MAX_TRIPS as usize) as i32;
+        let cnt = Reg::vgrf(self.new_vgrf(self.regs_for(Type::D)), Type::D);
+        self.emit(Inst::new(Opcode::Mov, w, cnt, vec![Reg::imm_d(0)]));
+        self.emit(Inst::control(Opcode::Do, w));
+        self.emit(Inst::new(Opcode::Add, w, cnt, vec![cnt, Reg::imm_d(1)]));
+        self.emit(
+            Inst::new(
+                Opcode::Cmp,
+                w,
+                Reg::null(Type::D),
+                vec![cnt, Reg::imm_d(trips)],
+            )
+            .with_cmod(CondMod::L, flag),
+        );
+        self.depth += 1;
+        self.loop_depth += 1;
+        self.nested_block();
+        self.loop_depth -= 1;
+        self.depth -= 1;
+        self.emit(Inst::control(Opcode::While, w).with_pred(Predicate::NORMAL, flag));
+        self.loop_flags.push(flag);
+    }
+
+    pub(super) fn break_or_continue(&mut self) {
+        let w = self.width;
+        self.set_flag(w, 0);
+        let op = if self.chance(1, 2) {
+            Opcode::Break
+        } else {
+            Opcode::Continue
+        };
+        let pred = self.predicate();
+        self.emit(Inst::control(op, w).with_pred(pred, self.general_flag));
+    }
+
+    /// A discard: the channels the compare selects stop until the HALT_TARGET.
+    pub(super) fn halt(&mut self) {
+        let w = self.width;
+        self.set_flag(w, 0);
+        let pred = self.predicate();
+        self.emit(Inst::control(Opcode::Halt, w).with_pred(pred, self.general_flag));
+        self.halted = true;
+    }
+}

@@ -1,0 +1,276 @@
+//! Focus knobs: which devices, dispatch widths, opcodes and features the generator may
+//! draw from. Written as one line (`devices=skl,icl dispatch=16 ops=-mad features=loop`)
+//! so the same string works on the command line, in `EUFUZZ_KNOBS` and in the header of
+//! every reproducer, which then replays the same way.
+
+use compiler::{Device, Opcode};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The environment variable `eufuzz` reads knobs from (command-line knobs are added to it).
+pub const KNOBS_ENV: &str = "EUFUZZ_KNOBS";
+
+/// A program feature the swarm draws on or off per program.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Feature {
+    /// Divergent IF/ELSE.
+    If,
+    /// Counted loops with divergent BREAK/CONTINUE.
+    Loop,
+    /// HALT (discard) and HALT_TARGET.
+    Halt,
+    /// Untyped buffer reads and writes.
+    Buffer,
+    /// Texture sampling.
+    Texture,
+    /// Scratch reads and writes (sometimes beyond the per-thread limit).
+    Scratch,
+    /// Render-target writes before the final EOT write.
+    RtWrites,
+    /// LOAD_PAYLOAD building multi-component values.
+    LoadPayload,
+    /// Enough live values to force spilling.
+    Pressure,
+    /// Instructions narrower than the dispatch width, with groups.
+    Narrow,
+    /// Strided and offset regions (sub-dword views, partial writes).
+    Strided,
+    /// NoMask instructions inside divergent control flow.
+    NomaskInCf,
+    /// Predicated ALU instructions.
+    Predication,
+    /// Source modifiers, saturation and conditional modifiers.
+    Modifiers,
+    /// Q/UQ values (devices that have them).
+    Int64,
+    /// DF values (devices that have them).
+    Float64,
+    /// HF values (devices that have them).
+    HalfFloat,
+    /// `mul acc0` + `mach` pairs and MULH.
+    MulHigh,
+    /// Several hardware threads.
+    Threads,
+    /// Dispatch masks with disabled channels.
+    PartialDispatch,
+}
+
+pub const ALL_FEATURES: [Feature; 20] = [
+    Feature::If,
+    Feature::Loop,
+    Feature::Halt,
+    Feature::Buffer,
+    Feature::Texture,
+    Feature::Scratch,
+    Feature::RtWrites,
+    Feature::LoadPayload,
+    Feature::Pressure,
+    Feature::Narrow,
+    Feature::Strided,
+    Feature::NomaskInCf,
+    Feature::Predication,
+    Feature::Modifiers,
+    Feature::Int64,
+    Feature::Float64,
+    Feature::HalfFloat,
+    Feature::MulHigh,
+    Feature::Threads,
+    Feature::PartialDispatch,
+];
+
+impl Feature {
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::If => "if",
+            Feature::Loop => "loop",
+            Feature::Halt => "halt",
+            Feature::Buffer => "buffer",
+            Feature::Texture => "texture",
+            Feature::Scratch => "scratch",
+            Feature::RtWrites => "rt-writes",
+            Feature::LoadPayload => "load-payload",
+            Feature::Pressure => "pressure",
+            Feature::Narrow => "narrow",
+            Feature::Strided => "strided",
+            Feature::NomaskInCf => "nomask-in-cf",
+            Feature::Predication => "predication",
+            Feature::Modifiers => "modifiers",
+            Feature::Int64 => "int64",
+            Feature::Float64 => "float64",
+            Feature::HalfFloat => "half-float",
+            Feature::MulHigh => "mul-high",
+            Feature::Threads => "threads",
+            Feature::PartialDispatch => "partial-dispatch",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Feature> {
+        ALL_FEATURES.into_iter().find(|f| f.name() == s)
+    }
+}
+
+/// What the generator may draw from. Empty allow-lists mean "everything".
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Knobs {
+    pub devices: Vec<Device>,
+    pub dispatch: Vec<u8>,
+    pub ops: Vec<Opcode>,
+    pub deny_ops: Vec<Opcode>,
+    pub features: Vec<Feature>,
+    pub deny_features: Vec<Feature>,
+}
+
+impl Knobs {
+    /// Parses `key=a,b,-c …` (keys `devices`, `dispatch`, `ops`, `features`; a leading `-`
+    /// denies). Later knobs add to earlier ones.
+    pub fn parse(text: &str) -> Result<Knobs, String> {
+        let mut k = Knobs::default();
+        k.add(text)?;
+        Ok(k)
+    }
+
+    /// Adds the knobs in `text` to these.
+    pub fn add(&mut self, text: &str) -> Result<(), String> {
+        for word in text.split_whitespace() {
+            let (key, list) = word
+                .split_once('=')
+                .ok_or_else(|| format!("knob `{word}` is not key=value"))?;
+            for item in list.split(',').filter(|s| !s.is_empty()) {
+                let (deny, name) = match item.strip_prefix('-') {
+                    Some(n) => (true, n),
+                    None => (false, item),
+                };
+                match key {
+                    "devices" | "device" if !deny => self.devices.push(
+                        Device::from_name(name)
+                            .ok_or_else(|| format!("unknown device `{name}`"))?,
+                    ),
+                    "dispatch" if !deny => match name.parse::<u8>() {
+                        Ok(w @ (8 | 16 | 32)) => self.dispatch.push(w),
+                        _ => return Err(format!("dispatch width `{name}` is not 8, 16 or 32")),
+                    },
+                    "ops" => {
+                        let op = Opcode::from_name(name)
+                            .ok_or_else(|| format!("unknown opcode `{name}`"))?;
+                        if deny {
+                            self.deny_ops.push(op)
+                        } else {
+                            self.ops.push(op)
+                        }
+                    }
+                    "features" => {
+                        let f = Feature::from_name(name).ok_or_else(|| {
+                            format!(
+                                "unknown feature `{name}` (one of: {})",
+                                ALL_FEATURES.map(Feature::name).join(" ")
+                            )
+                        })?;
+                        if deny {
+                            self.deny_features.push(f)
+                        } else {
+                            self.features.push(f)
+                        }
+                    }
+                    "devices" | "device" | "dispatch" => {
+                        return Err(format!("`{key}` takes no denials (`-{name}`)"));
+                    }
+                    _ => {
+                        return Err(format!(
+                            "unknown knob `{key}` (devices, dispatch, ops, features)"
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The knobs in `EUFUZZ_KNOBS`, if set.
+    pub fn from_env() -> Result<Knobs, String> {
+        match std::env::var(KNOBS_ENV) {
+            Ok(text) => Knobs::parse(&text).map_err(|e| format!("{KNOBS_ENV}: {e}")),
+            Err(_) => Ok(Knobs::default()),
+        }
+    }
+
+    pub fn allows_op(&self, op: Opcode) -> bool {
+        (self.ops.is_empty() || self.ops.contains(&op)) && !self.deny_ops.contains(&op)
+    }
+
+    pub fn allows_feature(&self, f: Feature) -> bool {
+        (self.features.is_empty() || self.features.contains(&f)) && !self.deny_features.contains(&f)
+    }
+
+    pub fn is_default(&self) -> bool {
+        *self == Knobs::default()
+    }
+}
+
+impl fmt::Display for Knobs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = vec![];
+        let join = |items: Vec<String>| items.join(",");
+        if !self.devices.is_empty() {
+            parts.push(format!(
+                "devices={}",
+                join(self.devices.iter().map(|d| d.name().to_string()).collect())
+            ));
+        }
+        if !self.dispatch.is_empty() {
+            parts.push(format!(
+                "dispatch={}",
+                join(self.dispatch.iter().map(u8::to_string).collect())
+            ));
+        }
+        let ops: Vec<String> = self
+            .ops
+            .iter()
+            .map(|o| o.name().to_string())
+            .chain(self.deny_ops.iter().map(|o| format!("-{}", o.name())))
+            .collect();
+        if !ops.is_empty() {
+            parts.push(format!("ops={}", join(ops)));
+        }
+        let features: Vec<String> = self
+            .features
+            .iter()
+            .map(|x| x.name().to_string())
+            .chain(self.deny_features.iter().map(|x| format!("-{}", x.name())))
+            .collect();
+        if !features.is_empty() {
+            parts.push(format!("features={}", join(features)));
+        }
+        write!(f, "{}", parts.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knobs_round_trip_through_text() {
+        let k =
+            Knobs::parse("devices=skl,icl dispatch=16 ops=add,-mad features=loop,-halt").unwrap();
+        assert_eq!(k.devices, vec![Device::Skl, Device::Icl]);
+        assert!(k.allows_op(Opcode::Add) && !k.allows_op(Opcode::Mad));
+        assert!(!k.allows_op(Opcode::Mul), "an allow-list excludes the rest");
+        assert!(k.allows_feature(Feature::Loop) && !k.allows_feature(Feature::Halt));
+        assert_eq!(Knobs::parse(&k.to_string()).unwrap(), k);
+        assert!(Knobs::parse("").unwrap().is_default());
+    }
+
+    #[test]
+    fn bad_knobs_are_named() {
+        assert!(Knobs::parse("devices=pvc").unwrap_err().contains("pvc"));
+        assert!(Knobs::parse("dispatch=12").unwrap_err().contains("12"));
+        assert!(
+            Knobs::parse("features=fp128")
+                .unwrap_err()
+                .contains("fp128")
+        );
+        assert!(Knobs::parse("speed=fast").unwrap_err().contains("speed"));
+        assert!(Knobs::parse("loop").unwrap_err().contains("key=value"));
+    }
+}

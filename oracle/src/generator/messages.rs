@@ -1,0 +1,279 @@
+//! Messages and payloads: buffer reads and writes, texture samples, scratch, render-target
+//! writes (the final one with EOT folds every value in), LOAD_PAYLOAD.
+
+use super::{Gen, Val};
+use crate::inputs::BUFFER_BYTES;
+use compiler::Opcode;
+use compiler::inst::Inst;
+use compiler::reg::{REG_SIZE, Reg};
+use compiler::types::Type;
+
+/// Surfaces generated programs use.
+const SURFACES: u32 = 3;
+
+/// Per-thread scratch a program uses on most devices; on Ivy Bridge/Bay Trail (12 KB per
+/// thread) programs sometimes go past the limit, into "unlimited scratch".
+const SCRATCH_BYTES: u32 = 4096;
+const BIG_SCRATCH_BYTES: u32 = 16 * 1024;
+
+impl Gen<'_, '_> {
+    /// Bytes one component (a dword per channel) of a message payload takes.
+    fn component_bytes(&self) -> u32 {
+        self.regs_for(Type::UD) * REG_SIZE
+    }
+
+    /// A buffer address: a dword-aligned byte offset below the buffer size minus four
+    /// components, from an input.
+    pub(super) fn address(&mut self) {
+        let nr = self.new_vgrf(self.regs_for(Type::UD));
+        let v = Val {
+            nr,
+            offset: 0,
+            ty: Type::UD,
+        };
+        let src = self.src(Type::UD, false);
+        let mask = (BUFFER_BYTES as u32 - 16 - 1) & !3;
+        let inst = Inst::new(
+            Opcode::And,
+            self.width,
+            self.val_reg(v),
+            vec![src.retype(Type::UD), Reg::imm_ud(mask)],
+        );
+        if self.try_emit(inst) {
+            self.addrs.push(v);
+        } else {
+            let k = self.choose(self.p.attr_sizes.len()) as u32;
+            self.emit(Inst::new(
+                Opcode::And,
+                self.width,
+                self.val_reg(v),
+                vec![Reg::attr(k, Type::UD), Reg::imm_ud(mask)],
+            ));
+            self.addrs.push(v);
+        }
+    }
+
+    /// A payload of `n` components, each a copy of a dword value (masked moves: the
+    /// message reads only the channels that run it).
+    fn payload(&mut self, n: u32) -> Reg {
+        let bytes = self.component_bytes();
+        let nr = self.new_vgrf(n * self.regs_for(Type::UD));
+        for k in 0..n {
+            let src = self.src(Type::UD, true);
+            let dst = Reg::vgrf(nr, Type::UD).byte_offset(k * bytes);
+            if !self.try_emit(Inst::new(Opcode::Mov, self.width, dst, vec![src])) {
+                let attr = Reg::attr(0, Type::UD);
+                self.emit(Inst::new(Opcode::Mov, self.width, dst, vec![attr]));
+            }
+        }
+        Reg::vgrf(nr, Type::UD)
+    }
+
+    /// `n` new UD or F values for the components a message returns.
+    fn result_components(&mut self, n: u32, ty: Type) -> (Reg, Vec<Val>) {
+        let bytes = self.component_bytes();
+        let nr = self.new_vgrf(n * self.regs_for(Type::UD));
+        let vals = (0..n)
+            .map(|k| Val {
+                nr,
+                offset: k * bytes,
+                ty,
+            })
+            .collect();
+        (Reg::vgrf(nr, ty), vals)
+    }
+
+    pub(super) fn buffer_access(&mut self) {
+        if self.addrs.is_empty() {
+            return self.alu();
+        }
+        let addr = self.pick(&self.addrs.clone());
+        let surface = self.choose(SURFACES as usize) as u32;
+        let comps = 1 + self.choose(4) as u32;
+        let w = self.width;
+        if self.uniform_control() && self.chance(1, 2) {
+            let (dst, vals) = self.result_components(comps, Type::UD);
+            self.emit(Inst::new(
+                Opcode::UntypedReadLogical,
+                w,
+                dst,
+                vec![self.val_reg(addr), Reg::imm_ud(surface), Reg::imm_ud(comps)],
+            ));
+            self.vals.extend(vals);
+        } else {
+            let data = self.payload(comps);
+            self.emit(Inst::new(
+                Opcode::UntypedWriteLogical,
+                w,
+                Reg::null(Type::UD),
+                vec![
+                    self.val_reg(addr),
+                    data,
+                    Reg::imm_ud(surface),
+                    Reg::imm_ud(comps),
+                ],
+            ));
+        }
+    }
+
+    pub(super) fn texture(&mut self) {
+        if !self.uniform_control() {
+            return self.alu();
+        }
+        let u = self.src(Type::F, false);
+        let v = self.src(Type::F, false);
+        let surface = self.choose(SURFACES as usize) as u32;
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        let (dst, vals) = self.result_components(4, Type::F);
+        let inst = Inst::new(
+            Opcode::TexLogical,
+            self.width,
+            dst,
+            vec![u, v, Reg::imm_ud(surface)],
+        );
+        if self.try_emit(inst) {
+            self.vals.extend(vals);
+        } else {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            self.alu();
+        }
+    }
+
+    /// A scratch write of a dword value, or a read back into a value.
+    pub(super) fn scratch(&mut self) {
+        let limit = if self.info.max_scratch_per_thread < BIG_SCRATCH_BYTES && self.chance(1, 3) {
+            BIG_SCRATCH_BYTES
+        } else {
+            SCRATCH_BYTES
+        };
+        let bytes = self.component_bytes();
+        let slots = (limit - bytes) / 16;
+        let offset = 16 * self.choose(slots as usize) as u32;
+        self.scratch_used = self.scratch_used.max(offset + bytes);
+        let dwords: Vec<Val> = self
+            .vals
+            .iter()
+            .copied()
+            .filter(|v| v.ty.size() == 4)
+            .collect();
+        let w = self.width;
+        if dwords.is_empty() || self.chance(1, 2) {
+            let data = self.src(Type::UD, false);
+            if !data.is_vgrf() && !matches!(data.kind, compiler::reg::RegKind::Attr { .. }) {
+                return self.alu();
+            }
+            let inst = Inst::new(
+                Opcode::ScratchWrite,
+                w,
+                Reg::null(Type::UD),
+                vec![data, Reg::imm_ud(offset)],
+            );
+            if !self.try_emit(inst) {
+                self.alu();
+            }
+        } else {
+            let (dst, new) = if self.uniform_control() {
+                let nr = self.new_vgrf(self.regs_for(Type::UD));
+                let v = Val {
+                    nr,
+                    offset: 0,
+                    ty: Type::UD,
+                };
+                (self.val_reg(v), Some(v))
+            } else {
+                let v = self.pick(&dwords);
+                (self.val_reg(v), None)
+            };
+            self.emit(Inst::new(
+                Opcode::ScratchRead,
+                w,
+                dst,
+                vec![Reg::imm_ud(offset)],
+            ));
+            self.vals.extend(new);
+        }
+    }
+
+    /// A render-target write of some values to target 1–3 (the final write is target 0).
+    pub(super) fn rt_write(&mut self) {
+        let comps = 1 + self.choose(4) as u32;
+        let color = self.payload(comps).retype(Type::F);
+        let target = 1 + self.choose(3) as u32;
+        self.emit(Inst::new(
+            Opcode::FbWriteLogical,
+            self.width,
+            Reg::null(Type::UD),
+            vec![color, Reg::imm_ud(comps), Reg::imm_ud(target)],
+        ));
+    }
+
+    /// LOAD_PAYLOAD gathering dword values into one multi-component value.
+    pub(super) fn load_payload(&mut self) {
+        if !self.uniform_control() {
+            return self.alu();
+        }
+        let n = 2 + self.choose(3) as u32;
+        let srcs: Vec<Reg> = (0..n).map(|_| self.src(Type::UD, false)).collect();
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        let (dst, vals) = self.result_components(n, Type::UD);
+        if self.try_emit(Inst::new(Opcode::LoadPayload, self.width, dst, srcs)) {
+            self.vals.extend(vals);
+        } else {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            self.alu();
+        }
+    }
+
+    /// The EOT render-target write: every value is XOR-folded into one of four colour
+    /// components, so any value that differs shows up.
+    pub(super) fn final_write(&mut self) {
+        let w = self.width;
+        let bytes = self.component_bytes();
+        let nr = self.new_vgrf(4 * self.regs_for(Type::UD));
+        let comp = |k: u32| Reg::vgrf(nr, Type::UD).byte_offset(k * bytes);
+        for k in 0..4 {
+            let src = self.attr_component(k);
+            self.emit(Inst::new(Opcode::Mov, w, comp(k), vec![src]));
+        }
+        let vals = self.vals.clone();
+        for (i, v) in vals.iter().enumerate() {
+            let c = comp(i as u32 % 4);
+            let parts: Vec<Reg> = match v.ty.size() {
+                8 => vec![
+                    Reg::vgrf(v.nr, Type::UD)
+                        .byte_offset(v.offset)
+                        .with_stride(2),
+                    Reg::vgrf(v.nr, Type::UD)
+                        .byte_offset(v.offset + 4)
+                        .with_stride(2),
+                ],
+                4 => vec![self.val_reg(*v).retype(Type::UD)],
+                _ => vec![self.val_reg(*v).retype(Type::UW)],
+            };
+            for part in parts {
+                let xor = Inst::new(Opcode::Xor, w, c, vec![c, part]);
+                if !self.try_emit(xor) {
+                    let t = Reg::vgrf(self.new_vgrf(self.regs_for(Type::UD)), Type::UD);
+                    self.emit(Inst::new(Opcode::Mov, w, t, vec![part]));
+                    self.emit(Inst::new(Opcode::Xor, w, c, vec![c, t]));
+                }
+            }
+        }
+        self.emit(
+            Inst::new(
+                Opcode::FbWriteLogical,
+                w,
+                Reg::null(Type::UD),
+                vec![Reg::vgrf(nr, Type::F), Reg::imm_ud(4), Reg::imm_ud(0)],
+            )
+            .with_eot(),
+        );
+    }
+
+    fn attr_component(&mut self, k: u32) -> Reg {
+        let n = self.p.attr_sizes.len() as u32;
+        Reg::attr(k % n, Type::UD)
+            .byte_offset(if k >= n { 4 } else { 0 })
+            .with_stride(1)
+    }
+}

@@ -1,0 +1,376 @@
+//! The program generator: turns bytes (libFuzzer's, or a seed's ChaCha stream) into a
+//! valid, well-defined logical-IR program with its inputs, through `arbitrary::Unstructured`.
+//!
+//! Valid by construction: every instruction is checked with the validator's per-instruction
+//! rules as it is made and replaced if it breaks one. Well defined: every value is written
+//! in full at the top level before it is read, new values are only made where every live
+//! channel runs (outside divergent control flow and outside a HALT region), loops count
+//! down a counter, and branches test values that are defined. Swarm testing: each program
+//! draws its own subset of features and opcodes, inside the focus knobs.
+//!
+//! The same bytes give the same program on every machine; [`FORMAT_VERSION`] changes when
+//! the decoding does.
+
+mod alu;
+mod control;
+mod inputs;
+pub mod knobs;
+mod messages;
+
+use crate::generator::knobs::{ALL_FEATURES, Feature, Knobs};
+use arbitrary::Unstructured;
+use compiler::device::{ALL_DEVICES, DeviceInfo};
+use compiler::inst::Inst;
+use compiler::reg::{REG_SIZE, Reg, RegKind};
+use compiler::types::Type;
+use compiler::{Opcode, Program};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
+
+/// Version of the bytes → program decoding.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Bytes a seed expands to (far more than a program needs; the rest is unused).
+const SEED_BYTES: usize = 1 << 14;
+
+/// A generated program and what the swarm drew for it.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The program, with its inputs.
+    pub program: Program,
+    pub features: Vec<Feature>,
+    pub opcodes: Vec<Opcode>,
+}
+
+/// The ALU opcodes the generator can use directly (MACH comes with `Feature::MulHigh`).
+pub const ALU_OPS: [Opcode; 43] = [
+    Opcode::Mov,
+    Opcode::Sel,
+    Opcode::Not,
+    Opcode::And,
+    Opcode::Or,
+    Opcode::Xor,
+    Opcode::Shr,
+    Opcode::Shl,
+    Opcode::Asr,
+    Opcode::Rol,
+    Opcode::Ror,
+    Opcode::Cmp,
+    Opcode::Cmpn,
+    Opcode::Add,
+    Opcode::Addc,
+    Opcode::Subb,
+    Opcode::Avg,
+    Opcode::Mul,
+    Opcode::Mad,
+    Opcode::Lrp,
+    Opcode::Frc,
+    Opcode::Rndu,
+    Opcode::Rndd,
+    Opcode::Rnde,
+    Opcode::Rndz,
+    Opcode::Bfrev,
+    Opcode::Bfe,
+    Opcode::Bfi1,
+    Opcode::Bfi2,
+    Opcode::Fbh,
+    Opcode::Fbl,
+    Opcode::Cbit,
+    Opcode::Lzd,
+    Opcode::Rcp,
+    Opcode::Rsq,
+    Opcode::Sqrt,
+    Opcode::Exp2,
+    Opcode::Log2,
+    Opcode::Sin,
+    Opcode::Cos,
+    Opcode::Pow,
+    Opcode::IntQuotient,
+    Opcode::IntRemainder,
+];
+
+/// A value the program can read: `ty` elements, one per channel, packed from `offset` of
+/// VGRF `nr`, defined in every channel that was live where it was made.
+#[derive(Clone, Copy, Debug)]
+struct Val {
+    nr: u32,
+    offset: u32,
+    ty: Type,
+}
+
+/// Generation state for one program.
+struct Gen<'a, 'b> {
+    u: &'a mut Unstructured<'b>,
+    p: Program,
+    info: &'static DeviceInfo,
+    width: u8,
+    features: BTreeSet<Feature>,
+    ops: Vec<Opcode>,
+    types: Vec<Type>,
+    vals: Vec<Val>,
+    insts: Vec<Inst>,
+    /// Nesting of IF and DO.
+    depth: u32,
+    loop_depth: u32,
+    /// Between a HALT and its HALT_TARGET.
+    halted: bool,
+    /// Flag subregister for compares feeding IF, BREAK, HALT and predication.
+    general_flag: u8,
+    /// Flag subregisters still free for loop conditions.
+    loop_flags: Vec<u8>,
+    /// Buffer addresses (UD values, in bounds, dword aligned).
+    addrs: Vec<Val>,
+    /// Statements left to generate.
+    budget: u32,
+    scratch_used: u32,
+}
+
+/// Generates a program from `u` within `knobs`.
+pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
+    let devices: Vec<_> = if knobs.devices.is_empty() {
+        ALL_DEVICES.to_vec()
+    } else {
+        knobs.devices.clone()
+    };
+    let device = devices[choose(u, devices.len())];
+    let info = device.info();
+    let widths: Vec<u8> = [8u8, 16, 32]
+        .into_iter()
+        .filter(|&w| w as u32 <= info.max_dispatch_width)
+        .filter(|w| knobs.dispatch.is_empty() || knobs.dispatch.contains(w))
+        .collect();
+    let width = if widths.is_empty() {
+        8
+    } else {
+        widths[choose(u, widths.len())]
+    };
+    let mut features = BTreeSet::new();
+    for f in ALL_FEATURES {
+        if knobs.allows_feature(f) && u.arbitrary::<bool>().unwrap_or(false) {
+            features.insert(f);
+        }
+    }
+    let mut ops: Vec<Opcode> = ALU_OPS
+        .into_iter()
+        .filter(|&op| knobs.allows_op(op))
+        .filter(|_| u.ratio(2u8, 3).unwrap_or(true))
+        .collect();
+    if ops.is_empty() {
+        ops = [Opcode::Mov, Opcode::Add]
+            .into_iter()
+            .filter(|&op| knobs.allows_op(op))
+            .collect();
+    }
+    if !knobs.allows_op(Opcode::Mach) {
+        features.remove(&Feature::MulHigh);
+    }
+    let mut types = vec![Type::F, Type::D, Type::UD, Type::W, Type::UW];
+    if features.contains(&Feature::HalfFloat) && info.has_half_float {
+        types.push(Type::HF);
+    }
+    if features.contains(&Feature::Float64) && info.has_64bit_float {
+        types.push(Type::DF);
+    }
+    if features.contains(&Feature::Int64) && info.has_64bit_int {
+        types.push(Type::Q);
+        types.push(Type::UQ);
+    }
+    let mut p = Program::new(device, width);
+    p.threads = if features.contains(&Feature::Threads) {
+        2 + choose(u, 2) as u32
+    } else {
+        1
+    };
+    p.uniforms = 4 + 2 * choose(u, 3) as u32;
+    let attrs = 2 + choose(u, 2);
+    // Eight bytes per channel, so 64-bit values can be read from an attr too.
+    p.attr_sizes = vec![width as u32 * 8 / REG_SIZE; attrs];
+    let (general_flag, loop_flags) = flags(u, info, width);
+    let budget = if features.contains(&Feature::Pressure) {
+        40
+    } else {
+        6 + choose(u, 24) as u32
+    };
+    let mut g = Gen {
+        u,
+        p,
+        info,
+        width,
+        features,
+        ops,
+        types,
+        vals: vec![],
+        insts: vec![],
+        depth: 0,
+        loop_depth: 0,
+        halted: false,
+        general_flag,
+        loop_flags,
+        addrs: vec![],
+        budget,
+        scratch_used: 0,
+    };
+    g.program();
+    let Gen {
+        u,
+        mut p,
+        insts,
+        features,
+        ops,
+        scratch_used,
+        ..
+    } = g;
+    p.scratch_size = scratch_used.next_multiple_of(1024);
+    p.set_insts(insts);
+    let partial = features.contains(&Feature::PartialDispatch);
+    p.inputs = Some(inputs::generate(u, &p, partial));
+    Generated {
+        program: p,
+        features: features.into_iter().collect(),
+        opcodes: ops,
+    }
+}
+
+/// Generates the program a seed stands for: the seed's ChaCha8 bytes through [`generate`].
+pub fn from_seed(seed: u64, knobs: &Knobs) -> Generated {
+    let bytes = seed_bytes(seed);
+    generate(&mut Unstructured::new(&bytes), knobs)
+}
+
+/// The bytes a seed expands to (what `eufuzz campaign` saves with a failure).
+pub fn seed_bytes(seed: u64) -> Vec<u8> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut bytes = vec![0u8; SEED_BYTES];
+    rng.fill_bytes(&mut bytes);
+    bytes
+}
+
+/// An index below `n` (0 when the bytes run out).
+fn choose(u: &mut Unstructured, n: usize) -> usize {
+    if n <= 1 {
+        return 0;
+    }
+    u.choose_index(n).unwrap_or(0)
+}
+
+/// The general flag and the loop flags: SIMD32 uses whole 32-bit flag registers.
+fn flags(u: &mut Unstructured, info: &DeviceInfo, width: u8) -> (u8, Vec<u8>) {
+    let step = if width == 32 { 2 } else { 1 };
+    let mut all: Vec<u8> = (0..info.flag_subregs as u8).step_by(step).collect();
+    let general = all.remove(choose(u, all.len()));
+    (general, all)
+}
+
+impl Gen<'_, '_> {
+    fn chance(&mut self, num: u8, den: u8) -> bool {
+        self.u.ratio(num, den).unwrap_or(false)
+    }
+
+    fn choose(&mut self, n: usize) -> usize {
+        choose(self.u, n)
+    }
+
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.choose(items.len())]
+    }
+
+    fn has(&self, f: Feature) -> bool {
+        self.features.contains(&f)
+    }
+
+    /// Registers a per-channel value of `ty` takes.
+    fn regs_for(&self, ty: Type) -> u32 {
+        (self.width as u32 * ty.size()).div_ceil(REG_SIZE)
+    }
+
+    /// Whether every live channel runs here, so a full write defines a value everywhere.
+    fn uniform_control(&self) -> bool {
+        self.depth == 0 && !self.halted
+    }
+
+    fn new_vgrf(&mut self, regs: u32) -> u32 {
+        self.p.alloc_vgrf(regs)
+    }
+
+    fn val_reg(&self, v: Val) -> Reg {
+        Reg::vgrf(v.nr, v.ty).byte_offset(v.offset)
+    }
+
+    /// Emits `inst` if the validator accepts it where it stands.
+    fn try_emit(&mut self, inst: Inst) -> bool {
+        let ok = compiler::validate::validate_inst(&self.p, self.insts.len(), &inst).is_empty();
+        if ok {
+            self.insts.push(inst);
+        }
+        ok
+    }
+
+    /// Emits an instruction the generator builds to be valid (control flow, moves of
+    /// declared values); a violation is a generator bug, caught by the validity tests.
+    fn emit(&mut self, inst: Inst) {
+        self.insts.push(inst);
+    }
+
+    fn program(&mut self) {
+        let initial = if self.has(Feature::Pressure) {
+            40 + self.choose(30)
+        } else {
+            3 + self.choose(5)
+        };
+        for _ in 0..initial {
+            self.initial_value();
+        }
+        if self.has(Feature::Buffer) {
+            for _ in 0..1 + self.choose(2) {
+                self.address();
+            }
+        }
+        while self.budget > 0 {
+            self.statement();
+            if self.halted && self.depth == 0 && self.chance(1, 3) {
+                self.emit(Inst::control(Opcode::HaltTarget, self.width));
+                self.halted = false;
+            }
+        }
+        if self.halted {
+            self.emit(Inst::control(Opcode::HaltTarget, self.width));
+            self.halted = false;
+        }
+        self.final_write();
+    }
+
+    /// One statement at the current nesting.
+    fn statement(&mut self) {
+        self.budget = self.budget.saturating_sub(1);
+        let nested = self.depth < 3 && self.budget > 2;
+        match self.choose(20) {
+            0 | 1 if nested && self.has(Feature::If) => self.if_else(),
+            2 if nested && self.has(Feature::Loop) && !self.loop_flags.is_empty() => {
+                self.counted_loop()
+            }
+            3 if self.loop_depth > 0 => self.break_or_continue(),
+            4 if self.has(Feature::Halt) && self.loop_depth == 0 && !self.halted => self.halt(),
+            5 if self.has(Feature::Buffer) => self.buffer_access(),
+            6 if self.has(Feature::Texture) => self.texture(),
+            7 if self.has(Feature::Scratch) => self.scratch(),
+            8 if self.has(Feature::RtWrites) => self.rt_write(),
+            9 if self.has(Feature::LoadPayload) => self.load_payload(),
+            10 if self.has(Feature::MulHigh) => self.mul_high(),
+            11 if self.has(Feature::NomaskInCf) && self.depth > 0 => self.nomask_move(),
+            _ => self.alu(),
+        }
+    }
+}
+
+/// Moves `reg` (a VGRF or ATTR operand) to the channels of a narrower instruction's group.
+fn at_group(reg: Reg, group: u32) -> Reg {
+    let mut r = reg;
+    match &mut r.kind {
+        RegKind::Vgrf { offset, stride, .. } | RegKind::Attr { offset, stride, .. } => {
+            *offset += group * reg.ty.size() * *stride as u32;
+        }
+        _ => {}
+    }
+    r
+}
