@@ -473,3 +473,17 @@ fn bfi2_takes_no_modifiers() {
         prog("skl", 8, "bfi2.nz.f0.0(8) v0:UD, attr0:UD, attr0:UD, v1:UD"),
     );
 }
+
+#[test]
+fn messages_and_payloads_take_no_source_modifiers() {
+    case(
+        Rule::IllegalType,
+        skl16("load_payload(16) v2:UD, attr0:UD, v0:UD"),
+        skl16("load_payload(16) v2:UD, attr0:UD, -v0:UD"),
+    );
+    case(
+        Rule::IllegalType,
+        skl16("tex_logical(16) v3:F, attr0:F, v0:F, 0:UD"),
+        skl16("tex_logical(16) v3:F, (abs)attr0:F, v0:F, 0:UD"),
+    );
+}

@@ -569,3 +569,33 @@ fn load_payload_copies_header_unmasked_and_components_masked() {
         "disabled channels are not copied"
     );
 }
+
+/// Threads may all read the same input bytes; a byte one thread writes is racy for every
+/// other thread that reads it, whichever order the schedule happens to run them in.
+#[test]
+fn buffer_races_are_undefined_whatever_the_schedule() {
+    let program = |body: &str| {
+        parse_program(&format!(
+            "eu 1\ntarget skl\ndispatch 8\nthreads 2\nattr attr0 1\nvgrf v0 1\nvgrf v1 1\nvgrf v2 4\n\
+             START B0\n    mov(8) v0:UD, 0:UD\n    untyped_read_logical(8) v1:UD, v0:UD, 0:UD, 1:UD\n\
+             {body}    mov(8) v2:UD, v1:UD\n    fb_write_logical(8) null:UD, v2:F, 1:UD, 0:UD {{ EOT }}\nEND B0\n"
+        ))
+        .unwrap()
+    };
+    let mut inputs = Inputs::default();
+    inputs.buffers.insert(0, vec![ud(7); 64]);
+    let read_value = |r: &oracle::RunResult, t: usize| {
+        let ch = &r.threads[t].rt_writes[0].channels[0];
+        (ch.values[0], ch.defined[0])
+    };
+    let readers = run(&program(""), &inputs, &RunConfig::default());
+    assert_eq!(read_value(&readers, 0), (7, 0xf));
+    assert_eq!(read_value(&readers, 1), (7, 0xf));
+    // Thread 1 writes byte 0 only after every read; thread 0's read is still racy, and so
+    // is thread 1's own read (thread 0 writes the same byte).
+    let writer = "    untyped_write_logical(8) null:UD, v0:UD, attr0:UD, 0:UD, 1:UD\n";
+    let r = run(&program(writer), &inputs, &RunConfig::default());
+    assert_eq!(read_value(&r, 0).1, 0, "a read of a byte another thread writes");
+    assert_eq!(r.buffers[&0].defined[0], 0, "two threads wrote the byte");
+    assert_eq!(r.buffers[&0].defined[8], 1, "untouched bytes stay defined");
+}

@@ -3,12 +3,12 @@
 
 use crate::load::load_document;
 use compiler::inputs::Inputs;
-use compiler::pipeline::{Compilation, CompileOptions, Outcome as CompileOutcome, compile};
+use compiler::pipeline::{Compilation, CompileOptions, Outcome as CompileOutcome};
 use compiler::text::print_program;
 use compiler::{Device, Program};
-use oracle::compare::{Difference, compare};
-use oracle::emu::result::DiagKind;
-use oracle::{RunConfig, run};
+use oracle::compare::Difference;
+use oracle::culprit::{Basis, Culprit};
+use oracle::differential::Verdict;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -70,67 +70,102 @@ pub fn render_compile(c: &Compilation, after_all: bool) -> String {
     out
 }
 
-/// The verdict of `check` on one file.
+/// The verdict of `check` on one file and device.
 pub struct CheckReport {
     /// Validator rules the input itself breaks on this device (then nothing is compiled).
     pub unsupported: Vec<String>,
-    pub problems: Vec<String>,
-    pub differences: Vec<Difference>,
+    pub verdict: Verdict,
+    pub culprit: Option<Culprit>,
+    /// Where each input set came from, for the report.
+    pub input_sources: Vec<String>,
 }
 
 impl CheckReport {
     pub fn agrees(&self) -> bool {
-        self.problems.is_empty() && self.differences.is_empty()
+        !self.verdict.is_failure()
     }
 }
 
-/// Compiles and runs both paths on `inputs` (no output).
-pub fn check(p: &Program, inputs: &Inputs, opts: &CompileOptions) -> CheckReport {
+/// The input sets of a check: the file's own inputs (if any), then `extra` generated ones
+/// from `seed` on (at least one set in all).
+pub fn input_sets(p: &Program, extra: usize, seed: u64) -> (Vec<Inputs>, Vec<String>) {
+    let extra = if p.inputs.is_none() {
+        extra.max(1)
+    } else {
+        extra
+    };
+    let sets = oracle::differential::input_sets(p, extra, seed);
+    let mut sources: Vec<String> = p
+        .inputs
+        .iter()
+        .map(|_| "the file's INPUTS".to_string())
+        .collect();
+    sources
+        .extend((0..extra as u64).map(|k| format!("generated from seed {}", seed.wrapping_add(k))));
+    (sets, sources)
+}
+
+/// Runs the differential check and, on a failure, finds the culprit pass (no output).
+pub fn check(
+    p: &Program,
+    sets: &[Inputs],
+    sources: Vec<String>,
+    opts: &CompileOptions,
+) -> CheckReport {
     let mut unsupported: Vec<String> = compiler::validate::validate(p)
         .iter()
         .map(|v| v.rule.to_string())
         .collect();
     unsupported.dedup();
-    if !unsupported.is_empty() {
-        return CheckReport {
-            unsupported,
-            problems: vec![],
-            differences: vec![],
-        };
-    }
-    let reference = run(p, inputs, &RunConfig::default());
-    let compiled = compile(p, opts);
-    let mut problems = compilation_problems(&compiled);
-    if compiled.outcome != CompileOutcome::Compiled {
-        return CheckReport {
-            unsupported,
-            problems,
-            differences: vec![],
-        };
-    }
-    let cfg = RunConfig {
-        strict: true,
-        fuel: RunConfig::default().fuel * 8,
-        ..RunConfig::default()
+    let checked = oracle::differential::check(p, sets, opts);
+    let culprit = if checked.verdict.is_failure() {
+        oracle::culprit::localise(p, sets, opts, &checked)
+    } else {
+        None
     };
-    let result = run(&compiled.program, inputs, &cfg);
-    for d in result
-        .diagnostics
-        .iter()
-        .filter(|d| d.kind == DiagKind::HardwareRestriction)
-    {
-        problems.push(format!(
-            "hardware restriction at ip {}: [{}] {}",
-            d.ip,
-            d.rule.as_deref().unwrap_or("?"),
-            d.message
-        ));
-    }
-    let differences = compare(&reference, &result);
     CheckReport {
         unsupported,
-        problems,
-        differences,
+        verdict: checked.verdict,
+        culprit,
+        input_sources: sources,
+    }
+}
+
+/// One line saying what a failing verdict is.
+pub fn describe_verdict(v: &Verdict) -> String {
+    match v {
+        Verdict::Pass => "pass".into(),
+        Verdict::Discard { reason } => format!("discarded: {}", reason.name()),
+        Verdict::Mismatch { differences, .. } => {
+            format!("mismatch: {} differing output dword(s)", differences.len())
+        }
+        Verdict::CompilerAssertion {
+            pass,
+            rule,
+            ip,
+            message,
+        } => format!(
+            "compiler assertion: after {pass}: [{rule}] ip {}: {message}",
+            ip.map_or("-".into(), |i| i.to_string())
+        ),
+        Verdict::HardwareViolation { rule, ip, message } => {
+            format!("hardware restriction broken at ip {ip}: [{rule}] {message}")
+        }
+        Verdict::CompileError { pass, message } => format!("pass {pass} failed: {message}"),
+        Verdict::Panic {
+            pass,
+            message,
+            location,
+        } => format!("pass {pass} panicked at {location}: {message}"),
+        Verdict::Hang { steps, .. } => {
+            format!("hang: the compiled program ran out of fuel after {steps} steps")
+        }
+        Verdict::EmulatorFault {
+            compiled, message, ..
+        } => format!(
+            "emulator fault in the {} run: {message}",
+            if *compiled { "compiled" } else { "reference" }
+        ),
     }
 }
 
@@ -138,6 +173,8 @@ pub fn check(p: &Program, inputs: &Inputs, opts: &CompileOptions) -> CheckReport
 #[derive(Default)]
 pub struct CheckTally {
     pub agree: usize,
+    /// Checks whose every input set was discarded (reference undefined or out of fuel).
+    pub discarded: usize,
     pub skipped: usize,
     /// Files that are not valid programs for their own target.
     pub invalid: usize,
@@ -151,6 +188,8 @@ impl CheckTally {
             self.invalid += 1;
         } else if !r.unsupported.is_empty() {
             self.skipped += 1;
+        } else if matches!(r.verdict, Verdict::Discard { .. }) {
+            self.discarded += 1;
         } else if r.agrees() {
             self.agree += 1;
         } else {
@@ -160,9 +199,10 @@ impl CheckTally {
 
     pub fn summary(&self) -> String {
         format!(
-            "{} check(s): {} agree, {} disagree, {} invalid, {} skipped (not valid for the device), {} unreadable file(s)",
-            self.agree + self.disagree + self.invalid + self.skipped,
+            "{} check(s): {} agree, {} discarded, {} disagree, {} invalid, {} skipped (not valid for the device), {} unreadable file(s)",
+            self.agree + self.discarded + self.disagree + self.invalid + self.skipped,
             self.agree,
+            self.discarded,
             self.disagree,
             self.invalid,
             self.skipped,
@@ -241,12 +281,13 @@ fn describe(d: &Difference) -> String {
 
 /// Human-readable verdict.
 /// `retargeted`: compiled for another device than the file's target, where being an invalid
-/// program only means the file does not apply there.
+/// program only means the file does not apply there. `full`: the whole IR diff.
 pub fn render_check(
     name: &str,
     device: compiler::Device,
     retargeted: bool,
     r: &CheckReport,
+    full: bool,
 ) -> String {
     let mut out = String::new();
     if !r.unsupported.is_empty() && !retargeted {
@@ -265,19 +306,66 @@ pub fn render_check(
         );
         return out;
     }
-    if r.agrees() {
-        let _ = writeln!(out, "{name}: ok (compiled run refines the reference)");
-        return out;
+    match &r.verdict {
+        Verdict::Pass => {
+            let _ = writeln!(
+                out,
+                "{name}: ok on {device} (compiled run refines the reference)"
+            );
+            return out;
+        }
+        Verdict::Discard { reason } => {
+            let _ = writeln!(out, "{name}: discarded on {device}: {}", reason.name());
+            return out;
+        }
+        v => {
+            let _ = writeln!(out, "{name}: FAIL on {device}: {}", describe_verdict(v));
+        }
     }
-    let _ = writeln!(out, "{name}: FAIL");
-    for p in &r.problems {
-        let _ = writeln!(out, "  {p}");
+    if let Some(k) = r.verdict.input_set() {
+        let from = r.input_sources.get(k).map_or("?", String::as_str);
+        let _ = writeln!(out, "  input set {k} ({from})");
     }
-    for d in r.differences.iter().take(12) {
-        let _ = writeln!(out, "  mismatch: {}", describe(d));
+    let differences = match (&r.verdict, &r.culprit) {
+        (Verdict::Mismatch { differences, .. }, _) => differences.clone(),
+        (_, Some(c)) => c.differences.clone(),
+        _ => vec![],
+    };
+    if let Some(c) = &r.culprit {
+        let why = match c.basis {
+            Basis::Reported => "it reported the failure itself",
+            Basis::FirstNonRefining => {
+                "the first pass whose output no longer refines the reference"
+            }
+            Basis::RuleOwner => "the pass that legalises this hardware rule",
+        };
+        let _ = writeln!(out, "  culprit pass: {} ({why})", c.pass);
     }
-    if r.differences.len() > 12 {
-        let _ = writeln!(out, "  ... {} more mismatches", r.differences.len() - 12);
+    if !differences.is_empty() {
+        let _ = writeln!(out, "  output diff (expected vs actual, .. = undefined):");
+        for d in differences.iter().take(12) {
+            let _ = writeln!(out, "    {}", describe(d));
+        }
+        if differences.len() > 12 {
+            let _ = writeln!(out, "    ... {} more", differences.len() - 12);
+        }
+    }
+    if let Some(c) = &r.culprit
+        && !c.ir_diff.is_empty()
+    {
+        let lines: Vec<&str> = c.ir_diff.lines().collect();
+        let limit = if full { lines.len() } else { 80 };
+        let _ = writeln!(out, "  IR diff across {}:", c.pass);
+        for l in lines.iter().take(limit) {
+            let _ = writeln!(out, "    {l}");
+        }
+        if lines.len() > limit {
+            let _ = writeln!(
+                out,
+                "    ... {} more lines (--full-diff shows all)",
+                lines.len() - limit
+            );
+        }
     }
     out
 }

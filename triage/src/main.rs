@@ -79,9 +79,15 @@ enum Command {
         files: Vec<PathBuf>,
         #[command(flatten)]
         opts: CompileArgs,
-        /// Generate inputs from this seed instead of the file's INPUTS section.
+        /// Also run this many generated input sets (at least one if the file has no INPUTS).
+        #[arg(long, default_value_t = 0)]
+        inputs: usize,
+        /// First seed of the generated input sets.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print the whole IR diff of the culprit pass.
         #[arg(long)]
-        seed: Option<u64>,
+        full_diff: bool,
         /// Check every file on every device it is a valid program for.
         #[arg(long, conflicts_with = "device")]
         all_devices: bool,
@@ -202,14 +208,17 @@ fn compile_main(
     Ok(if problems.is_empty() { 0 } else { 1 })
 }
 
-fn check_main(
-    files: &[PathBuf],
-    args: &CompileArgs,
-    seed: Option<u64>,
+/// What `eufuzz check` runs on each file.
+struct CheckArgs {
+    inputs: usize,
+    seed: u64,
+    full_diff: bool,
     all_devices: bool,
-) -> Result<i32, String> {
+}
+
+fn check_main(files: &[PathBuf], args: &CompileArgs, c: &CheckArgs) -> Result<i32, String> {
     let o = args.resolve()?;
-    let devices: Vec<Option<compiler::Device>> = if all_devices {
+    let devices: Vec<Option<compiler::Device>> = if c.all_devices {
         compiler::device::ALL_DEVICES
             .iter()
             .copied()
@@ -234,15 +243,18 @@ fn check_main(
             if let Some(d) = device {
                 p.device = d;
             }
-            let inputs = match seed {
-                Some(s) => oracle::inputs::generate(&p, s),
-                None => p.inputs.clone().unwrap_or_default(),
-            };
-            let report = compile_cmd::check(&p, &inputs, &o.compile);
+            let (sets, sources) = compile_cmd::input_sets(&p, c.inputs, c.seed);
+            let report = compile_cmd::check(&p, &sets, sources, &o.compile);
             tally.add(retargeted, &report);
             print!(
                 "{}",
-                compile_cmd::render_check(&f.display().to_string(), p.device, retargeted, &report)
+                compile_cmd::render_check(
+                    &f.display().to_string(),
+                    p.device,
+                    retargeted,
+                    &report,
+                    c.full_diff
+                )
             );
         }
     }
@@ -270,12 +282,22 @@ fn main() {
         Command::Check {
             files,
             opts,
+            inputs,
             seed,
+            full_diff,
             all_devices,
-        } => check_main(&files, &opts, seed, all_devices).unwrap_or_else(|e| {
-            eprintln!("{e}");
-            2
-        }),
+        } => {
+            let c = CheckArgs {
+                inputs,
+                seed,
+                full_diff,
+                all_devices,
+            };
+            check_main(&files, &opts, &c).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                2
+            })
+        }
         Command::Gen { seed, knobs } => gen_cmd::run(seed, &knobs),
         Command::Run {
             file,

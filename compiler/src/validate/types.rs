@@ -143,6 +143,14 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
             info.name
         ));
     }
+    if (inst.op.is_message() || inst.op == Opcode::LoadPayload)
+        && inst.srcs.iter().any(|s| s.negate || s.abs)
+    {
+        illegal(format!(
+            "{} copies its sources as raw bits: no source modifiers",
+            inst.op.name()
+        ));
+    }
     if inst.op == Opcode::Bfi2 && (inst.cmod.is_some() || inst.saturate) {
         illegal("BFI2 takes no conditional modifier or saturate".into());
     }

@@ -44,9 +44,12 @@ use std::collections::BTreeMap;
 /// Memory shared by every thread of a run.
 pub struct Memory {
     pub buffers: BTreeMap<u8, Space>,
-    /// Per buffer byte: 0 untouched by any thread, t + 1 touched by thread t only,
-    /// `SHARED` touched by several threads (a race: undefined from then on).
+    /// Per buffer byte: 0 written by no thread, t + 1 written by thread t only, `SHARED`
+    /// written by several threads (a race: undefined from then on).
     pub owners: BTreeMap<u8, Vec<u8>>,
+    /// The writers of a first run of the same program (empty for one thread): a byte
+    /// another thread writes at any time is racy for this thread from the start.
+    pub other_writers: BTreeMap<u8, Vec<u8>>,
     /// Scratch bytes from `SCRATCH_BASE` on.
     pub scratch: Space,
 }
@@ -118,8 +121,8 @@ fn check_span(t: &Thread, comps: &Components, n: u32, k: u32, size: usize) -> Re
 /// Owner mark of buffer bytes touched by several threads.
 pub const SHARED: u8 = u8::MAX;
 
-/// Claims buffer bytes for `thread`; returns whether they were (and stay) private to it.
-/// Bytes touched by two threads are a race: their value is undefined whatever the schedule.
+/// Claims buffer bytes for a write by `thread`; returns whether they were (and stay) private
+/// to it. Bytes written by two threads are a race: undefined whatever the schedule.
 fn claim(owners: &mut [u8], at: usize, len: usize, thread: u32) -> bool {
     let me = (thread + 1).min(SHARED as u32 - 1) as u8;
     let mut private = true;
@@ -134,16 +137,26 @@ fn claim(owners: &mut [u8], at: usize, len: usize, thread: u32) -> bool {
     private
 }
 
-/// Reads one dword of buffer memory for `thread`: value and defined-ness; out of bounds
-/// is `None`.
-fn buffer_read(mem: &mut Memory, surface: u8, addr: u64, thread: u32) -> Option<(u32, bool)> {
+/// Whether no thread but `thread` writes any of `len` bytes at `at` (in this run so far
+/// or in the first run).
+fn unshared(mem: &Memory, surface: u8, at: usize, len: usize, thread: u32) -> bool {
+    let me = (thread + 1).min(SHARED as u32 - 1) as u8;
+    let mine = |map: &BTreeMap<u8, Vec<u8>>| {
+        map.get(&surface)
+            .is_none_or(|o| o[at..at + len].iter().all(|&w| w == 0 || w == me))
+    };
+    mine(&mem.owners) && mine(&mem.other_writers)
+}
+
+/// Reads one dword of buffer memory for `thread`: value and defined-ness (undefined if
+/// another thread writes it); out of bounds is `None`.
+fn buffer_read(mem: &Memory, surface: u8, addr: u64, thread: u32) -> Option<(u32, bool)> {
     let buf = mem.buffers.get(&surface)?;
     if !buf.contains(addr, 4) {
         return None;
     }
     let (v, def) = buf.read(addr as usize, 4);
-    let owners = mem.owners.get_mut(&surface)?;
-    let private = claim(owners, addr as usize, 4, thread);
+    let private = unshared(mem, surface, addr as usize, 4, thread);
     Some((v as u32, def && private))
 }
 
@@ -235,6 +248,7 @@ impl Ctxt<'_, '_> {
             );
             return;
         }
+        let me = (thread + 1).min(SHARED as u32 - 1) as u8;
         let mut dropped = None;
         for (k, &(v, def)) in data.iter().enumerate() {
             let a = addr.0 as u64 + 4 * k as u64;
@@ -242,7 +256,12 @@ impl Ctxt<'_, '_> {
                 dropped = Some(a);
                 break;
             }
-            let private = claim(owners, a as usize, 4, thread);
+            let private = claim(owners, a as usize, 4, thread)
+                && self.mem.other_writers.get(&surface).is_none_or(|o| {
+                    o[a as usize..a as usize + 4]
+                        .iter()
+                        .all(|&w| w == 0 || w == me)
+                });
             buf.write(a as usize, 4, v as u64, def && private);
         }
         if let Some(a) = dropped {

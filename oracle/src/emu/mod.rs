@@ -147,6 +147,7 @@ fn memory(p: &Program, inputs: &Inputs, real_scratch: u32) -> Memory {
     Memory {
         buffers,
         owners,
+        other_writers: BTreeMap::new(),
         scratch: Space::undefined(scratch_len.min(256 << 20)),
     }
 }
@@ -270,7 +271,7 @@ pub fn run(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> RunResult {
 
 /// Runs `p` on `inputs` and also returns every thread's final registers.
 pub fn run_inspect(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> (RunResult, Vec<Registers>) {
-    let mut regs = vec![];
+    let regs = vec![];
     let mut result = RunResult {
         outcome: Outcome::Completed,
         threads: vec![],
@@ -299,8 +300,44 @@ pub fn run_inspect(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> (RunResult,
         fast_path: cfg.fast_path,
         decoded: &decoded,
     };
+    let writers = if p.threads > 1 && writes_buffers(p) {
+        // First pass: which thread writes which buffer byte, so that the real run can
+        // treat a read of a byte another thread writes as racy whatever the schedule.
+        let mut probe = result.clone();
+        let (_, owners) = execute(p, inputs, cfg, &ctx, &decoded, BTreeMap::new(), &mut probe);
+        owners
+    } else {
+        BTreeMap::new()
+    };
+    let (regs, _) = execute(p, inputs, cfg, &ctx, &decoded, writers, &mut result);
+    (result, regs)
+}
+
+/// Whether `p` writes buffers (so threads can race on them).
+fn writes_buffers(p: &Program) -> bool {
+    p.insts().any(|i| {
+        i.op == compiler::Opcode::UntypedWriteLogical
+            || matches!(
+                i.desc.map(|d| d.kind),
+                Some(compiler::inst::MsgKind::UntypedWrite { .. })
+            )
+    })
+}
+
+/// Runs every thread to the end (or a fault, or out of fuel) into `result`; returns the
+/// final registers and which thread wrote each buffer byte.
+fn execute(
+    p: &Program,
+    inputs: &Inputs,
+    cfg: &RunConfig,
+    ctx: &Ctx,
+    decoded: &Decoded,
+    other_writers: BTreeMap<u8, Vec<u8>>,
+    result: &mut RunResult,
+) -> (Vec<Registers>, BTreeMap<u8, Vec<u8>>) {
     let (programmed, real) = scratch_sizes(p);
     let mut mem = memory(p, inputs, real);
+    mem.other_writers = other_writers;
     let mut budget = Budget {
         steps: 0,
         channel_ops: 0,
@@ -327,7 +364,7 @@ pub fn run_inspect(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> (RunResult,
             }
             match step(
                 t,
-                &ctx,
+                ctx,
                 &mut mem,
                 &mut outs[index],
                 &mut result.diagnostics,
@@ -349,7 +386,7 @@ pub fn run_inspect(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> (RunResult,
     result.steps = budget.steps;
     result.channel_ops = budget.channel_ops;
     result.threads = outs;
-    regs = threads
+    let regs = threads
         .into_iter()
         .map(|t| Registers {
             layout: decoded.layout.clone(),
@@ -359,6 +396,7 @@ pub fn run_inspect(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> (RunResult,
             flags_def: t.flags_def,
         })
         .collect();
+    let owners = std::mem::take(&mut mem.owners);
     result.buffers = mem
         .buffers
         .into_iter()
@@ -372,5 +410,5 @@ pub fn run_inspect(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> (RunResult,
             )
         })
         .collect();
-    (result, regs)
+    (regs, owners)
 }

@@ -120,8 +120,8 @@ impl Gen<'_, '_> {
         if !self.uniform_control() {
             return self.alu();
         }
-        let u = self.src(Type::F, false);
-        let v = self.src(Type::F, false);
+        let u = plain(self.src(Type::F, false));
+        let v = plain(self.src(Type::F, false));
         let surface = self.choose(SURFACES as usize) as u32;
         let vgrfs_before = self.p.vgrf_sizes.len();
         let (dst, vals) = self.result_components(4, Type::F);
@@ -158,7 +158,7 @@ impl Gen<'_, '_> {
             .collect();
         let w = self.width;
         if dwords.is_empty() || self.chance(1, 2) {
-            let data = self.src(Type::UD, false);
+            let data = plain(self.src(Type::UD, false));
             if !data.is_vgrf() && !matches!(data.kind, compiler::reg::RegKind::Attr { .. }) {
                 return self.alu();
             }
@@ -213,7 +213,7 @@ impl Gen<'_, '_> {
             return self.alu();
         }
         let n = 2 + self.choose(3) as u32;
-        let srcs: Vec<Reg> = (0..n).map(|_| self.src(Type::UD, false)).collect();
+        let srcs: Vec<Reg> = (0..n).map(|_| plain(self.src(Type::UD, false))).collect();
         let vgrfs_before = self.p.vgrf_sizes.len();
         let (dst, vals) = self.result_components(n, Type::UD);
         if self.try_emit(Inst::new(Opcode::LoadPayload, self.width, dst, srcs)) {
@@ -276,4 +276,11 @@ impl Gen<'_, '_> {
             .byte_offset(if k >= n { 4 } else { 0 })
             .with_stride(1)
     }
+}
+
+/// `r` without source modifiers (messages copy raw bits).
+fn plain(mut r: Reg) -> Reg {
+    r.negate = false;
+    r.abs = false;
+    r
 }
