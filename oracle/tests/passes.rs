@@ -616,3 +616,21 @@ fn spill_all_goes_through_scratch() {
         ",
     );
 }
+
+#[test]
+fn dword_multiply_into_a_word_destination_converts_at_the_end() {
+    check_pass(
+        lower_integer_multiplication::run,
+        "hsw",
+        8,
+        "
+        mul(8) v0:W, attr0:D, attr1:D
+        ",
+        "
+        mul(8) v4:UD, attr0:D, attr1<2>:UW
+        mul(8) v5:UD, attr0:D, attr1+2<2>:UW
+        add(8) v4+2<2>:UW, v4+2<2>:UW, v5<2>:UW
+        mov(8) v0:W, v4:UD
+        ",
+    );
+}

@@ -4,8 +4,9 @@
 //!   an immediate in [−32768, 65535] becomes one MUL by a W (negative) or UW immediate;
 //!   otherwise `low = a × b.uw[0]`, `high = a × b.uw[1]`, `low.uw[1] += high.uw[0]`. src1
 //!   modifiers are applied first (a modifier on a 16-bit half is a different number); a
-//!   fresh `low` is used when the destination overlaps a source, is null or strided, or the
-//!   MUL is predicated or has a conditional modifier (moved onto the final MOV).
+//!   fresh `low` is used when the destination overlaps a source, is null, strided or not a
+//!   dword, or the MUL is predicated or has a conditional modifier (moved onto the final
+//!   MOV, which converts to a narrower destination type).
 //! * MULH → `mul acc0, a, b.uw[0]` + `mach dst, a, b` (IVB/BYT second-quarter MACH goes
 //!   through a NoMask group-0 temporary: their implicit 2Q accumulator is acc1, which
 //!   integers lack).
@@ -129,6 +130,7 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
     let overlap = !crate::zoo!(opts, ImulDstOverlap)
         && (same_vgrf(&inst.dst, &a) || same_vgrf(&inst.dst, &b));
     let needs_temp = inst.dst.is_null()
+        || inst.dst.ty.size() != 4
         || dst_stride != 1
         || overlap
         || inst.predicate.is_some()
@@ -167,7 +169,13 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
         vec![low_hi, half(high, 0)],
     ));
     if needs_temp && !inst.dst.is_null() {
-        let mut mov = like(&inst, Opcode::Mov, inst.dst, vec![low.retype(inst.dst.ty)]);
+        // Same-size destinations take the bits; narrower ones convert (keep the low word).
+        let result = if inst.dst.ty.size() == 4 {
+            low.retype(inst.dst.ty)
+        } else {
+            low
+        };
+        let mut mov = like(&inst, Opcode::Mov, inst.dst, vec![result]);
         mov.predicate = inst.predicate;
         mov.flag_subreg = inst.flag_subreg;
         mov.cmod = inst.cmod;
