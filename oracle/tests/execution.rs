@@ -595,7 +595,11 @@ fn buffer_races_are_undefined_whatever_the_schedule() {
     // is thread 1's own read (thread 0 writes the same byte).
     let writer = "    untyped_write_logical(8) null:UD, v0:UD, attr0:UD, 0:UD, 1:UD\n";
     let r = run(&program(writer), &inputs, &RunConfig::default());
-    assert_eq!(read_value(&r, 0).1, 0, "a read of a byte another thread writes");
+    assert_eq!(
+        read_value(&r, 0).1,
+        0,
+        "a read of a byte another thread writes"
+    );
     assert_eq!(r.buffers[&0].defined[0], 0, "two threads wrote the byte");
     assert_eq!(r.buffers[&0].defined[8], 1, "untouched bytes stay defined");
 }

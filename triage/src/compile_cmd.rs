@@ -223,7 +223,8 @@ impl CheckTally {
     }
 }
 
-fn describe(d: &Difference) -> String {
+/// One output difference, bytes as hex with `..` for undefined ones.
+pub fn describe_difference(d: &Difference) -> String {
     let show = |v: u32, m: u8| {
         let bytes = v.to_le_bytes();
         (0..4)
@@ -344,7 +345,7 @@ pub fn render_check(
     if !differences.is_empty() {
         let _ = writeln!(out, "  output diff (expected vs actual, .. = undefined):");
         for d in differences.iter().take(12) {
-            let _ = writeln!(out, "    {}", describe(d));
+            let _ = writeln!(out, "    {}", describe_difference(d));
         }
         if differences.len() > 12 {
             let _ = writeln!(out, "    ... {} more", differences.len() - 12);

@@ -77,3 +77,29 @@ pub fn run(seed: u64, args: &KnobArgs) -> i32 {
     );
     0
 }
+
+/// `eufuzz import`: the program some generator bytes decode to.
+pub fn import(path: &std::path::Path, args: &KnobArgs) -> i32 {
+    let knobs = match args.resolve() {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{}: {e}", path.display());
+            return 2;
+        }
+    };
+    let g = oracle::generator::generate(&mut arbitrary::Unstructured::new(&bytes), &knobs);
+    print!(
+        "# imported from {}\n{}{}",
+        path.display(),
+        provenance(&g, None, &knobs),
+        print_program(&g.program)
+    );
+    0
+}

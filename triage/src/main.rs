@@ -1,7 +1,9 @@
 //! `eufuzz`: differential fuzzing and regression harness for an Intel-EU-style shader
 //! compiler backend.
 
+mod campaign;
 mod compile_cmd;
+mod equiv_cmd;
 mod files;
 mod fmt_cmd;
 mod gen_cmd;
@@ -105,6 +107,59 @@ enum Command {
     Gen {
         #[arg(long)]
         seed: u64,
+        #[command(flatten)]
+        knobs: gen_cmd::KnobArgs,
+    },
+    /// Are two programs equivalent: does B refine A on generated inputs?
+    ///
+    /// Runs A (the reference) and B on A's own inputs and K generated input sets. Prints a
+    /// distinguishing input set and the channel diff when B does not refine A. Exit code 0
+    /// equivalent, 1 not.
+    Equiv {
+        a: PathBuf,
+        b: PathBuf,
+        /// Generated input sets.
+        #[arg(long, default_value_t = 16)]
+        inputs: usize,
+        /// First seed of the generated input sets.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Turn generator bytes (a libFuzzer artifact, a campaign's .bytes file) into the .eu
+    /// program they decode to.
+    Import {
+        bytes: PathBuf,
+        #[command(flatten)]
+        knobs: gen_cmd::KnobArgs,
+    },
+    /// Generate programs and check each (single worker) until the time is up or Ctrl-C.
+    ///
+    /// Shows progress on one line; writes every failure to DIR as NAME.eu (inputs,
+    /// verdict, culprit pass and signature in its header; replay with `eufuzz check`) and
+    /// NAME.bytes (the generator bytes); prints statistics at the end. Exit code 1 if
+    /// anything failed.
+    Campaign {
+        /// Seconds to run.
+        #[arg(long, default_value_t = 60)]
+        time: u64,
+        /// First seed; program i uses seed + i.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Where failures go.
+        #[arg(long, default_value = "eufuzz-out")]
+        out: PathBuf,
+        /// Also write the statistics as JSON here.
+        #[arg(long)]
+        stats_json: Option<PathBuf>,
+        /// Stop at the first failure.
+        #[arg(long)]
+        stop_on_failure: bool,
+        /// Inject a historical bug by name (builds with the zoo feature only).
+        #[arg(long)]
+        zoo: Option<String>,
+        /// Spill every spillable VGRF.
+        #[arg(long)]
+        spill_all: bool,
         #[command(flatten)]
         knobs: gen_cmd::KnobArgs,
     },
@@ -262,6 +317,47 @@ fn check_main(files: &[PathBuf], args: &CompileArgs, c: &CheckArgs) -> Result<i3
     Ok(tally.exit_code())
 }
 
+#[allow(clippy::too_many_arguments)]
+fn campaign_main(
+    time: u64,
+    seed: u64,
+    out: PathBuf,
+    stats_json: Option<PathBuf>,
+    stop_on_failure: bool,
+    zoo: Option<String>,
+    spill_all: bool,
+    knobs: &gen_cmd::KnobArgs,
+) -> Result<i32, String> {
+    let compile = CompileArgs {
+        device: None,
+        opt_level: 2,
+        spill_all,
+        zoo: zoo.clone(),
+    }
+    .resolve()?
+    .compile;
+    let c = campaign::Campaign {
+        time: std::time::Duration::from_secs(time),
+        seed,
+        out,
+        knobs: knobs.resolve()?,
+        compile,
+        zoo,
+        stop_on_failure,
+    };
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = stop.clone();
+    ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed))
+        .map_err(|e| format!("cannot handle Ctrl-C: {e}"))?;
+    let stats = campaign::run(&c, stop)?;
+    print!("{}", stats.summary());
+    if let Some(path) = stats_json {
+        let json = serde_json::to_string_pretty(&stats).map_err(|e| e.to_string())?;
+        files::write_atomic(&path, json.as_bytes())?;
+    }
+    Ok(if stats.failures.is_empty() { 0 } else { 1 })
+}
+
 fn main() {
     restore_default_sigpipe();
     let cli = Cli::parse();
@@ -299,6 +395,31 @@ fn main() {
             })
         }
         Command::Gen { seed, knobs } => gen_cmd::run(seed, &knobs),
+        Command::Import { bytes, knobs } => gen_cmd::import(&bytes, &knobs),
+        Command::Equiv { a, b, inputs, seed } => equiv_cmd::run(&a, &b, inputs, seed),
+        Command::Campaign {
+            time,
+            seed,
+            out,
+            stats_json,
+            stop_on_failure,
+            zoo,
+            spill_all,
+            knobs,
+        } => campaign_main(
+            time,
+            seed,
+            out,
+            stats_json,
+            stop_on_failure,
+            zoo,
+            spill_all,
+            &knobs,
+        )
+        .unwrap_or_else(|e| {
+            eprintln!("{e}");
+            2
+        }),
         Command::Run {
             file,
             strict,

@@ -1,0 +1,243 @@
+//! `eufuzz campaign`: a single-worker loop of generate → differential check, with a
+//! one-line progress display, every failure written as a replayable `.eu` reproducer (its
+//! failing inputs, verdict and culprit in header comments) plus the generator bytes, and
+//! statistics at the end.
+
+use crate::files::write_atomic;
+use crate::gen_cmd::provenance;
+use compiler::pipeline::CompileOptions;
+use compiler::text::print_program;
+use oracle::culprit::{Culprit, localise};
+use oracle::differential::{Verdict, check, input_sets};
+use oracle::generator::knobs::Knobs;
+use oracle::generator::{from_seed, seed_bytes};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Generated input sets per program, besides the program's own.
+pub const EXTRA_INPUT_SETS: usize = 2;
+
+/// One failure found by a campaign.
+#[derive(Serialize, Clone, Debug)]
+pub struct Failure {
+    pub kind: String,
+    pub culprit_pass: Option<String>,
+    pub signature: String,
+    pub seconds: f64,
+    pub file: String,
+    pub seed: u64,
+}
+
+/// Campaign statistics (the `--stats-json` file).
+#[derive(Serialize, Default, Debug)]
+pub struct Stats {
+    pub execs: u64,
+    pub seconds: f64,
+    pub execs_per_sec: f64,
+    pub discarded: BTreeMap<String, u64>,
+    pub outcomes: BTreeMap<String, u64>,
+    pub opcode_hits: BTreeMap<String, u64>,
+    pub pass_fires: BTreeMap<String, u64>,
+    pub failures: Vec<Failure>,
+}
+
+/// What to run.
+pub struct Campaign {
+    pub time: Duration,
+    pub seed: u64,
+    pub out: PathBuf,
+    pub knobs: Knobs,
+    pub compile: CompileOptions,
+    pub zoo: Option<String>,
+    /// Stop at the first failure (for measuring time to detection).
+    pub stop_on_failure: bool,
+}
+
+/// The bucket signature: kind / culprit pass / rule, panic site or what differed.
+pub fn signature(v: &Verdict, culprit: Option<&Culprit>) -> String {
+    let pass = culprit.map_or("-", |c| c.pass.as_str());
+    let detail = match v {
+        Verdict::CompilerAssertion { rule, .. } | Verdict::HardwareViolation { rule, .. } => {
+            rule.clone()
+        }
+        Verdict::Panic { location, .. } => location.clone(),
+        Verdict::Mismatch { .. } => "output".into(),
+        Verdict::Hang { .. } => "fuel".into(),
+        Verdict::EmulatorFault { compiled, .. } => {
+            if *compiled { "compiled" } else { "reference" }.into()
+        }
+        Verdict::CompileError { message, .. } => message
+            .split([':', ','])
+            .next()
+            .unwrap_or_default()
+            .split_whitespace()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join("-"),
+        Verdict::Pass | Verdict::Discard { .. } => "-".into(),
+    };
+    format!("{}/{pass}/{detail}", v.kind())
+}
+
+/// The reproducer text: header comments, then the program carrying the failing inputs.
+fn reproducer(
+    g: &oracle::generator::Generated,
+    seed: u64,
+    knobs: &Knobs,
+    sets: &[compiler::inputs::Inputs],
+    v: &Verdict,
+    culprit: Option<&Culprit>,
+    zoo: Option<&str>,
+) -> String {
+    let mut p = g.program.clone();
+    let set = v.input_set().unwrap_or(0);
+    p.inputs = sets.get(set).cloned().or(p.inputs);
+    let mut head = String::from("# eufuzz reproducer\n");
+    head.push_str(&format!(
+        "# verdict: {}\n",
+        crate::compile_cmd::describe_verdict(v)
+    ));
+    head.push_str(&format!("# signature: {}\n", signature(v, culprit)));
+    if let Some(c) = culprit {
+        head.push_str(&format!("# culprit pass: {} ({:?})\n", c.pass, c.basis));
+    }
+    if let Some(z) = zoo {
+        head.push_str(&format!("# zoo bug injected: {z}\n"));
+    }
+    head.push_str(&format!(
+        "# inputs: input set {set} of the campaign (kept below)\n"
+    ));
+    head.push_str(&provenance(g, Some(seed), knobs));
+    format!("{head}{}", print_program(&p))
+}
+
+fn save(dir: &Path, name: &str, text: &str, bytes: &[u8]) -> Result<String, String> {
+    let eu = dir.join(format!("{name}.eu"));
+    write_atomic(&eu, text.as_bytes())?;
+    write_atomic(&dir.join(format!("{name}.bytes")), bytes)?;
+    Ok(eu.display().to_string())
+}
+
+impl Stats {
+    fn progress_line(&self, elapsed: f64) -> String {
+        let discarded: u64 = self.discarded.values().sum();
+        let valid = if self.execs == 0 {
+            0.0
+        } else {
+            100.0 * (self.execs - discarded) as f64 / self.execs as f64
+        };
+        format!(
+            "{:>6.0}s  execs {:>8}  {:>7.0}/s  valid {:>5.1}%  failures {}",
+            elapsed,
+            self.execs,
+            self.execs as f64 / elapsed.max(1e-9),
+            valid,
+            self.failures.len()
+        )
+    }
+
+    /// The end-of-campaign summary.
+    pub fn summary(&self) -> String {
+        let mut out = format!(
+            "{} execs in {:.1}s ({:.0}/s)\noutcomes: {:?}\ndiscarded: {:?}\nopcodes hit: {}\npasses fired: {:?}\nfailures: {}\n",
+            self.execs,
+            self.seconds,
+            self.execs_per_sec,
+            self.outcomes,
+            self.discarded,
+            self.opcode_hits.len(),
+            self.pass_fires,
+            self.failures.len()
+        );
+        for f in &self.failures {
+            out.push_str(&format!(
+                "  {:>8.1}s  {}  {}\n",
+                f.seconds, f.signature, f.file
+            ));
+        }
+        out
+    }
+}
+
+/// Runs the campaign until its time is up (or Ctrl-C, or the first failure if asked).
+pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
+    std::fs::create_dir_all(&c.out).map_err(|e| format!("{}: {e}", c.out.display()))?;
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    let mut last_progress = Instant::now();
+    let interactive = std::env::var_os("CI").is_none();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut i = 0u64;
+    while start.elapsed() < c.time && !stop.load(Ordering::Relaxed) {
+        let seed = c.seed.wrapping_add(i);
+        i += 1;
+        let g = from_seed(seed, &c.knobs);
+        for inst in g.program.insts() {
+            *stats
+                .opcode_hits
+                .entry(inst.op.name().to_string())
+                .or_default() += 1;
+        }
+        let sets = input_sets(&g.program, EXTRA_INPUT_SETS, seed);
+        let checked = check(&g.program, &sets, &c.compile);
+        stats.execs += 1;
+        *stats
+            .outcomes
+            .entry(checked.verdict.kind().to_string())
+            .or_default() += 1;
+        if let Some(comp) = &checked.compilation {
+            for r in comp.passes.iter().filter(|r| r.progress) {
+                *stats.pass_fires.entry(r.name.to_string()).or_default() += 1;
+            }
+        }
+        if let Verdict::Discard { reason } = &checked.verdict {
+            *stats
+                .discarded
+                .entry(reason.name().to_string())
+                .or_default() += 1;
+        }
+        if checked.verdict.is_failure() {
+            let culprit = localise(&g.program, &sets, &c.compile, &checked);
+            let sig = signature(&checked.verdict, culprit.as_ref());
+            let text = reproducer(
+                &g,
+                seed,
+                &c.knobs,
+                &sets,
+                &checked.verdict,
+                culprit.as_ref(),
+                c.zoo.as_deref(),
+            );
+            let name = format!("{}-{seed}", checked.verdict.kind());
+            let file = save(&c.out, &name, &text, &seed_bytes(seed))?;
+            if interactive && seen.insert(sig.clone()) {
+                eprintln!("\rnew: {sig}  {file}");
+            }
+            stats.failures.push(Failure {
+                kind: checked.verdict.kind().to_string(),
+                culprit_pass: culprit.map(|c| c.pass),
+                signature: sig,
+                seconds: start.elapsed().as_secs_f64(),
+                file,
+                seed,
+            });
+            if c.stop_on_failure {
+                break;
+            }
+        }
+        if interactive && last_progress.elapsed() > Duration::from_millis(500) {
+            eprint!("\r{}", stats.progress_line(start.elapsed().as_secs_f64()));
+            last_progress = Instant::now();
+        }
+    }
+    stats.seconds = start.elapsed().as_secs_f64();
+    stats.execs_per_sec = stats.execs as f64 / stats.seconds.max(1e-9);
+    if interactive {
+        eprintln!("\r{}", stats.progress_line(stats.seconds));
+    }
+    Ok(stats)
+}
