@@ -10,6 +10,7 @@
 //! * MULH → `mul acc0, a, b.uw[0]` + `mach dst, a, b` (IVB/BYT second-quarter MACH goes
 //!   through a NoMask group-0 temporary: their implicit 2Q accumulator is acc1, which
 //!   integers lack).
+//! * A native D×D MUL with a conditional modifier: the MUL, then a MOV.cmod of the product.
 //! * Q×Q (64-bit int parts): from 32-bit halves: lo(x)·lo(y) in full, plus the low 32 bits
 //!   of hi(x)·lo(y) and lo(x)·hi(y) into the high dword.
 
@@ -283,20 +284,56 @@ fn lower_qword(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> 
     ));
     out.push(like(&inst, Opcode::Add, bd_hi, vec![bd_hi, ad]));
     out.push(like(&inst, Opcode::Add, bd_hi, vec![bd_hi, bc]));
-    if !inst.dst.is_null() {
-        for (k, part) in [(0, bd_lo), (1, bd_hi)] {
-            let mut mov = like(
-                &inst,
-                Opcode::Mov,
-                dword_half(inst.dst, k).retype(Type::UD),
-                vec![part],
-            );
+    if inst.dst.is_null() {
+        return out;
+    }
+    // A narrower destination takes the 64-bit product through a temporary (a conversion).
+    let wide = is_qword_int(inst.dst.ty);
+    let product = if wide {
+        inst.dst
+    } else {
+        new_temp(p, &inst, Type::UQ)
+    };
+    for (k, part) in [(0, bd_lo), (1, bd_hi)] {
+        let mut mov = like(
+            &inst,
+            Opcode::Mov,
+            dword_half(product, k).retype(Type::UD),
+            vec![part],
+        );
+        if wide {
             mov.predicate = inst.predicate;
             mov.flag_subreg = inst.flag_subreg;
-            out.push(mov);
         }
+        out.push(mov);
+    }
+    if !wide {
+        let mut mov = like(&inst, Opcode::Mov, inst.dst, vec![product]);
+        mov.predicate = inst.predicate;
+        mov.flag_subreg = inst.flag_subreg;
+        mov.cmod = inst.cmod;
+        out.push(mov);
+    } else if let Some(cmod) = inst.cmod {
+        let mut test = like(&inst, Opcode::Mov, Reg::null(inst.dst.ty), vec![inst.dst]);
+        test.predicate = inst.predicate;
+        test.cmod = Some(cmod);
+        test.flag_subreg = inst.flag_subreg;
+        out.push(test);
     }
     out
+}
+
+/// A native D×D MUL takes no conditional modifier: multiply, then test the product.
+fn split_cmod(p: &mut Program, mut inst: Inst) -> Vec<Inst> {
+    let cmod = inst.cmod.take();
+    if inst.dst.is_null() {
+        inst.dst = new_temp(p, &inst, inst.srcs[0].ty);
+    }
+    let mut test = like(&inst, Opcode::Mov, Reg::null(inst.dst.ty), vec![inst.dst]);
+    test.predicate = inst.predicate;
+    test.flag_subreg = inst.flag_subreg;
+    test.cmod = cmod;
+    vec![inst, test]
 }
 
 /// Lowers one MUL or MULH if the device needs it; anything else is returned unchanged.
@@ -311,6 +348,8 @@ pub fn lower_mul(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst
                 lower_qword(p, inst, opts)
             } else if is_dword_int(a) && is_dword_int(b) && !native_dxd {
                 lower_dword(p, inst, opts)
+            } else if is_dword_int(a) && is_dword_int(b) && inst.cmod.is_some() {
+                split_cmod(p, inst)
             } else {
                 vec![inst]
             }

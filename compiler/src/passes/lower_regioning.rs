@@ -86,11 +86,13 @@ fn required_dst_stride(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
         return dst_stride(inst);
     }
     let mut req = dst_stride(inst);
+    // A narrowing conversion writes exactly at the execution type's stride (a wider stride
+    // is as illegal as a packed one); integer↔HF conversions write DWord-strided.
     if exec > size && !is_raw_byte_move(inst) {
-        req = req.max(exec);
+        req = exec;
     }
     if int_hf_conversion(inst) {
-        req = req.max(4);
+        req = 4;
     }
     if restricted(p, inst) || inst.dst.is_accumulator() {
         let widest = inst

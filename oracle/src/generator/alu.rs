@@ -398,8 +398,14 @@ impl Gen<'_, '_> {
     /// the low word of src1, then `mach`, one 8-wide pair per group of eight channels.
     pub(super) fn mul_high(&mut self) {
         let ty = if self.chance(1, 2) { Type::UD } else { Type::D };
-        let a = self.src(ty, false);
-        let b = self.src(ty, false);
+        // What MULH lowering emits: sources without modifiers (those are materialised).
+        let plain = |mut r: Reg| {
+            r.negate = false;
+            r.abs = false;
+            r
+        };
+        let a = plain(self.src(ty, false));
+        let b = plain(self.src(ty, false));
         let vgrfs_before = self.p.vgrf_sizes.len();
         let (dst, new) = match self.dst(ty) {
             Some(d) if d.0.kind_stride() == Some(1) => d,
