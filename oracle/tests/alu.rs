@@ -1302,3 +1302,33 @@ fn double_and_half_compare_select_mad() {
         bits(&[w(0), w(-1), w(-1), w(-1)])
     );
 }
+
+/// NaN results do not depend on the host: the first NaN source (made quiet) propagates,
+/// an invalid operation gives 0x7fc00000, and SIMD width or fast path change nothing.
+#[test]
+fn nan_propagation_is_defined_by_the_emulator() {
+    let nan = |bits: u32| compiler::Value::new(Type::F, bits as u64);
+    let a = [nan(0xffff_ffd8), nan(0x7f80_0001), f(1.0), f(-1.0)];
+    let b = [nan(0xffff_ffb9), f(2.0), nan(0xff80_0002), f(0.0)];
+    for width in [8, 16] {
+        let got = alu(
+            "skl",
+            &format!("add({width}) v0:F, attr0:F, attr1:F"),
+            &[&a, &b],
+            Type::F,
+            4,
+        );
+        assert_eq!(
+            got,
+            bits(&[
+                nan(0xffff_ffd8),
+                nan(0x7fc0_0001),
+                nan(0xffc0_0002),
+                f(-1.0)
+            ]),
+            "SIMD{width}"
+        );
+    }
+    let got = alu("skl", "sqrt(8) v0:F, attr0:F", &[&[f(-4.0)]], Type::F, 1);
+    assert_eq!(got, bits(&[nan(0x7fc0_0000)]));
+}

@@ -132,8 +132,20 @@ fn fast_path_matches_the_reference_implementation() {
         );
         assert_eq!(fast.0, slow.0, "case {case}\n{text}");
         for (t, (a, b)) in fast.1.iter().zip(&slow.1).enumerate() {
+            // Defined bytes must agree exactly; undefined ones may hold anything.
+            let defined = |(bytes, def): (&[u8], &[u8])| {
+                bytes
+                    .iter()
+                    .zip(def)
+                    .map(|(&b, &d)| if d != 0 { Some(b) } else { None })
+                    .collect::<Vec<_>>()
+            };
             for v in 0..6 {
-                assert_eq!(a.vgrf(v), b.vgrf(v), "case {case} thread {t} v{v}\n{text}");
+                assert_eq!(
+                    defined(a.vgrf(v)),
+                    defined(b.vgrf(v)),
+                    "case {case} thread {t} v{v}\n{text}"
+                );
             }
             assert_eq!(
                 (a.flags & a.flags_def, a.flags_def),

@@ -3,8 +3,8 @@
 use crate::compile_cmd::describe_difference;
 use crate::load::load_document;
 use compiler::text::print_inputs;
-use oracle::compare::compare;
 use oracle::RunConfig;
+use oracle::compare::compare;
 use std::path::Path;
 
 /// B runs in strict mode when it is hardware IR (no VGRFs), like a compiled program.

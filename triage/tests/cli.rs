@@ -339,3 +339,22 @@ fn default_builds_have_no_zoo() {
         text(&out.stderr)
     );
 }
+
+/// Every reproducer a campaign found (and was fixed) keeps passing.
+#[test]
+fn regression_reproducers_pass() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/regressions");
+    let mut files: Vec<String> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eu"))
+        .map(|p| p.display().to_string())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    let mut args = vec!["check", "--inputs", "4"];
+    args.extend(files.iter().map(String::as_str));
+    let out = eufuzz(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text_of(&out));
+    assert!(text(&out.stdout).contains(" 0 disagree"));
+}

@@ -18,7 +18,7 @@
 //!   (NaN-ignoring min/max);
 //! * SEL with a modifier is min/max returning the non-NaN operand when one is NaN.
 
-use super::value::{Num, Prec, as_f64, compare};
+use super::value::{Num, Prec, as_f64, compare, propagate_nan};
 use compiler::Opcode;
 use compiler::inst::CondMod;
 use compiler::types::Type;
@@ -67,8 +67,28 @@ pub enum Out {
 }
 
 /// Evaluates `op` for one channel. `sel_pred` is the predicate bit of a predicated SEL;
-/// `cmod` is the instruction's modifier (CMP condition, SEL min/max).
+/// `cmod` is the instruction's modifier (CMP condition, SEL min/max). A float result that
+/// is NaN takes the first NaN source (see [`propagate_nan`]); moves and selects pass their
+/// source through.
 pub fn eval(op: Opcode, srcs: &[In], cmod: Option<CondMod>, sel_pred: Option<bool>) -> Out {
+    match eval_raw(op, srcs, cmod, sel_pred) {
+        Out::Value(Num::Float(r))
+            if r.is_nan()
+                && float_prec(srcs).is_some()
+                && !matches!(op, Opcode::Mov | Opcode::Sel) =>
+        {
+            Out::Value(Num::Float(propagate_nan(srcs.iter().filter_map(
+                |s| match s.num {
+                    Num::Float(f) => Some(f),
+                    Num::Int(_) => None,
+                },
+            ))))
+        }
+        out => out,
+    }
+}
+
+fn eval_raw(op: Opcode, srcs: &[In], cmod: Option<CondMod>, sel_pred: Option<bool>) -> Out {
     use Opcode::*;
     let s = |i: usize| {
         srcs.get(i).copied().unwrap_or(In {

@@ -155,7 +155,7 @@ fn map<const N: usize>(
 }
 
 fn float_in(op: &Operand, bits: u32) -> f64 {
-    let f = f32::from_bits(bits) as f64;
+    let f = super::value::f32_to_f64(bits);
     let f = if op.abs { f.abs() } else { f };
     if op.negate { -f } else { f }
 }
@@ -185,15 +185,16 @@ fn int_in(op: &Operand, bits: u32, logic: bool) -> i64 {
     }
 }
 
-/// Bits of an F result, saturated (NaN → 0, clamp to [0, 1]) if asked.
-fn single_bits(r: f32, sat: bool) -> u32 {
+/// Bits of an F result (rounded once from f64, a NaN keeping its payload), saturated
+/// (NaN → 0, clamp to [0, 1]) if asked.
+fn single_bits(r: f64, sat: bool) -> u32 {
     if !sat {
-        return r.to_bits();
+        return super::value::encode(Num::Float(r), Type::F, false) as u32;
     }
     let clamped = if r.is_nan() {
         0.0
     } else {
-        (r as f64).clamp(0.0, 1.0) as f32
+        (r as f32 as f64).clamp(0.0, 1.0) as f32
     };
     clamped.to_bits()
 }
@@ -221,18 +222,28 @@ pub fn exec(t: &mut Thread, d: &DInst, k: Kernel, ctx: &Ctx) -> u32 {
                 d.srcs.get(2).unwrap_or(&d.srcs[0]),
             );
             let raw_move = op == Op::Mov && !s0.negate && !s0.abs && !sat;
-            let fin = |v: f64| single_bits(v as f32, sat);
+            let fin = |v: f64| single_bits(v, sat);
+            let nan = |r: f64, srcs: &[f64]| {
+                if r.is_nan() {
+                    super::value::propagate_nan(srcs.iter().copied())
+                } else {
+                    r
+                }
+            };
             match op {
                 Op::Mov if raw_move => out[..n].copy_from_slice(&g[0].vals[..n]),
                 Op::Mov => map::<1>(&g, n, &mut out, |[a]| fin(float_in(s0, a))),
                 Op::Add => map::<2>(&g, n, &mut out, |[a, b]| {
-                    fin(float_in(s0, a) + float_in(s1, b))
+                    let (a, b) = (float_in(s0, a), float_in(s1, b));
+                    fin(nan(a + b, &[a, b]))
                 }),
                 Op::Mul => map::<2>(&g, n, &mut out, |[a, b]| {
-                    fin(float_in(s0, a) * float_in(s1, b))
+                    let (a, b) = (float_in(s0, a), float_in(s1, b));
+                    fin(nan(a * b, &[a, b]))
                 }),
                 Op::Mad => map::<3>(&g, n, &mut out, |[a, b, c]| {
-                    fin(float_in(s1, b).mul_add(float_in(s2, c), float_in(s0, a)))
+                    let (a, b, c) = (float_in(s0, a), float_in(s1, b), float_in(s2, c));
+                    fin(nan(b.mul_add(c, a), &[a, b, c]))
                 }),
                 Op::MinMax(m) => map::<2>(&g, n, &mut out, |[a, b]| {
                     let (a, b) = (float_in(s0, a), float_in(s1, b));
@@ -323,7 +334,7 @@ pub fn exec(t: &mut Thread, d: &DInst, k: Kernel, ctx: &Ctx) -> u32 {
                 });
             } else {
                 map::<1>(&g, n, &mut out, |[x]| {
-                    single_bits(int_in(s0, x, false) as f32, sat)
+                    single_bits(int_in(s0, x, false) as f32 as f64, sat)
                 });
             }
         }

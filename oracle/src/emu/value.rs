@@ -40,7 +40,11 @@ impl Prec {
         }
     }
 
+    /// Rounds to this precision; a NaN stays as it is (its payload is narrowed on encode).
     pub fn round(self, v: f64) -> f64 {
+        if v.is_nan() {
+            return v;
+        }
         match self {
             Prec::Half => half::f16::from_f64(v).to_f64(),
             Prec::Single => v as f32 as f64,
@@ -66,8 +70,9 @@ pub fn decode(bits: u64, ty: Type) -> Num {
         Type::W => Num::Int(b as u16 as i16 as i128),
         Type::D => Num::Int(b as u32 as i32 as i128),
         Type::Q => Num::Int(b as i64 as i128),
-        Type::HF => Num::Float(half::f16::from_bits(b as u16).to_f64()),
-        Type::F | Type::VF => Num::Float(f32::from_bits(b as u32) as f64),
+        Type::HF => Num::Float(f16_to_f64(b as u16)),
+        Type::F => Num::Float(f32_to_f64(b as u32)),
+        Type::VF => Num::Float(f32::from_bits(b as u32) as f64),
         Type::DF => Num::Float(f64::from_bits(b)),
         Type::V => Num::Int(b as u16 as i16 as i128),
         Type::UV => Num::Int(b as i128),
@@ -132,7 +137,52 @@ fn int_range(ty: Type) -> (i128, i128) {
     }
 }
 
+/// The canonical NaN an operation without NaN inputs produces (host-independent).
+pub const DEFAULT_NAN: f64 = f64::from_bits(0x7ff8_0000_0000_0000);
+
+/// F bits as f64, a NaN keeping its sign and payload (Rust's `as` leaves that unspecified).
+pub fn f32_to_f64(bits: u32) -> f64 {
+    let f = f32::from_bits(bits);
+    if !f.is_nan() {
+        return f as f64;
+    }
+    let sign = ((bits >> 31) as u64) << 63;
+    f64::from_bits(sign | 0x7ff0_0000_0000_0000 | ((bits as u64 & 0x7f_ffff) << 29))
+}
+
+/// HF bits as f64, a NaN keeping its sign and payload.
+pub fn f16_to_f64(bits: u16) -> f64 {
+    let h = half::f16::from_bits(bits);
+    if !h.is_nan() {
+        return h.to_f64();
+    }
+    let sign = ((bits >> 15) as u64) << 63;
+    f64::from_bits(sign | 0x7ff0_0000_0000_0000 | ((bits as u64 & 0x3ff) << 42))
+}
+
+/// The NaN an arithmetic result takes: the first NaN source (made quiet), else the default
+/// NaN. Hardware propagates an input NaN; the host's choice among two NaN operands (and its
+/// default NaN) differs between machines, so the emulator decides.
+pub fn propagate_nan(sources: impl IntoIterator<Item = f64>) -> f64 {
+    sources
+        .into_iter()
+        .find(|f| f.is_nan())
+        .map_or(DEFAULT_NAN, |f| {
+            f64::from_bits(f.to_bits() | 0x0008_0000_0000_0000)
+        })
+}
+
 fn float_bits(f: f64, ty: Type) -> u64 {
+    if f.is_nan() {
+        let b = f.to_bits();
+        let sign = b >> 63;
+        let mant = b & 0x000f_ffff_ffff_ffff;
+        return match ty {
+            Type::HF => (sign << 15) | 0x7c00 | (mant >> 42) | 0x200,
+            Type::DF => b | 0x0008_0000_0000_0000,
+            _ => (sign << 31) | 0x7f80_0000 | (mant >> 29) | 0x40_0000,
+        };
+    }
     match ty {
         Type::HF => half::f16::from_f64(f).to_bits() as u64,
         Type::DF => f.to_bits(),
