@@ -30,6 +30,10 @@ pub struct Failure {
     pub seconds: f64,
     pub file: String,
     pub seed: u64,
+    /// With `--zoo`: whether the program also fails with the bug switched off (a failure
+    /// of its own, not the injected bug's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub without_zoo_bug: Option<bool>,
 }
 
 /// Campaign statistics (the `--stats-json` file).
@@ -53,7 +57,8 @@ pub struct Campaign {
     pub knobs: Knobs,
     pub compile: CompileOptions,
     pub zoo: Option<String>,
-    /// Stop at the first failure (for measuring time to detection).
+    /// Stop at the first failure (with `--zoo`: the first one the bug causes), for
+    /// measuring time to detection.
     pub stop_on_failure: bool,
 }
 
@@ -153,9 +158,24 @@ impl Stats {
             self.pass_fires,
             self.failures.len()
         );
-        for f in &self.failures {
+        if let Some(f) = self
+            .failures
+            .iter()
+            .find(|f| f.without_zoo_bug == Some(false))
+        {
             out.push_str(&format!(
-                "  {:>8.1}s  {}  {}\n",
+                "zoo bug detected after {:.1}s: {}\n",
+                f.seconds, f.signature
+            ));
+        }
+        for f in &self.failures {
+            let note = if f.without_zoo_bug == Some(true) {
+                "  (fails without the zoo bug too)"
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "  {:>8.1}s  {}  {}{note}\n",
                 f.seconds, f.signature, f.file
             ));
         }
@@ -212,10 +232,17 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
                 culprit.as_ref(),
                 c.zoo.as_deref(),
             );
+            let without_zoo_bug = c.zoo.as_ref().map(|_| {
+                let clean = CompileOptions {
+                    zoo: Default::default(),
+                    ..c.compile.clone()
+                };
+                check(&g.program, &sets, &clean).verdict.is_failure()
+            });
             let name = format!("{}-{seed}", checked.verdict.kind());
             let file = save(&c.out, &name, &text, &seed_bytes(seed))?;
             if interactive && seen.insert(sig.clone()) {
-                eprintln!("\rnew: {sig}  {file}");
+                eprintln!("\r\x1b[2Knew: {sig}  {file}");
             }
             stats.failures.push(Failure {
                 kind: checked.verdict.kind().to_string(),
@@ -224,8 +251,9 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
                 seconds: start.elapsed().as_secs_f64(),
                 file,
                 seed,
+                without_zoo_bug,
             });
-            if c.stop_on_failure {
+            if c.stop_on_failure && without_zoo_bug != Some(true) {
                 break;
             }
         }
