@@ -2,7 +2,8 @@
 //! divergent loops) are allocated first-fit in start order — optimal for interval graphs up
 //! to fragmentation — avoiding the thread payload, g127 on Gen8+ (the r127 SEND hazard) and
 //! placing EOT message payloads in g112–g127. When registers run out, the longest-lived
-//! spillable VGRF live at that point is spilled and allocation starts over; scratch reads
+//! spillable VGRFs live at that point are spilled (one at first, more each round) and
+//! allocation starts over; scratch reads
 //! and writes then become SENDs with headers, once the final scratch size is known. Ends
 //! with `lower_vgrfs_to_fixed_grfs`.
 
@@ -156,19 +157,18 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
             }
             Err((failed, live)) => {
                 let len = |v: usize| iv[v].map_or(0, |(s, e)| e - s) * work.vgrf_sizes[v] as usize;
-                let victim = live
-                    .into_iter()
-                    .filter(|&v| spillable[v])
-                    .max_by_key(|&v| (len(v), v));
-                match victim {
-                    Some(v) => spilled.push(v as u32),
-                    None => {
-                        return Err(format!(
-                            "out of registers: v{failed} ({} GRFs) cannot be placed and nothing live can be spilled",
-                            work.vgrf_sizes[failed]
-                        ));
-                    }
+                let mut victims: Vec<usize> = live.into_iter().filter(|&v| spillable[v]).collect();
+                if victims.is_empty() {
+                    return Err(format!(
+                        "out of registers: v{failed} ({} GRFs) cannot be placed and nothing live can be spilled",
+                        work.vgrf_sizes[failed]
+                    ));
                 }
+                // Longest-lived (weighted by size) first; spill more per round as the spill
+                // set grows, so heavy pressure takes a logarithmic number of rounds.
+                victims.sort_by_key(|&v| std::cmp::Reverse((len(v), v)));
+                let take = 1 + spilled.len() / 2;
+                spilled.extend(victims.into_iter().take(take).map(|v| v as u32));
             }
         }
     }

@@ -1,0 +1,66 @@
+//! Differential-check throughput on the default generator settings, and where the time
+//! goes: generating a program (with inputs), compiling it, running the reference and the
+//! compiled program on the emulator. One iteration handles one program of a fixed set of
+//! 256 seeds, so the figures are per program (checks per second = 1 / time).
+//!
+//! Run: `cargo bench -p oracle --bench differential`.
+
+use compiler::pipeline::compile;
+use criterion::{Criterion, criterion_group, criterion_main};
+use oracle::differential::{check, compiled_config, input_sets, reference_config};
+use oracle::generator::from_seed;
+use oracle::generator::knobs::Knobs;
+use oracle::run;
+use std::hint::black_box;
+
+const PROGRAMS: u64 = 256;
+
+fn bench(c: &mut Criterion) {
+    let knobs = Knobs::default();
+    let programs: Vec<_> = (0..PROGRAMS).map(|s| from_seed(s, &knobs).program).collect();
+    let sets: Vec<_> = programs.iter().map(|p| input_sets(p, 2, 0)).collect();
+    let compiled: Vec<_> = programs
+        .iter()
+        .map(|p| compile(p, &Default::default()).program)
+        .collect();
+    let mut group = c.benchmark_group("differential");
+    let mut k = 0usize;
+    let mut next = || {
+        k = (k + 1) % PROGRAMS as usize;
+        k
+    };
+    group.bench_function("generate", |b| {
+        b.iter(|| from_seed(black_box(next() as u64), &knobs))
+    });
+    group.bench_function("compile", |b| {
+        b.iter(|| compile(black_box(&programs[next()]), &Default::default()))
+    });
+    group.bench_function("emulate_reference", |b| {
+        b.iter(|| {
+            let i = next();
+            for s in &sets[i] {
+                black_box(run(&programs[i], s, &reference_config()));
+            }
+        })
+    });
+    group.bench_function("emulate_compiled", |b| {
+        b.iter(|| {
+            let i = next();
+            for s in &sets[i] {
+                black_box(run(&compiled[i], s, &compiled_config(100_000)));
+            }
+        })
+    });
+    group.bench_function("check", |b| {
+        b.iter(|| {
+            let i = next();
+            let g = from_seed(i as u64, &knobs);
+            let sets = input_sets(&g.program, 2, i as u64);
+            black_box(check(&g.program, &sets, &Default::default()))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
