@@ -17,7 +17,9 @@ const PROGRAMS: u64 = 256;
 
 fn bench(c: &mut Criterion) {
     let knobs = Knobs::default();
-    let programs: Vec<_> = (0..PROGRAMS).map(|s| from_seed(s, &knobs).program).collect();
+    let programs: Vec<_> = (0..PROGRAMS)
+        .map(|s| from_seed(s, &knobs).program)
+        .collect();
     let sets: Vec<_> = programs.iter().map(|p| input_sets(p, 2, 0)).collect();
     let compiled: Vec<_> = programs
         .iter()

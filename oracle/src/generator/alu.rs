@@ -316,7 +316,8 @@ impl Gen<'_, '_> {
                 self.set_flag(exec, group);
                 inst = inst.with_pred(Predicate::NORMAL, flag);
             }
-        } else if self.has(Feature::Predication) && self.chance(1, 6) {
+        } else if self.has(Feature::Predication) && new.is_none() && self.chance(1, 6) {
+            // (A new value must be written in every channel: never predicated.)
             self.set_flag(exec, group);
             let pred = if self.chance(1, 2) {
                 Predicate::NORMAL

@@ -139,7 +139,8 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// A scratch write of a dword value, or a read back into a value.
+    /// A scratch write of a dword value, or a read back of a slot written in full (at the
+    /// top level) into a value.
     pub(super) fn scratch(&mut self) {
         let limit = if self.info.max_scratch_per_thread < BIG_SCRATCH_BYTES && self.chance(1, 3) {
             BIG_SCRATCH_BYTES
@@ -147,9 +148,6 @@ impl Gen<'_, '_> {
             SCRATCH_BYTES
         };
         let bytes = self.component_bytes();
-        let slots = (limit - bytes) / 16;
-        let offset = 16 * self.choose(slots as usize) as u32;
-        self.scratch_used = self.scratch_used.max(offset + bytes);
         let dwords: Vec<Val> = self
             .vals
             .iter()
@@ -157,7 +155,15 @@ impl Gen<'_, '_> {
             .filter(|v| v.ty.size() == 4)
             .collect();
         let w = self.width;
-        if dwords.is_empty() || self.chance(1, 2) {
+        let read = !self.scratch_written.is_empty() && !dwords.is_empty() && self.chance(1, 2);
+        let offset = if read {
+            self.pick(&self.scratch_written.clone())
+        } else {
+            let slots = (limit - bytes) / 16;
+            16 * self.choose(slots as usize) as u32
+        };
+        self.scratch_used = self.scratch_used.max(offset + bytes);
+        if !read {
             let data = plain(self.src(Type::UD, false));
             if !data.is_vgrf() && !matches!(data.kind, compiler::reg::RegKind::Attr { .. }) {
                 return self.alu();
@@ -169,7 +175,14 @@ impl Gen<'_, '_> {
                 vec![data, Reg::imm_ud(offset)],
             );
             if !self.try_emit(inst) {
-                self.alu();
+                return self.alu();
+            }
+            // Only a full write where every live channel runs defines the whole slot; a
+            // later write to an overlapping slot may be partial, so it forgets them.
+            self.scratch_written
+                .retain(|&o| o + bytes <= offset || offset + bytes <= o);
+            if self.uniform_control() {
+                self.scratch_written.push(offset);
             }
         } else {
             let (dst, new) = if self.uniform_control() {

@@ -124,6 +124,8 @@ struct Gen<'a, 'b> {
     /// Statements left to generate.
     budget: u32,
     scratch_used: u32,
+    /// Scratch offsets last written in full by a top-level write.
+    scratch_written: Vec<u32>,
 }
 
 /// Generates a program from `u` within `knobs`.
@@ -216,6 +218,7 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
         addrs: vec![],
         budget,
         scratch_used: 0,
+        scratch_written: vec![],
     };
     g.program();
     let Gen {
