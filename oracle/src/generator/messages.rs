@@ -163,6 +163,7 @@ impl Gen<'_, '_> {
             16 * self.choose(slots as usize) as u32
         };
         self.scratch_used = self.scratch_used.max(offset + bytes);
+        self.p.scratch_size = self.scratch_used.next_multiple_of(1024);
         if !read {
             let data = plain(self.src(Type::UD, false));
             if !data.is_vgrf() && !matches!(data.kind, compiler::reg::RegKind::Attr { .. }) {
