@@ -121,6 +121,29 @@ fn sendable(r: &Reg) -> bool {
 /// Lowers one scratch read/write (logical, per channel) to header + SEND. Per-channel data of
 /// 4-byte elements maps channel c to dword c, so the channel mask carries over; other sizes
 /// go through a NoMask read (and a masked merge for writes).
+/// MOVs of `n` channels from `src` to `dst` in pieces of at most two registers per
+/// operand (this runs after SIMD-width lowering), each with `like`'s mask controls.
+fn copy_in_pieces(like: &Inst, dst: Reg, src: Reg) -> Vec<Inst> {
+    let n = like.exec_size as u32;
+    let widest = super::byte_stride(&dst)
+        .max(super::byte_stride(&src))
+        .max(dst.ty.size());
+    let piece = (2 * REG_SIZE / widest).clamp(1, n);
+    (0..n / piece)
+        .map(|k| {
+            let at = |r: Reg| r.byte_offset(k * piece * super::byte_stride(&r));
+            Inst {
+                exec_size: piece as u8,
+                group: like.group + (k * piece) as u8,
+                nomask: like.nomask,
+                predicate: like.predicate,
+                flag_subreg: like.flag_subreg,
+                ..Inst::new(Opcode::Mov, piece as u8, at(dst), vec![at(src)])
+            }
+        })
+        .collect()
+}
+
 fn lower_one(p: &mut Program, inst: Inst, enc: u32, base: Reg) -> Vec<Inst> {
     let read = inst.op == Opcode::ScratchRead;
     let offset = inst.imm_src(if read { 0 } else { 1 }).unwrap_or(0) as u32;
@@ -163,24 +186,14 @@ fn lower_one(p: &mut Program, inst: Inst, enc: u32, base: Reg) -> Vec<Inst> {
         } else {
             let t = super::temp(p, ud(data).ty, bytes);
             out.push(nomask(send(t, Reg::null(Type::UD), desc_read)));
-            out.push(masked(Inst::new(
-                Opcode::Mov,
-                inst.exec_size,
-                ud(data),
-                vec![t],
-            )));
+            out.extend(copy_in_pieces(&inst, ud(data), t));
         }
     } else if per_channel_dwords && sendable(&data) {
         out.push(masked(send(Reg::null(Type::UD), ud(data), desc_write)));
     } else {
         let t = super::temp(p, ud(data).ty, bytes);
         out.push(nomask(send(t, Reg::null(Type::UD), desc_read)));
-        out.push(masked(Inst::new(
-            Opcode::Mov,
-            inst.exec_size,
-            t,
-            vec![ud(data)],
-        )));
+        out.extend(copy_in_pieces(&inst, t, ud(data)));
         let (hdr2, more) = header(p, offset, enc, base);
         out.extend(more);
         let mut s = Inst::new(
