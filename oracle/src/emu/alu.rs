@@ -40,7 +40,7 @@ fn float_prec(srcs: &[In]) -> Option<Prec> {
 fn int(n: Num) -> i128 {
     match n {
         Num::Int(i) => i,
-        Num::Float(f) => f as i128,
+        Num::Float(f) => f as i64 as i128,
     }
 }
 
@@ -148,15 +148,17 @@ fn eval_raw(op: Opcode, srcs: &[In], cmod: Option<CondMod>, sel_pred: Option<boo
         Avg => Num::Int((int(s(0).num) + int(s(1).num) + 1) >> 1),
         Mul => match fp {
             Some(_) => round(fl(0) * fl(1)),
-            None => Num::Int(int(s(0).num) * int(s(1).num)),
+            None => Num::Int(int(s(0).num).wrapping_mul(int(s(1).num))),
         },
         Mulh => {
-            let p = int(s(0).num) * int(s(1).num);
+            let p = int(s(0).num).wrapping_mul(int(s(1).num));
             Num::Int(p >> 32)
         }
         Mad => match fp {
             Some(_) => round(fl(1).mul_add(fl(2), fl(0))),
-            None => Num::Int(int(s(0).num) + int(s(1).num) * int(s(2).num)),
+            None => Num::Int(
+                int(s(0).num).wrapping_add(int(s(1).num).wrapping_mul(int(s(2).num))),
+            ),
         },
         Lrp => round(fl(0) * fl(1) + (1.0 - fl(0)) * fl(2)),
         Frc => round(fl(0) - fl(0).floor()),

@@ -298,6 +298,19 @@ impl Gen<'_, '_> {
                 None => return false,
             }
         };
+        // Inside divergent control flow, sometimes go through a short-lived temporary
+        // (read right after by the channels that wrote it): register pressure inside loops.
+        let via_temp = !self.uniform_control()
+            && new.is_none()
+            && !cmp
+            && dst.kind_stride() == Some(1)
+            && self.chance(1, 3);
+        let (dst, final_dst) = if via_temp {
+            let t = Reg::vgrf(self.new_vgrf(self.regs_for(ty)), ty);
+            (t, Some(dst))
+        } else {
+            (dst, None)
+        };
         let mut inst = Inst::new(op, exec, at_group(dst, group as u32), srcs).with_group(group);
         if op == Opcode::Addc || op == Opcode::Subb {
             inst.acc_wr = true;
@@ -331,9 +344,22 @@ impl Gen<'_, '_> {
         if self.has(Feature::Modifiers) && ty.is_float() && self.chance(1, 6) {
             inst.saturate = true;
         }
+        let pred = (inst.predicate, inst.flag_subreg);
         if self.try_emit(inst) {
             if let Some(v) = new {
                 self.vals.push(v);
+            }
+            if let (Some(to), Some(t)) = (final_dst, Some(dst)) {
+                let mut mov = Inst::new(
+                    Opcode::Mov,
+                    exec,
+                    at_group(to, group as u32),
+                    vec![at_group(t, group as u32)],
+                )
+                .with_group(group);
+                mov.predicate = pred.0;
+                mov.flag_subreg = pred.1;
+                self.emit(mov);
             }
             true
         } else {
