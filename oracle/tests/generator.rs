@@ -51,8 +51,16 @@ fn same_bytes_same_program_inputs_and_verdict() {
         let two = generate(&mut arbitrary::Unstructured::new(&bytes), &Knobs::default());
         assert_eq!(one.program, two.program);
         assert!(one.program.inputs.is_some());
-        let v1 = check(&one.program, &input_sets(&one.program, 2, seed), &Default::default());
-        let v2 = check(&two.program, &input_sets(&two.program, 2, seed), &Default::default());
+        let v1 = check(
+            &one.program,
+            &input_sets(&one.program, 2, seed),
+            &Default::default(),
+        );
+        let v2 = check(
+            &two.program,
+            &input_sets(&two.program, 2, seed),
+            &Default::default(),
+        );
         assert_eq!(v1.verdict, v2.verdict, "seed {seed}");
     }
 }
@@ -72,7 +80,10 @@ fn knobs_focus_the_generator() {
             "seed {seed}:\n{}",
             print_program(p)
         );
-        assert!(p.insts().all(|i| i.op != compiler::Opcode::Mul || i.dst.is_accumulator()));
+        assert!(
+            p.insts()
+                .all(|i| i.op != compiler::Opcode::Mul || i.dst.is_accumulator())
+        );
     }
 }
 
@@ -87,11 +98,18 @@ fn generated_programs_are_well_defined_and_varied() {
     for seed in 0..n {
         let g = from_seed(seed, &Knobs::default());
         ops.extend(g.program.insts().map(|i| i.op));
-        let c = check(&g.program, &input_sets(&g.program, 0, 0), &Default::default());
+        let c = check(
+            &g.program,
+            &input_sets(&g.program, 0, 0),
+            &Default::default(),
+        );
         discarded += matches!(c.verdict, Verdict::Discard { .. }) as u64;
     }
     assert!(discarded * 100 / n < 5, "{discarded} of {n} discarded");
-    let alu_hit = oracle::generator::ALU_OPS.iter().filter(|o| ops.contains(o)).count();
+    let alu_hit = oracle::generator::ALU_OPS
+        .iter()
+        .filter(|o| ops.contains(o))
+        .count();
     assert!(
         alu_hit * 10 >= oracle::generator::ALU_OPS.len() * 9,
         "only {alu_hit} ALU opcodes in {n} programs"

@@ -80,7 +80,41 @@ fn materialize(p: &mut Program, inst: &Inst, src: Reg, out: &mut Vec<Inst>) -> R
     t
 }
 
+/// A 32×32 → 64-bit multiply: the low dword as a D×D MUL, the high dword as a MULH, both
+/// into temporaries, then the two halves into the destination.
+fn lower_widening(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
+    let signed = inst.srcs.iter().any(|s| s.ty == Type::D);
+    let high_ty = if signed { Type::D } else { Type::UD };
+    let low = new_temp(p, &inst, Type::UD);
+    let high = new_temp(p, &inst, high_ty);
+    let mut out = lower_dword(p, like(&inst, Opcode::Mul, low, inst.srcs.clone()), opts);
+    let mut mulh = like(&inst, Opcode::Mulh, high, inst.srcs.clone());
+    for s in &mut mulh.srcs {
+        if s.is_imm() {
+            *s = materialize(p, &inst, *s, &mut out);
+        } else {
+            *s = s.retype(high_ty);
+        }
+    }
+    out.extend(lower_mulh(p, mulh, opts));
+    for (k, part) in [(0, low), (1, high.retype(Type::UD))] {
+        let mut mov = like(
+            &inst,
+            Opcode::Mov,
+            dword_half(inst.dst, k).retype(Type::UD),
+            vec![part],
+        );
+        mov.predicate = inst.predicate;
+        mov.flag_subreg = inst.flag_subreg;
+        out.push(mov);
+    }
+    out
+}
+
 fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
+    if is_qword_int(inst.dst.ty) && inst.cmod.is_none() {
+        return lower_widening(p, inst, opts);
+    }
     let mut out = vec![];
     if inst.srcs[0].is_imm() && !inst.srcs[1].is_imm() {
         inst.srcs.swap(0, 1);

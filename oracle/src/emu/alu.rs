@@ -156,9 +156,7 @@ fn eval_raw(op: Opcode, srcs: &[In], cmod: Option<CondMod>, sel_pred: Option<boo
         }
         Mad => match fp {
             Some(_) => round(fl(1).mul_add(fl(2), fl(0))),
-            None => Num::Int(
-                int(s(0).num).wrapping_add(int(s(1).num).wrapping_mul(int(s(2).num))),
-            ),
+            None => Num::Int(int(s(0).num).wrapping_add(int(s(1).num).wrapping_mul(int(s(2).num)))),
         },
         Lrp => round(fl(0) * fl(1) + (1.0 - fl(0)) * fl(2)),
         Frc => round(fl(0) - fl(0).floor()),
