@@ -54,23 +54,34 @@ impl Gen<'_, '_> {
         };
         let trips = 1 + self.choose(MAX_TRIPS as usize) as i32;
         let cnt = Reg::vgrf(self.new_vgrf(self.regs_for(Type::D)), Type::D);
+        let condition = Inst::new(
+            Opcode::Cmp,
+            w,
+            Reg::null(Type::D),
+            vec![cnt, Reg::imm_d(trips)],
+        )
+        .with_cmod(CondMod::L, flag);
+        // With only two flag subregisters (Gen4/5), Mesa never keeps a flag live across a
+        // loop body (gen4 min/max lowering needs a free one): test right before WHILE; then
+        // CONTINUE, which would skip the test, is not generated in this loop.
+        let late = self.info.flag_subregs < 4;
         self.emit(Inst::new(Opcode::Mov, w, cnt, vec![Reg::imm_d(0)]));
         self.emit(Inst::control(Opcode::Do, w));
         self.emit(Inst::new(Opcode::Add, w, cnt, vec![cnt, Reg::imm_d(1)]));
-        self.emit(
-            Inst::new(
-                Opcode::Cmp,
-                w,
-                Reg::null(Type::D),
-                vec![cnt, Reg::imm_d(trips)],
-            )
-            .with_cmod(CondMod::L, flag),
-        );
+        if !late {
+            self.emit(condition.clone());
+        }
+        let outer_no_continue = self.no_continue;
+        self.no_continue = late;
         self.depth += 1;
         self.loop_depth += 1;
         self.nested_block();
         self.loop_depth -= 1;
         self.depth -= 1;
+        self.no_continue = outer_no_continue;
+        if late {
+            self.emit(condition);
+        }
         self.emit(Inst::control(Opcode::While, w).with_pred(Predicate::NORMAL, flag));
         self.loop_flags.push(flag);
     }
@@ -78,7 +89,7 @@ impl Gen<'_, '_> {
     pub(super) fn break_or_continue(&mut self) {
         let w = self.width;
         self.set_flag(w, 0);
-        let op = if self.chance(1, 2) {
+        let op = if self.no_continue || self.chance(1, 2) {
             Opcode::Break
         } else {
             Opcode::Continue

@@ -113,6 +113,8 @@ struct Gen<'a, 'b> {
     /// Nesting of IF and DO.
     depth: u32,
     loop_depth: u32,
+    /// Inside a loop whose condition is tested right before WHILE (no CONTINUE there).
+    no_continue: bool,
     /// Between a HALT and its HALT_TARGET.
     halted: bool,
     /// Flag subregister for compares feeding IF, BREAK, HALT and predication.
@@ -212,6 +214,7 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
         insts: vec![],
         depth: 0,
         loop_depth: 0,
+        no_continue: false,
         halted: false,
         general_flag,
         loop_flags,
