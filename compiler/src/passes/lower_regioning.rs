@@ -181,7 +181,7 @@ fn split_conversion(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
     first.saturate = inst.saturate;
     let mut second = inst.clone();
     second.srcs[0] = t;
-    second.saturate = inst.saturate || s.is_float();
+    second.saturate = inst.saturate || (s.is_float() && via != Type::F);
     Some(vec![first, second])
 }
 
@@ -191,7 +191,10 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
         return false;
     }
     if let Some(split) = split_conversion(p, &inst) {
-        out.extend(split);
+        // Each step gets its own regions fixed (e.g. F → Q on the aligned-region parts).
+        for step in split {
+            lower(p, step, opts, out);
+        }
         return true;
     }
     if inst.exec_size == 1 {
