@@ -228,7 +228,8 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
     let req = required_dst_stride(p, &inst, opts);
     let misaligned = {
         let exec = exec_type(&inst).size();
-        exec > size && !is_raw_byte_move(&inst) && !reg_offset(&inst.dst).is_multiple_of(exec)
+        (exec > size && !is_raw_byte_move(&inst) && !reg_offset(&inst.dst).is_multiple_of(exec))
+            || (int_hf_conversion(&inst) && !reg_offset(&inst.dst).is_multiple_of(4))
     };
     let spans = |r: &Reg| {
         let start = reg_offset(r);
