@@ -82,12 +82,20 @@ fn materialize(p: &mut Program, inst: &Inst, src: Reg, out: &mut Vec<Inst>) -> R
 
 /// A 32×32 → 64-bit multiply: the low dword as a D×D MUL, the high dword as a MULH, both
 /// into temporaries, then the two halves into the destination.
-fn lower_widening(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
+fn lower_widening(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
     let signed = inst.srcs.iter().any(|s| s.ty == Type::D);
     let high_ty = if signed { Type::D } else { Type::UD };
+    let mut out = vec![];
+    // Source modifiers apply to the 32-bit values, before either half is computed.
+    for i in 0..2 {
+        let s = inst.srcs[i];
+        if s.negate || s.abs {
+            inst.srcs[i] = materialize(p, &inst, s, &mut out);
+        }
+    }
     let low = new_temp(p, &inst, Type::UD);
     let high = new_temp(p, &inst, high_ty);
-    let mut out = lower_dword(p, like(&inst, Opcode::Mul, low, inst.srcs.clone()), opts);
+    out.extend(lower_dword(p, like(&inst, Opcode::Mul, low, inst.srcs.clone()), opts));
     let mut mulh = like(&inst, Opcode::Mulh, high, inst.srcs.clone());
     for s in &mut mulh.srcs {
         if s.is_imm() {
@@ -108,11 +116,18 @@ fn lower_widening(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Ins
         mov.flag_subreg = inst.flag_subreg;
         out.push(mov);
     }
+    if let Some(cmod) = inst.cmod {
+        let mut test = like(&inst, Opcode::Mov, Reg::null(inst.dst.ty), vec![inst.dst]);
+        test.predicate = inst.predicate;
+        test.cmod = Some(cmod);
+        test.flag_subreg = inst.flag_subreg;
+        out.push(test);
+    }
     out
 }
 
 fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
-    if is_qword_int(inst.dst.ty) && inst.cmod.is_none() {
+    if is_qword_int(inst.dst.ty) && !inst.dst.is_null() {
         return lower_widening(p, inst, opts);
     }
     let mut out = vec![];
