@@ -358,3 +358,129 @@ fn regression_reproducers_pass() {
     assert_eq!(out.status.code(), Some(0), "{}", text_of(&out));
     assert!(text(&out.stdout).contains(" 0 disagree"));
 }
+
+#[test]
+fn gen_is_deterministic_valid_and_checks() {
+    let dir = scratch("gen");
+    let one = eufuzz(&[
+        "gen",
+        "--seed",
+        "17",
+        "--devices",
+        "skl",
+        "--dispatch",
+        "16",
+    ]);
+    let two = eufuzz(&[
+        "gen",
+        "--seed",
+        "17",
+        "--devices",
+        "skl",
+        "--dispatch",
+        "16",
+    ]);
+    assert_eq!(one.status.code(), Some(0), "{}", text_of(&one));
+    assert_eq!(one.stdout, two.stdout);
+    let text = text(&one.stdout);
+    assert!(text.contains("# generated: eufuzz gen --seed 17"));
+    assert!(text.contains("target skl\ndispatch 16\n"));
+    let file = write(&dir, "g.eu", &text);
+    assert_eq!(eufuzz(&["validate", &file]).status.code(), Some(0));
+    let check = eufuzz(&["check", &file]);
+    assert!(
+        text_of(&check).contains("g.eu: ok on skl") || text_of(&check).contains("discarded"),
+        "{}",
+        text_of(&check)
+    );
+    let bad = eufuzz(&["gen", "--seed", "1", "--features", "warp-drive"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text_of(&bad).contains("warp-drive"));
+}
+
+#[test]
+fn import_decodes_bytes_into_a_reproducer() {
+    let dir = scratch("import");
+    let bytes: Vec<u8> = (0..2000u32).map(|i| (i * 7919 % 251) as u8).collect();
+    let path = dir.join("crash.bytes");
+    fs::write(&path, &bytes).unwrap();
+    let p = path.display().to_string();
+    let one = eufuzz(&["import", &p]);
+    assert_eq!(one.status.code(), Some(0), "{}", text_of(&one));
+    assert_eq!(one.stdout, eufuzz(&["import", &p]).stdout);
+    let file = write(&dir, "repro.eu", &text(&one.stdout));
+    assert_eq!(eufuzz(&["validate", &file]).status.code(), Some(0));
+    assert_eq!(eufuzz(&["import", "/no/such/file"]).status.code(), Some(2));
+}
+
+#[test]
+fn equiv_accepts_the_compiled_program_and_rejects_a_changed_one() {
+    let dir = scratch("equiv");
+    let a = corpus_examples()
+        .into_iter()
+        .find(|f| f.display().to_string().contains("texture-sample-modulate"))
+        .unwrap()
+        .display()
+        .to_string();
+    let compiled = eufuzz(&["compile", &a]);
+    assert_eq!(compiled.status.code(), Some(0), "{}", text_of(&compiled));
+    let b = write(&dir, "b.eu", &text(&compiled.stdout));
+    let same = eufuzz(&["equiv", &a, &b, "--inputs", "4"]);
+    assert_eq!(same.status.code(), Some(0), "{}", text_of(&same));
+    assert!(text(&same.stdout).contains("equivalent on"));
+    let source = fs::read_to_string(&a).unwrap();
+    let changed = source.replacen("mul(16)", "add(16)", 1);
+    assert_ne!(changed, source, "the example has a mul(16) to change");
+    let c = write(&dir, "c.eu", &changed);
+    let differs = eufuzz(&["equiv", &a, &c, "--inputs", "4"]);
+    assert_eq!(differs.status.code(), Some(1), "{}", text_of(&differs));
+    assert!(text(&differs.stdout).contains("NOT EQUIVALENT"));
+    assert!(text(&differs.stdout).contains("distinguishing inputs:\nINPUTS"));
+}
+
+#[test]
+fn campaign_writes_statistics() {
+    let dir = scratch("campaign");
+    let out = dir.join("out").display().to_string();
+    let stats = dir.join("stats.json").display().to_string();
+    let run = eufuzz(&[
+        "campaign",
+        "--time",
+        "3",
+        "--seed",
+        "5",
+        "--out",
+        &out,
+        "--stats-json",
+        &stats,
+    ]);
+    assert!(
+        matches!(run.status.code(), Some(0 | 1)),
+        "{}",
+        text_of(&run)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&stats).unwrap()).unwrap();
+    for key in [
+        "execs",
+        "execs_per_sec",
+        "discarded",
+        "outcomes",
+        "opcode_hits",
+        "pass_fires",
+        "failures",
+    ] {
+        assert!(json.get(key).is_some(), "no {key} in {json}");
+    }
+    assert!(json["execs"].as_u64().unwrap() > 10);
+    assert!(json["pass_fires"]["allocate_registers"].as_u64().unwrap() > 0);
+    for f in json["failures"].as_array().unwrap() {
+        let file = f["file"].as_str().unwrap();
+        assert!(
+            fs::read_to_string(file)
+                .unwrap()
+                .contains("# eufuzz reproducer")
+        );
+        assert!(Path::new(&file.replace(".eu", ".bytes")).exists());
+    }
+}

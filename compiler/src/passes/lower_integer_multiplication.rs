@@ -95,7 +95,11 @@ fn lower_widening(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec
     }
     let low = new_temp(p, &inst, Type::UD);
     let high = new_temp(p, &inst, high_ty);
-    out.extend(lower_dword(p, like(&inst, Opcode::Mul, low, inst.srcs.clone()), opts));
+    out.extend(lower_dword(
+        p,
+        like(&inst, Opcode::Mul, low, inst.srcs.clone()),
+        opts,
+    ));
     let mut mulh = like(&inst, Opcode::Mulh, high, inst.srcs.clone());
     for s in &mut mulh.srcs {
         if s.is_imm() {
