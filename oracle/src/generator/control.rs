@@ -75,6 +75,9 @@ impl Gen<'_, '_> {
         self.no_continue = late;
         self.depth += 1;
         self.loop_depth += 1;
+        if self.chance(1, 3) {
+            self.exit_value(cnt);
+        }
         self.nested_block();
         self.loop_depth -= 1;
         self.depth -= 1;
@@ -84,6 +87,33 @@ impl Gen<'_, '_> {
         }
         self.emit(Inst::control(Opcode::While, w).with_pred(Predicate::NORMAL, flag));
         self.loop_flags.push(flag);
+    }
+
+    /// A value first made inside the loop and kept by the channels that BREAK with it: a
+    /// NoMask temporary at the top of the body, a masked one from it, then
+    /// `if (data-dependent) { z = u; break; }`. `z` is read only by the final write (channels
+    /// that never broke leave it undefined), so it must stay live through the whole loop —
+    /// liveness needs the loop's physical edges.
+    fn exit_value(&mut self, cnt: Reg) {
+        let w = self.width;
+        let regs = self.regs_for(Type::D);
+        let t = Reg::vgrf(self.new_vgrf(regs), Type::D);
+        let u = Reg::vgrf(self.new_vgrf(regs), Type::D);
+        let z = self.new_vgrf(regs);
+        let k = 1 + self.choose(7) as i32;
+        self.emit(Inst::new(Opcode::Mul, w, t, vec![cnt, Reg::imm_d(k)]).with_nomask());
+        self.emit(Inst::new(Opcode::Add, w, u, vec![t, Reg::imm_d(7)]));
+        self.set_flag(w, 0);
+        let pred = self.predicate();
+        self.emit(Inst::control(Opcode::If, w).with_pred(pred, self.general_flag));
+        self.emit(Inst::new(Opcode::Mov, w, Reg::vgrf(z, Type::D), vec![u]));
+        self.emit(Inst::control(Opcode::Break, w));
+        self.emit(Inst::control(Opcode::Endif, w));
+        self.exit_vals.push(super::Val {
+            nr: z,
+            offset: 0,
+            ty: Type::D,
+        });
     }
 
     pub(super) fn break_or_continue(&mut self) {

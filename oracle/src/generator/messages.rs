@@ -249,7 +249,7 @@ impl Gen<'_, '_> {
             let src = self.attr_component(k);
             self.emit(Inst::new(Opcode::Mov, w, comp(k), vec![src]));
         }
-        let vals = self.vals.clone();
+        let vals: Vec<Val> = self.vals.iter().chain(&self.exit_vals).copied().collect();
         for (i, v) in vals.iter().enumerate() {
             let c = comp(i as u32 % 4);
             let parts: Vec<Reg> = match v.ty.size() {

@@ -128,6 +128,9 @@ struct Gen<'a, 'b> {
     scratch_used: u32,
     /// Scratch offsets last written in full by a top-level write.
     scratch_written: Vec<u32>,
+    /// Values defined only in the channels that left a loop with them: folded into the
+    /// final write, never read otherwise.
+    exit_vals: Vec<Val>,
 }
 
 /// Generates a program from `u` within `knobs`.
@@ -222,6 +225,7 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
         budget,
         scratch_used: 0,
         scratch_written: vec![],
+        exit_vals: vec![],
     };
     g.program();
     let Gen {
