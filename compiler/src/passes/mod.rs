@@ -100,7 +100,8 @@ pub fn reg_offset(r: &Reg) -> u32 {
 
 /// The hardware operand for bytes at `byte` of the GRF file read `stride` elements apart by
 /// `exec` channels: rows never straddle a GRF (so a row is at most 32 bytes and starts
-/// aligned to its length), scalars are `<0;1,0>`.
+/// aligned to its length), scalars are `<0;1,0>`, strides beyond the widest hstride (4) are
+/// `<stride;1,0>`.
 pub fn fixed_operand(byte: u32, stride: u32, ty: Type, exec: u32, is_dst: bool) -> Reg {
     let nr = (byte / REG_SIZE) as u16;
     let subnr = (byte % REG_SIZE) as u8;
@@ -111,6 +112,9 @@ pub fn fixed_operand(byte: u32, stride: u32, ty: Type, exec: u32, is_dst: bool) 
         Region::new(h.saturating_mul(8), 8, h)
     } else if stride == 0 || exec == 1 {
         Region::SCALAR
+    } else if stride > 4 {
+        // hstride stops at 4: wider strides walk rows of one element, vstride apart.
+        Region::new(stride as u8, 1, 0)
     } else {
         let elem = stride * size;
         let mut w = exec.min(16);

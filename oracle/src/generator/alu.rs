@@ -173,9 +173,14 @@ impl Gen<'_, '_> {
 
     fn attr_src(&mut self, ty: Type) -> Reg {
         let k = self.choose(self.p.attr_sizes.len()) as u32;
-        let stride = match ty.size() {
-            1 => 4,
-            2 => 2,
+        // An attr holds eight bytes per channel: narrow types can be read at a wide stride.
+        let wide = self.has(Feature::Strided) && self.chance(1, 2);
+        let stride = match (ty.size(), wide) {
+            (1, true) => 8,
+            (1, false) => 4,
+            (2, true) => 4,
+            (2, false) => 2,
+            (4, true) => 2,
             _ => 1,
         };
         let offset = if stride > 1 {
@@ -275,6 +280,9 @@ impl Gen<'_, '_> {
         let ty = self.pick(&types);
         let (exec, group) = self.exec_group();
         let src_ty = match op {
+            Opcode::Mov if self.has(Feature::Strided) && self.chance(1, 4) => {
+                if self.chance(1, 2) { Type::UB } else { Type::B }
+            }
             Opcode::Mov => self.pick(&self.types.clone()),
             Opcode::Add | Opcode::Mul | Opcode::Avg if ty.is_int() && self.chance(1, 4) => {
                 let ints: Vec<Type> = self.types.iter().copied().filter(|t| t.is_int()).collect();
