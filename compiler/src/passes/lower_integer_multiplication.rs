@@ -243,7 +243,23 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
     out
 }
 
-fn lower_mulh(p: &mut Program, inst: Inst, _opts: &CompileOptions) -> Vec<Inst> {
+fn lower_mulh(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
+    if inst.exec_size > 8 {
+        // The accumulator holds eight dword channels: MUL/MACH pairs are SIMD8 (MULHs made
+        // here, after SIMD-width lowering, can be wider).
+        let mut out = vec![];
+        for k in (0..inst.exec_size).step_by(8) {
+            let mut piece = inst.clone();
+            piece.exec_size = 8;
+            piece.group = inst.group + k;
+            piece.dst = inst.dst.horiz_offset(k as u32);
+            for s in &mut piece.srcs {
+                *s = s.horiz_offset(k as u32);
+            }
+            out.extend(lower_mulh(p, piece, opts));
+        }
+        return out;
+    }
     let mut out = vec![];
     let a = inst.srcs[0];
     let mut b = inst.srcs[1];
