@@ -279,17 +279,19 @@ impl Gen<'_, '_> {
         }
         let ty = self.pick(&types);
         let (exec, group) = self.exec_group();
-        let src_ty = match op {
-            Opcode::Mov if self.has(Feature::Strided) && self.chance(1, 4) => {
-                if self.chance(1, 2) { Type::UB } else { Type::B }
-            }
-            Opcode::Mov => self.pick(&self.types.clone()),
-            Opcode::Add | Opcode::Mul | Opcode::Avg if ty.is_int() && self.chance(1, 4) => {
-                let ints: Vec<Type> = self.types.iter().copied().filter(|t| t.is_int()).collect();
-                self.pick(&ints)
-            }
-            _ => ty,
-        };
+        let src_ty =
+            match op {
+                Opcode::Mov if self.has(Feature::Strided) && self.chance(1, 4) => {
+                    if self.chance(1, 2) { Type::UB } else { Type::B }
+                }
+                Opcode::Mov => self.pick(&self.types.clone()),
+                Opcode::Add | Opcode::Mul | Opcode::Avg if ty.is_int() && self.chance(1, 4) => {
+                    let ints: Vec<Type> =
+                        self.types.iter().copied().filter(|t| t.is_int()).collect();
+                    self.pick(&ints)
+                }
+                _ => ty,
+            };
         let srcs: Vec<Reg> = (0..arity(op))
             .map(|i| {
                 let s = self.src(src_ty, i > 0 || op == Opcode::Mov);
