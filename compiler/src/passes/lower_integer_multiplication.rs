@@ -108,7 +108,7 @@ fn lower_widening(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec
             *s = s.retype(high_ty);
         }
     }
-    out.extend(lower_mulh(p, mulh, opts));
+    out.extend(lower_mulh(p, mulh));
     for (k, part) in [(0, low), (1, high.retype(Type::UD))] {
         let mut mov = like(
             &inst,
@@ -243,7 +243,7 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
     out
 }
 
-fn lower_mulh(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
+fn lower_mulh(p: &mut Program, inst: Inst) -> Vec<Inst> {
     if inst.exec_size > 8 {
         // The accumulator holds eight dword channels: MUL/MACH pairs are SIMD8 (MULHs made
         // here, after SIMD-width lowering, can be wider).
@@ -256,7 +256,7 @@ fn lower_mulh(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
             for s in &mut piece.srcs {
                 *s = s.horiz_offset(k as u32);
             }
-            out.extend(lower_mulh(p, piece, opts));
+            out.extend(lower_mulh(p, piece));
         }
         return out;
     }
@@ -334,7 +334,7 @@ fn lower_qword(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> 
     } else {
         let mut mulh = like(&inst, Opcode::Mulh, bd_hi, vec![xl, yl]);
         mulh.exec_size = inst.exec_size;
-        out.extend(lower_mulh(p, mulh, opts));
+        out.extend(lower_mulh(p, mulh));
         let mut low = like(&inst, Opcode::Mul, bd_lo, vec![xl, yl]);
         low.exec_size = inst.exec_size;
         out.extend(lower_mul(p, low, opts));
@@ -410,7 +410,7 @@ pub fn lower_mul(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst
     let info = p.device.info();
     let native_dxd = info.has_integer_dword_mul && info.verx10 < 125;
     match inst.op {
-        Opcode::Mulh => lower_mulh(p, inst, opts),
+        Opcode::Mulh => lower_mulh(p, inst),
         Opcode::Mul if inst.srcs.len() == 2 && !inst.dst.is_accumulator() => {
             let (a, b) = (inst.srcs[0].ty, inst.srcs[1].ty);
             if is_qword_int(a) && is_qword_int(b) {
