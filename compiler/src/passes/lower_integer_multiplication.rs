@@ -263,7 +263,9 @@ fn lower_mulh(p: &mut Program, inst: Inst) -> Vec<Inst> {
     let mut out = vec![];
     let a = inst.srcs[0];
     let mut b = inst.srcs[1];
-    if (b.negate || b.abs) && p.device.info().verx10 >= 80 {
+    // A modifier on src1 must apply to the 32-bit value, not to the 16-bit half the MUL
+    // reads: materialise it (on every generation).
+    if b.negate || b.abs {
         b = materialize(p, &inst, b, &mut out);
     }
     let a = if a.is_imm() {

@@ -43,8 +43,9 @@ pub struct Generated {
     pub opcodes: Vec<Opcode>,
 }
 
-/// The ALU opcodes the generator can use directly (MACH comes with `Feature::MulHigh`).
-pub const ALU_OPS: [Opcode; 43] = [
+/// The ALU opcodes the generator can use directly (MACH comes with `Feature::MulHigh`),
+/// and the logical MULH.
+pub const ALU_OPS: [Opcode; 44] = [
     Opcode::Mov,
     Opcode::Sel,
     Opcode::Not,
@@ -88,6 +89,7 @@ pub const ALU_OPS: [Opcode; 43] = [
     Opcode::Pow,
     Opcode::IntQuotient,
     Opcode::IntRemainder,
+    Opcode::Mulh,
 ];
 
 /// A value the program can read: `ty` elements, one per channel, packed from `offset` of
