@@ -221,7 +221,14 @@ fn three_source(
         let old = inst.dst;
         let t = super::temp(p, old.ty, inst.exec_size as u32 * old.ty.size());
         inst.dst = t;
-        let mut copy = like(inst, Opcode::Mov, old, vec![t]);
+        // A raw integer copy: a float move that changes the channels' byte positions is
+        // illegal on DG2 (xehp-lsb-move); the bits are the same either way.
+        let raw = if old.ty.size() < 8 {
+            Type::int_of_size(old.ty.size(), false)
+        } else {
+            old.ty
+        };
+        let mut copy = like(inst, Opcode::Mov, old.retype(raw), vec![t.retype(raw)]);
         copy.predicate = inst.predicate;
         copy.flag_subreg = inst.flag_subreg;
         after.push(copy);
