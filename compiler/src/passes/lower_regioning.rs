@@ -116,6 +116,10 @@ fn required_dst_stride(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
         };
         req = req.max(widest.min(cap.max(size)));
     }
+    if int_hf_conversion(inst) {
+        // Exactly DWord-strided, whatever the sources: those get copied to match.
+        req = 4;
+    }
     req
 }
 
