@@ -12,9 +12,10 @@ use compiler::types::Type;
 const SURFACES: u32 = 3;
 
 /// Per-thread scratch a program uses on most devices; on Ivy Bridge/Bay Trail (12 KB per
-/// thread) programs sometimes go past the limit, into "unlimited scratch".
+/// thread) programs sometimes go past the limit, into "unlimited scratch" — past 64 KB, so
+/// the FFTID × size adjustment needs more than a 16-bit immediate.
 const SCRATCH_BYTES: u32 = 4096;
-const BIG_SCRATCH_BYTES: u32 = 16 * 1024;
+const BIG_SCRATCH_BYTES: u32 = 80 * 1024;
 
 impl Gen<'_, '_> {
     /// Bytes one component (a dword per channel) of a message payload takes.
