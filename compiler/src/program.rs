@@ -119,6 +119,13 @@ impl Program {
         self.blocks.iter().map(|b| b.insts.len()).sum()
     }
 
+    /// Whether any operand still names a VGRF (IR before register allocation, which the
+    /// emulator runs only in logical mode).
+    pub fn has_vgrf_operands(&self) -> bool {
+        self.insts()
+            .any(|i| std::iter::once(&i.dst).chain(&i.srcs).any(|r| r.is_vgrf()))
+    }
+
     /// Allocates a VGRF of `size` registers and returns its number.
     pub fn alloc_vgrf(&mut self, size: u32) -> u32 {
         self.vgrf_sizes.push(size);

@@ -64,11 +64,6 @@ pub fn legalising_pass(rule: &str) -> &'static str {
     }
 }
 
-fn has_vgrfs(p: &Program) -> bool {
-    p.insts()
-        .any(|i| std::iter::once(&i.dst).chain(&i.srcs).any(|r| r.is_vgrf()))
-}
-
 fn diff(before: &Program, after: Option<&Program>, pass: &str) -> String {
     let Some(after) = after else {
         return String::new();
@@ -141,7 +136,7 @@ pub fn localise(
             let mut mul_lowered = false;
             for (name, ir) in &stages {
                 mul_lowered |= *name == "lower_integer_multiplication";
-                let cfg = if has_vgrfs(ir) {
+                let cfg = if ir.has_vgrf_operands() {
                     RunConfig {
                         hardware_mul: mul_lowered,
                         ..compiled_config(reference.steps)

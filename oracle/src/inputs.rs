@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 /// Bytes of every buffer a generated input set provides.
 pub const BUFFER_BYTES: usize = 1024;
 
-pub(crate) const SPECIAL_INTS: [u32; 12] = [
+const SPECIAL_INTS: [u32; 12] = [
     0,
     1,
     0xffff_ffff,
@@ -27,7 +27,7 @@ pub(crate) const SPECIAL_INTS: [u32; 12] = [
     40000,
 ];
 
-pub(crate) const SPECIAL_FLOATS: [f32; 12] = [
+const SPECIAL_FLOATS: [f32; 12] = [
     0.0,
     -0.0,
     1.0,
@@ -42,14 +42,15 @@ pub(crate) const SPECIAL_FLOATS: [f32; 12] = [
     2.0,
 ];
 
-/// One random dword with its natural type.
-pub fn special_biased(rng: &mut ChaCha8Rng) -> Value {
-    match rng.random_range(0..8u32) {
-        0 | 1 => Value::ud(SPECIAL_INTS[rng.random_range(0..SPECIAL_INTS.len())]),
-        2 | 3 => Value::f(SPECIAL_FLOATS[rng.random_range(0..SPECIAL_FLOATS.len())]),
-        4 => Value::d(rng.random_range(-100..100)),
-        5 => Value::ud(rng.random()),
-        _ => Value::f(rng.random_range(-4.0f32..4.0)),
+/// One dword with its natural type, biased toward special values. `below(n)` draws a number
+/// in `0..n` from the caller's randomness (a seeded RNG, or the generator's bytes).
+pub fn special_value(below: &mut impl FnMut(u64) -> u64) -> Value {
+    match below(8) {
+        0 | 1 => Value::ud(SPECIAL_INTS[below(SPECIAL_INTS.len() as u64) as usize]),
+        2 | 3 => Value::f(SPECIAL_FLOATS[below(SPECIAL_FLOATS.len() as u64) as usize]),
+        4 => Value::d(below(201) as i32 - 100),
+        5 => Value::ud(below(1 << 32) as u32),
+        _ => Value::f((below(8001) as f32 - 4000.0) / 1000.0),
     }
 }
 
@@ -80,38 +81,41 @@ pub fn surfaces_used(p: &Program) -> Vec<u8> {
 /// surface the program touches, and dispatch masks (mostly full, sometimes partial).
 pub fn generate(p: &Program, seed: u64) -> Inputs {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    draw(p, 1, &mut |n| rng.random_range(0..n))
+}
+
+/// Inputs for `p` drawn with `below(n)` (a number in `0..n`): a thread gets a partial
+/// dispatch mask with probability `partial_quarters` / 4.
+pub fn draw(p: &Program, partial_quarters: u64, below: &mut impl FnMut(u64) -> u64) -> Inputs {
     let mut inputs = Inputs {
-        uniforms: (0..p.uniforms).map(|_| special_biased(&mut rng)).collect(),
+        uniforms: (0..p.uniforms).map(|_| special_value(below)).collect(),
         ..Inputs::default()
     };
     for s in surfaces_used(p) {
         let data = (0..BUFFER_BYTES / 4)
-            .map(|_| special_biased(&mut rng))
+            .map(|_| special_value(below))
             .collect();
         inputs.buffers.insert(s, data);
     }
     let width = p.dispatch_width as u32;
+    let all = if width >= 32 {
+        u32::MAX
+    } else {
+        (1 << width) - 1
+    };
     for t in 0..p.threads {
-        if rng.random_range(0..4u32) == 0 {
-            let mask: u32 = rng.random();
-            inputs.dispatch_masks.insert(
-                t,
-                mask & if width >= 32 {
-                    u32::MAX
-                } else {
-                    (1 << width) - 1
-                },
-            );
+        if below(4) < partial_quarters {
+            let mask = below(1 << 32) as u32;
+            inputs.dispatch_masks.insert(t, mask & all);
         }
         for (a, &size) in p.attr_sizes.iter().enumerate() {
             let dwords = size * REG_SIZE / 4;
-            let values = (0..dwords).map(|_| special_biased(&mut rng)).collect();
+            let values = (0..dwords).map(|_| special_value(below)).collect();
             inputs.attrs.insert((t, a as u32), values);
         }
     }
     inputs
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,18 +11,7 @@ use oracle::{Outcome, RunConfig, run, run_inspect};
 
 fn grf_elems(regs: &oracle::Registers, nr: usize, ty: Type, n: usize) -> Vec<Option<u64>> {
     let (bytes, def) = regs.grf(nr, 4);
-    let size = ty.size() as usize;
-    (0..n)
-        .map(|i| {
-            let at = i * size;
-            let mut buf = [0u8; 8];
-            buf[..size].copy_from_slice(&bytes[at..at + size]);
-            def[at..at + size]
-                .iter()
-                .all(|&x| x != 0)
-                .then(|| u64::from_le_bytes(buf))
-        })
-        .collect()
+    elems_of(bytes, def, ty, n)
 }
 
 /// attr0 = 0, 1, 2, … 31 as UD: it lives in g1..g4 (no uniforms, so attrs follow g0).

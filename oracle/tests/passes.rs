@@ -48,9 +48,7 @@ fn lines(text: &str) -> Vec<String> {
 /// The first way `output` fails to refine `input` over the generated inputs, if any.
 fn disagreement(input: &Program, output: &Program) -> Option<String> {
     let cfg = RunConfig::default();
-    let compare_vgrfs = output
-        .insts()
-        .any(|i| std::iter::once(&i.dst).chain(&i.srcs).any(|r| r.is_vgrf()));
+    let compare_vgrfs = output.has_vgrf_operands();
     for seed in SEEDS {
         let inputs = generate(input, seed);
         let (expected, expected_regs) = run_inspect(input, &inputs, &cfg);

@@ -9,11 +9,8 @@ use std::path::Path;
 
 /// B runs in strict mode when it is hardware IR (no VGRFs), like a compiled program.
 fn config_for(p: &compiler::Program) -> RunConfig {
-    let hardware = !p
-        .insts()
-        .any(|i| std::iter::once(&i.dst).chain(&i.srcs).any(|r| r.is_vgrf()));
     RunConfig {
-        strict: hardware,
+        strict: !p.has_vgrf_operands(),
         fuel: RunConfig::default().fuel * 8,
         ..RunConfig::default()
     }

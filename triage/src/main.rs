@@ -138,31 +138,7 @@ enum Command {
     /// verdict, culprit pass and signature in its header; replay with `eufuzz check`) and
     /// NAME.bytes (the generator bytes); prints statistics at the end. Exit code 1 if
     /// anything failed.
-    Campaign {
-        /// Seconds to run.
-        #[arg(long, default_value_t = 60)]
-        time: u64,
-        /// First seed; program i uses seed + i.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Where failures go.
-        #[arg(long, default_value = "eufuzz-out")]
-        out: PathBuf,
-        /// Also write the statistics as JSON here.
-        #[arg(long)]
-        stats_json: Option<PathBuf>,
-        /// Stop at the first failure.
-        #[arg(long)]
-        stop_on_failure: bool,
-        /// Inject a historical bug by name (builds with the zoo feature only).
-        #[arg(long)]
-        zoo: Option<String>,
-        /// Spill every spillable VGRF.
-        #[arg(long)]
-        spill_all: bool,
-        #[command(flatten)]
-        knobs: gen_cmd::KnobArgs,
-    },
+    Campaign(CampaignArgs),
     Run {
         /// The .eu program.
         file: PathBuf,
@@ -195,6 +171,34 @@ fn restore_default_sigpipe() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+}
+
+/// What `eufuzz campaign` runs.
+#[derive(clap::Args)]
+struct CampaignArgs {
+    /// Seconds to run.
+    #[arg(long, default_value_t = 60)]
+    time: u64,
+    /// First seed; program i uses seed + i.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Where failures go.
+    #[arg(long, default_value = "eufuzz-out")]
+    out: PathBuf,
+    /// Also write the statistics as JSON here.
+    #[arg(long)]
+    stats_json: Option<PathBuf>,
+    /// Stop at the first failure.
+    #[arg(long)]
+    stop_on_failure: bool,
+    /// Inject a historical bug by name (builds with the zoo feature only).
+    #[arg(long)]
+    zoo: Option<String>,
+    /// Spill every spillable VGRF.
+    #[arg(long)]
+    spill_all: bool,
+    #[command(flatten)]
+    knobs: gen_cmd::KnobArgs,
 }
 
 /// Options shared by `compile` and `check`.
@@ -317,33 +321,23 @@ fn check_main(files: &[PathBuf], args: &CompileArgs, c: &CheckArgs) -> Result<i3
     Ok(tally.exit_code())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn campaign_main(
-    time: u64,
-    seed: u64,
-    out: PathBuf,
-    stats_json: Option<PathBuf>,
-    stop_on_failure: bool,
-    zoo: Option<String>,
-    spill_all: bool,
-    knobs: &gen_cmd::KnobArgs,
-) -> Result<i32, String> {
+fn campaign_main(args: CampaignArgs) -> Result<i32, String> {
     let compile = CompileArgs {
         device: None,
         opt_level: 2,
-        spill_all,
-        zoo: zoo.clone(),
+        spill_all: args.spill_all,
+        zoo: args.zoo.clone(),
     }
     .resolve()?
     .compile;
     let c = campaign::Campaign {
-        time: std::time::Duration::from_secs(time),
-        seed,
-        out,
-        knobs: knobs.resolve()?,
+        time: std::time::Duration::from_secs(args.time),
+        seed: args.seed,
+        out: args.out,
+        knobs: args.knobs.resolve()?,
         compile,
-        zoo,
-        stop_on_failure,
+        zoo: args.zoo,
+        stop_on_failure: args.stop_on_failure,
     };
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let flag = stop.clone();
@@ -351,7 +345,7 @@ fn campaign_main(
         .map_err(|e| format!("cannot handle Ctrl-C: {e}"))?;
     let stats = campaign::run(&c, stop)?;
     print!("{}", stats.summary());
-    if let Some(path) = stats_json {
+    if let Some(path) = args.stats_json {
         let json = serde_json::to_string_pretty(&stats).map_err(|e| e.to_string())?;
         files::write_atomic(&path, json.as_bytes())?;
     }
@@ -397,26 +391,7 @@ fn main() {
         Command::Gen { seed, knobs } => gen_cmd::run(seed, &knobs),
         Command::Import { bytes, knobs } => gen_cmd::import(&bytes, &knobs),
         Command::Equiv { a, b, inputs, seed } => equiv_cmd::run(&a, &b, inputs, seed),
-        Command::Campaign {
-            time,
-            seed,
-            out,
-            stats_json,
-            stop_on_failure,
-            zoo,
-            spill_all,
-            knobs,
-        } => campaign_main(
-            time,
-            seed,
-            out,
-            stats_json,
-            stop_on_failure,
-            zoo,
-            spill_all,
-            &knobs,
-        )
-        .unwrap_or_else(|e| {
+        Command::Campaign(args) => campaign_main(args).unwrap_or_else(|e| {
             eprintln!("{e}");
             2
         }),

@@ -123,29 +123,32 @@ fn two_source(p: &mut Program, inst: &mut Inst, out: &mut Vec<Inst>) -> bool {
         changed = true;
     }
     if p.device.info().verx10 >= 110 && !inst.op.is_message() {
-        let s = inst.srcs[1];
-        if !s.is_imm() && !s.is_null() && s.ty.size() == 1 {
-            let w = if s.ty.is_signed() { Type::W } else { Type::UW };
-            let t = super::temp(p, w, inst.exec_size as u32 * 2);
-            out.push(like(
-                inst,
-                Opcode::Mov,
-                t,
-                vec![Reg {
-                    negate: false,
-                    abs: false,
-                    ..s
-                }],
-            ));
-            inst.srcs[1] = Reg {
-                negate: s.negate,
-                abs: s.abs,
-                ..t
-            };
-            changed = true;
-        }
+        changed |= widen_byte_source(p, inst, 1, out);
     }
     changed
+}
+
+/// Gen11+ reads no byte type in src1 (src1/src2 of 3-source instructions): copies byte
+/// source `i` to a W/UW temporary, keeping its modifiers on the read.
+fn widen_byte_source(p: &mut Program, inst: &mut Inst, i: usize, out: &mut Vec<Inst>) -> bool {
+    let s = inst.srcs[i];
+    if s.is_imm() || s.is_null() || s.ty.size() != 1 {
+        return false;
+    }
+    let w = if s.ty.is_signed() { Type::W } else { Type::UW };
+    let t = super::temp(p, w, inst.exec_size as u32 * 2);
+    let plain = Reg {
+        negate: false,
+        abs: false,
+        ..s
+    };
+    out.push(like(inst, Opcode::Mov, t, vec![plain]));
+    inst.srcs[i] = Reg {
+        negate: s.negate,
+        abs: s.abs,
+        ..t
+    };
+    true
 }
 
 fn three_source(
@@ -193,27 +196,7 @@ fn three_source(
     }
     if info.verx10 >= 110 {
         for i in [1, 2] {
-            let s = inst.srcs[i];
-            if !s.is_imm() && s.ty.size() == 1 {
-                let w = if s.ty.is_signed() { Type::W } else { Type::UW };
-                let t = super::temp(p, w, inst.exec_size as u32 * 2);
-                out.push(like(
-                    inst,
-                    Opcode::Mov,
-                    t,
-                    vec![Reg {
-                        negate: false,
-                        abs: false,
-                        ..s
-                    }],
-                ));
-                inst.srcs[i] = Reg {
-                    negate: s.negate,
-                    abs: s.abs,
-                    ..t
-                };
-                changed = true;
-            }
+            changed |= widen_byte_source(p, inst, i, out);
         }
     }
     let stride = byte_stride(&inst.dst) / inst.dst.ty.size().max(1);

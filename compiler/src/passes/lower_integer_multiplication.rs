@@ -37,6 +37,17 @@ fn like(inst: &Inst, op: Opcode, dst: Reg, srcs: Vec<Reg>) -> Inst {
     i
 }
 
+/// `mov.cmod null, value` with `inst`'s channels, predicate and flag: the compare a
+/// lowered multiply's conditional modifier becomes, on the finished product.
+fn cmod_test(inst: &Inst, value: Reg) -> Option<Inst> {
+    let cmod = inst.cmod?;
+    let mut test = like(inst, Opcode::Mov, Reg::null(value.ty), vec![value]);
+    test.predicate = inst.predicate;
+    test.flag_subreg = inst.flag_subreg;
+    test.cmod = Some(cmod);
+    Some(test)
+}
+
 fn new_temp(p: &mut Program, inst: &Inst, ty: Type) -> Reg {
     super::temp(p, ty, inst.exec_size as u32 * ty.size())
 }
@@ -120,13 +131,7 @@ fn lower_widening(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec
         mov.flag_subreg = inst.flag_subreg;
         out.push(mov);
     }
-    if let Some(cmod) = inst.cmod {
-        let mut test = like(&inst, Opcode::Mov, Reg::null(inst.dst.ty), vec![inst.dst]);
-        test.predicate = inst.predicate;
-        test.cmod = Some(cmod);
-        test.flag_subreg = inst.flag_subreg;
-        out.push(test);
-    }
+    out.extend(cmod_test(&inst, inst.dst));
     out
 }
 
@@ -234,11 +239,8 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
         mov.flag_subreg = inst.flag_subreg;
         mov.cmod = inst.cmod;
         out.push(mov);
-    } else if inst.dst.is_null() && inst.cmod.is_some() {
-        let mut mov = like(&inst, Opcode::Mov, Reg::null(a.ty), vec![low.retype(a.ty)]);
-        mov.cmod = inst.cmod;
-        mov.flag_subreg = inst.flag_subreg;
-        out.push(mov);
+    } else if inst.dst.is_null() {
+        out.extend(cmod_test(&inst, low.retype(a.ty)));
     }
     out
 }
@@ -384,27 +386,20 @@ fn lower_qword(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> 
         mov.flag_subreg = inst.flag_subreg;
         mov.cmod = inst.cmod;
         out.push(mov);
-    } else if let Some(cmod) = inst.cmod {
-        let mut test = like(&inst, Opcode::Mov, Reg::null(inst.dst.ty), vec![inst.dst]);
-        test.predicate = inst.predicate;
-        test.cmod = Some(cmod);
-        test.flag_subreg = inst.flag_subreg;
-        out.push(test);
+    } else {
+        out.extend(cmod_test(&inst, inst.dst));
     }
     out
 }
 
 /// A native D×D MUL takes no conditional modifier: multiply, then test the product.
 fn split_cmod(p: &mut Program, mut inst: Inst) -> Vec<Inst> {
-    let cmod = inst.cmod.take();
     if inst.dst.is_null() {
         inst.dst = new_temp(p, &inst, inst.srcs[0].ty);
     }
-    let mut test = like(&inst, Opcode::Mov, Reg::null(inst.dst.ty), vec![inst.dst]);
-    test.predicate = inst.predicate;
-    test.flag_subreg = inst.flag_subreg;
-    test.cmod = cmod;
-    vec![inst, test]
+    let test = cmod_test(&inst, inst.dst);
+    inst.cmod = None;
+    std::iter::once(inst).chain(test).collect()
 }
 
 /// Lowers one MUL or MULH if the device needs it; anything else is returned unchanged.

@@ -85,14 +85,15 @@ fn required_dst_stride(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
     if inst.dst.is_accumulator() && !crate::zoo!(opts, RegioningAccDstRewrite) {
         return dst_stride(inst);
     }
+    if int_hf_conversion(inst) {
+        // Exactly DWord-strided, whatever the sources (they get copied to match).
+        return 4;
+    }
     let mut req = dst_stride(inst);
     // A narrowing conversion writes exactly at the execution type's stride (a wider stride
-    // is as illegal as a packed one); integer↔HF conversions write DWord-strided.
+    // is as illegal as a packed one).
     if exec > size && !is_raw_byte_move(inst) {
         req = exec;
-    }
-    if int_hf_conversion(inst) {
-        req = 4;
     }
     if restricted(p, inst) || inst.dst.is_accumulator() {
         let widest = inst
@@ -115,10 +116,6 @@ fn required_dst_stride(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
             4 * smallest
         };
         req = req.max(widest.min(cap.max(size)));
-    }
-    if int_hf_conversion(inst) {
-        // Exactly DWord-strided, whatever the sources: those get copied to match.
-        req = 4;
     }
     req
 }

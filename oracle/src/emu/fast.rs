@@ -189,7 +189,7 @@ fn int_in(op: &Operand, bits: u32, logic: bool) -> i64 {
 /// (NaN → 0, clamp to [0, 1]) if asked.
 fn single_bits(r: f64, sat: bool) -> u32 {
     if !sat {
-        return super::value::encode(Num::Float(r), Type::F, false) as u32;
+        return super::value::float_bits(r, Type::F) as u32;
     }
     let clamped = if r.is_nan() {
         0.0

@@ -172,7 +172,8 @@ pub fn propagate_nan(sources: impl IntoIterator<Item = f64>) -> f64 {
         })
 }
 
-fn float_bits(f: f64, ty: Type) -> u64 {
+/// Bits of `f` as HF, F or DF (rounded once); a NaN keeps its sign and payload, made quiet.
+pub fn float_bits(f: f64, ty: Type) -> u64 {
     if f.is_nan() {
         let b = f.to_bits();
         let sign = b >> 63;

@@ -1,7 +1,7 @@
 //! ALU statements: operand choice (values, inputs, push constants, immediates, strided
 //! views), destinations, modifiers, predication, narrow instructions, MUL/MACH pairs.
 
-use super::{Gen, Val, at_group};
+use super::{Gen, Val, at_group, plain};
 use crate::generator::knobs::Feature;
 use compiler::Opcode;
 use compiler::inst::{CondMod, Inst, Predicate};
@@ -81,7 +81,7 @@ fn arity(op: Opcode) -> usize {
 impl Gen<'_, '_> {
     /// A new value from the inputs or an immediate, at the top of the program.
     pub(super) fn initial_value(&mut self) {
-        let ty = self.pick(&self.types.clone());
+        let ty = self.any_type();
         let nr = self.new_vgrf(self.regs_for(ty));
         let v = Val { nr, offset: 0, ty };
         let src = match self.choose(4) {
@@ -260,7 +260,8 @@ impl Gen<'_, '_> {
     /// An ALU instruction (a MOV if a few tries at the drawn opcodes all break a rule).
     pub(super) fn alu(&mut self) {
         for _ in 0..4 {
-            let op = self.pick(&self.ops.clone());
+            let i = self.choose(self.ops.len());
+            let op = self.ops[i];
             if self.try_alu(op) {
                 return;
             }
@@ -284,7 +285,7 @@ impl Gen<'_, '_> {
                 Opcode::Mov if self.has(Feature::Strided) && self.chance(1, 4) => {
                     if self.chance(1, 2) { Type::UB } else { Type::B }
                 }
-                Opcode::Mov => self.pick(&self.types.clone()),
+                Opcode::Mov => self.any_type(),
                 Opcode::Add | Opcode::Mul | Opcode::Avg if ty.is_int() && self.chance(1, 4) => {
                     let ints: Vec<Type> =
                         self.types.iter().copied().filter(|t| t.is_int()).collect();
@@ -381,7 +382,7 @@ impl Gen<'_, '_> {
     /// Sets the general flag for `exec` channels from `group` with a compare of defined values.
     pub(super) fn set_flag(&mut self, exec: u8, group: u8) {
         for _ in 0..4 {
-            let ty = self.pick(&self.types.clone());
+            let ty = self.any_type();
             let a = at_group(self.src(ty, false), group as u32);
             let b = at_group(self.src(ty, true), group as u32);
             let cond = self.pick(&CONDS);
@@ -436,11 +437,6 @@ impl Gen<'_, '_> {
     pub(super) fn mul_high(&mut self) {
         let ty = if self.chance(1, 2) { Type::UD } else { Type::D };
         // What MULH lowering emits: sources without modifiers (those are materialised).
-        let plain = |mut r: Reg| {
-            r.negate = false;
-            r.abs = false;
-            r
-        };
         let a = plain(self.src(ty, false));
         let b = plain(self.src(ty, false));
         let vgrfs_before = self.p.vgrf_sizes.len();

@@ -1,7 +1,7 @@
 //! Messages and payloads: buffer reads and writes, texture samples, scratch, render-target
 //! writes (the final one with EOT folds every value in), LOAD_PAYLOAD.
 
-use super::{Gen, Val};
+use super::{Gen, Val, plain};
 use crate::inputs::BUFFER_BYTES;
 use compiler::Opcode;
 use compiler::inst::Inst;
@@ -291,11 +291,4 @@ impl Gen<'_, '_> {
             .byte_offset(if k >= n { 4 } else { 0 })
             .with_stride(1)
     }
-}
-
-/// `r` without source modifiers (messages copy raw bits).
-fn plain(mut r: Reg) -> Reg {
-    r.negate = false;
-    r.abs = false;
-    r
 }

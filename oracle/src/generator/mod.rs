@@ -13,7 +13,6 @@
 
 mod alu;
 mod control;
-mod inputs;
 pub mod knobs;
 mod messages;
 
@@ -241,8 +240,15 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
     } = g;
     p.scratch_size = scratch_used.next_multiple_of(1024);
     p.set_insts(insts);
-    let partial = features.contains(&Feature::PartialDispatch);
-    p.inputs = Some(inputs::generate(u, &p, partial));
+    // Half the threads of a partial-dispatch program start with some channels disabled.
+    let partial = if features.contains(&Feature::PartialDispatch) {
+        2
+    } else {
+        0
+    };
+    p.inputs = Some(crate::inputs::draw(&p, partial, &mut |n| {
+        u.int_in_range(0..=n - 1).unwrap_or(0)
+    }));
     Generated {
         program: p,
         features: features.into_iter().collect(),
@@ -291,6 +297,12 @@ impl Gen<'_, '_> {
 
     fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.choose(items.len())]
+    }
+
+    /// One of this program's value types.
+    fn any_type(&mut self) -> Type {
+        let i = self.choose(self.types.len());
+        self.types[i]
     }
 
     fn has(&self, f: Feature) -> bool {
@@ -379,6 +391,14 @@ impl Gen<'_, '_> {
             _ => self.alu(),
         }
     }
+}
+
+/// `r` without source modifiers (messages copy raw bits; MUL/MACH pairs come from MULH
+/// lowering, which materialises modifiers first).
+fn plain(mut r: Reg) -> Reg {
+    r.negate = false;
+    r.abs = false;
+    r
 }
 
 /// Moves `reg` (a VGRF or ATTR operand) to the channels of a narrower instruction's group.
