@@ -365,6 +365,32 @@ fn mulh_becomes_mul_into_accumulator_and_mach() {
 }
 
 #[test]
+fn gen7_mulh_pair_that_would_split_goes_through_packed_temporaries() {
+    // A stride-2 destination spanning two registers with a one-register src1 copy would
+    // make the MACH split in half on Gen7, and a split MACH reads the wrong accumulator
+    // lanes: the pair runs on packed copies instead.
+    check_pass(
+        lower_integer_multiplication::run,
+        "ivb",
+        8,
+        "
+        mov(8) v0:UD, attr0:UD
+        mov(8) v0+32:UD, attr0+32:UD
+        mulh(8) v0+4<2>:D, v0+4<2>:D, (abs)attr1:D
+        ",
+        "
+        mov(8) v0:UD, attr0:UD
+        mov(8) v0+32:UD, attr0+32:UD
+        mov(8) v4:D, (abs)attr1:D
+        mov(8) v5:D, v0+4<2>:D
+        mul(8) acc0<8;8,1>:D, v5:D, v4<2>:UW
+        mach(8) v6:D, v5:D, v4:D
+        mov(8) v0+4<2>:D, v6:D
+        ",
+    );
+}
+
+#[test]
 fn narrow_destinations_go_through_a_strided_temporary() {
     check_pass(
         lower_regioning::run,

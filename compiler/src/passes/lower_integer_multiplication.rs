@@ -281,26 +281,46 @@ fn lower_mulh(p: &mut Program, inst: Inst) -> Vec<Inst> {
         b
     };
     let ty = inst.dst.ty;
-    out.push(like(
-        &inst,
-        Opcode::Mul,
-        Reg::acc(0, ty),
-        vec![a, half(b, 0)],
-    ));
+    let mul = |a: Reg, b: Reg| like(&inst, Opcode::Mul, Reg::acc(0, ty), vec![a, half(b, 0)]);
+    // The pair shares the accumulator lane by lane, so neither may be split later: MACH's
+    // implicit accumulator read does not follow a piece's group. Regions the hardware
+    // would split (e.g. a two-register strided destination with a one-register source on
+    // Gen7) go through packed temporaries instead.
+    let splits = |i: &Inst| super::lower_simd_width::lowered_width(p, i) < i.exec_size as u32;
+    let packed = splits(&mul(a, b)) || splits(&like(&inst, Opcode::Mach, inst.dst, vec![a, b]));
+    let (a, b) = if packed {
+        let pack = |p: &mut Program, r: Reg, out: &mut Vec<Inst>| {
+            let already = super::elem_stride(&r) == Some(1) && super::reg_offset(&r) == 0;
+            if r.is_uniform() || already {
+                r
+            } else {
+                materialize(p, &inst, r, out)
+            }
+        };
+        (pack(p, a, &mut out), pack(p, b, &mut out))
+    } else {
+        (a, b)
+    };
+    out.push(mul(a, b));
+    // IVB/BYT route a second-quarter implicit accumulator access to acc1, which integers
+    // lack: such a MACH runs as group 0, NoMask, into a temporary.
     let ivb_second_half = p.device.info().verx10 == 70 && inst.group >= 8;
-    let mut mach = like(&inst, Opcode::Mach, inst.dst, vec![a, b]);
-    mach.predicate = inst.predicate;
-    mach.flag_subreg = inst.flag_subreg;
-    if ivb_second_half {
+    if ivb_second_half || packed {
         let t = new_temp(p, &inst, ty);
-        let mut m = Inst::new(Opcode::Mach, inst.exec_size, t, vec![a, b]).with_nomask();
-        m.group = 0;
+        let mut m = like(&inst, Opcode::Mach, t, vec![a, b]);
+        if ivb_second_half {
+            m.group = 0;
+            m.nomask = true;
+        }
         out.push(m);
         let mut mov = like(&inst, Opcode::Mov, inst.dst, vec![t]);
         mov.predicate = inst.predicate;
         mov.flag_subreg = inst.flag_subreg;
         out.push(mov);
     } else {
+        let mut mach = like(&inst, Opcode::Mach, inst.dst, vec![a, b]);
+        mach.predicate = inst.predicate;
+        mach.flag_subreg = inst.flag_subreg;
         out.push(mach);
     }
     out
