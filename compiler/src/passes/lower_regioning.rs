@@ -85,8 +85,11 @@ fn required_dst_stride(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
     if inst.dst.is_accumulator() && !crate::zoo!(opts, RegioningAccDstRewrite) {
         return dst_stride(inst);
     }
-    if int_hf_conversion(inst) {
-        // Exactly DWord-strided, whatever the sources (they get copied to match).
+    let to_hf = inst.dst.ty == Type::HF && inst.srcs.iter().any(|s| s.ty != Type::HF);
+    if int_hf_conversion(inst) || to_hf {
+        // Exactly DWord-strided, whatever the sources (they get copied to match): integer
+        // ↔ HF conversions always, other conversions to HF because their words must all
+        // sit in even (or all in odd) word locations.
         return 4;
     }
     let mut req = dst_stride(inst);
