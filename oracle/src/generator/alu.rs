@@ -5,7 +5,7 @@ use super::{Gen, Val, at_group, plain};
 use crate::generator::knobs::Feature;
 use compiler::Opcode;
 use compiler::inst::{CondMod, Inst, Predicate};
-use compiler::reg::{Reg, RegKind};
+use compiler::reg::{Arf, Reg, RegKind, Region};
 use compiler::types::Type;
 
 const INT_IMMS: [i64; 16] = [
@@ -405,6 +405,60 @@ impl Gen<'_, '_> {
         .with_group(group)
         .with_cmod(CondMod::L, self.general_flag);
         self.emit(inst);
+    }
+
+    /// The general flag read as data by an instruction whose conditional modifier writes
+    /// that same flag (Mesa fa6e74e33e5): split into halves, the first half's flag update
+    /// must not reach what the second half reads. The flag is first set in full (NoMask) so
+    /// every byte read is defined.
+    pub(super) fn flag_as_data(&mut self) {
+        let g = self.general_flag;
+        let (set_ty, bytes) = if self.width == 32 {
+            (Type::UD, 4)
+        } else {
+            (Type::UW, 2)
+        };
+        let types: Vec<Type> = self
+            .types
+            .iter()
+            .copied()
+            .filter(|t| t.size() <= 4 && *t != Type::HF)
+            .collect();
+        if types.is_empty() {
+            return self.alu();
+        }
+        let ty = self.pick(&types);
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        let Some((dst, new)) = self.dst(ty) else {
+            return self.alu();
+        };
+        let bits = u64::from(self.u.arbitrary::<u32>().unwrap_or(0)) & ((1 << (8 * bytes)) - 1);
+        let set = Inst::new(
+            Opcode::Mov,
+            1,
+            Reg::flag(g).retype(set_ty),
+            vec![Reg::imm(bits, set_ty)],
+        )
+        .with_nomask();
+        let flag_bytes = Reg::arf(
+            Arf::Flag,
+            g / 2,
+            (g % 2) * 2,
+            Region::new(0, bytes, 1),
+            Type::UB,
+        );
+        let cond = self.pick(&CONDS);
+        let inst = Inst::new(Opcode::Mov, self.width, dst, vec![flag_bytes]).with_cmod(cond, g);
+        self.emit(set);
+        if self.try_emit(inst) {
+            if let Some(v) = new {
+                self.vals.push(v);
+            }
+        } else {
+            self.insts.pop();
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            self.alu();
+        }
     }
 
     /// A NoMask move inside divergent control flow: it writes inactive channels too.

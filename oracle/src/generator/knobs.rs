@@ -54,9 +54,11 @@ pub enum Feature {
     Threads,
     /// Dispatch masks with disabled channels.
     PartialDispatch,
+    /// Flag registers read as data by an instruction whose conditional modifier rewrites them.
+    FlagData,
 }
 
-pub const ALL_FEATURES: [Feature; 20] = [
+pub const ALL_FEATURES: [Feature; 21] = [
     Feature::If,
     Feature::Loop,
     Feature::Halt,
@@ -77,6 +79,7 @@ pub const ALL_FEATURES: [Feature; 20] = [
     Feature::MulHigh,
     Feature::Threads,
     Feature::PartialDispatch,
+    Feature::FlagData,
 ];
 
 impl Feature {
@@ -102,6 +105,7 @@ impl Feature {
             Feature::MulHigh => "mul-high",
             Feature::Threads => "threads",
             Feature::PartialDispatch => "partial-dispatch",
+            Feature::FlagData => "flag-data",
         }
     }
 

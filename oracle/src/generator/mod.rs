@@ -28,7 +28,7 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
 
 /// Version of the bytes → program decoding.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Bytes a seed expands to (far more than a program needs; the rest is unused).
 const SEED_BYTES: usize = 1 << 14;
@@ -388,6 +388,7 @@ impl Gen<'_, '_> {
             9 if self.has(Feature::LoadPayload) => self.load_payload(),
             10 if self.has(Feature::MulHigh) => self.mul_high(),
             11 if self.has(Feature::NomaskInCf) && self.depth > 0 => self.nomask_move(),
+            12 if self.has(Feature::FlagData) => self.flag_as_data(),
             _ => self.alu(),
         }
     }
