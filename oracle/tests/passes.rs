@@ -426,6 +426,25 @@ fn chv_float_to_double_source_is_made_dword_aligned() {
 }
 
 #[test]
+fn a_region_read_as_one_row_gets_the_row_vertical_stride() {
+    check_pass(
+        lower_regioning::run,
+        "ivb",
+        8,
+        "
+        mov(1) f1.0<0;1,0>:UD, 2583757315:UD { NoMask }
+        mov(4) v0:UD, f1.0<0;4,1>:UB
+        mov(4) v0+16:UD, f1.0<0;4,1>:UB { 2N }
+        ",
+        "
+        mov(1) f1.0<0;1,0>:UD, 2583757315:UD { NoMask }
+        mov(4) v0:UD, f1.0<4;4,1>:UB
+        mov(4) v0+16:UD, f1.0<4;4,1>:UB { 2N }
+        ",
+    );
+}
+
+#[test]
 fn immediates_move_to_legal_sources() {
     check_pass(
         lower_alu_restrictions::run,

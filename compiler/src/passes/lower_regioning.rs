@@ -20,7 +20,7 @@ use crate::inst::Inst;
 use crate::opcode::Opcode;
 use crate::pipeline::CompileOptions;
 use crate::program::Program;
-use crate::reg::{REG_SIZE, Reg, RegKind};
+use crate::reg::{REG_SIZE, Reg, RegKind, Region};
 use crate::types::Type;
 
 fn skip(inst: &Inst) -> bool {
@@ -189,10 +189,30 @@ fn split_conversion(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
     Some(vec![first, second])
 }
 
+/// A 2-D source region read by no more channels than its width is one row, so its
+/// vertical stride is free: make it the row's length (the hardware requires that when
+/// ExecSize = Width, and a SIMD-split piece of a wider instruction can end up there).
+fn single_row_regions(inst: &mut Inst) -> bool {
+    let n = inst.exec_size;
+    let mut changed = false;
+    for s in &mut inst.srcs {
+        if let RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } = &mut s.kind {
+            let row = Region::new(n.saturating_mul(region.hstride), n, region.hstride);
+            let encodable = row.vstride <= 32;
+            if n > 1 && region.hstride != 0 && n <= region.width && encodable && *region != row {
+                *region = row;
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
 fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<Inst>) -> bool {
+    let normalised = single_row_regions(&mut inst);
     if skip(&inst) {
         out.push(inst);
-        return false;
+        return normalised;
     }
     if let Some(split) = split_conversion(p, &inst) {
         // Each step gets its own regions fixed (e.g. F → Q on the aligned-region parts).
@@ -204,12 +224,12 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
     if inst.exec_size == 1 {
         // One channel: no stride or offset relation between operands to keep.
         out.push(inst);
-        return false;
+        return normalised;
     }
     let n = inst.exec_size as u32;
     let mut before = vec![];
     let mut after = vec![];
-    let mut changed = false;
+    let mut changed = normalised;
 
     // Mixed-mode math reads half floats with a stride.
     if inst.op.is_math() && is_mixed_float(&inst) {

@@ -46,13 +46,20 @@ impl Gen<'_, '_> {
 
     /// `cnt = 0; do { cnt += 1; f = cnt < trips; … } while (f)`: every channel still in
     /// the loop counts each iteration, so the loop ends after at most `trips` iterations
-    /// whatever BREAK and CONTINUE do.
+    /// whatever BREAK and CONTINUE do. Where every channel runs, sometimes the loop instead
+    /// leaves only through BREAKs that set an exit value (`exit_value_loop`).
     pub(super) fn counted_loop(&mut self) {
         let w = self.width;
         let Some(flag) = self.loop_flags.pop() else {
             return self.alu();
         };
         let trips = 1 + self.choose(MAX_TRIPS as usize) as i32;
+        // (Gen4/5 keep no flag live across a loop body; this loop tests two inside it.)
+        if self.uniform_control() && self.info.flag_subregs >= 4 && self.chance(1, 3) {
+            self.exit_value_loop(flag, trips);
+            self.loop_flags.push(flag);
+            return;
+        }
         let cnt = Reg::vgrf(self.new_vgrf(self.regs_for(Type::D)), Type::D);
         let condition = Inst::new(
             Opcode::Cmp,
@@ -71,17 +78,7 @@ impl Gen<'_, '_> {
         if !late {
             self.emit(condition.clone());
         }
-        let outer_no_continue = self.no_continue;
-        self.no_continue = late;
-        self.depth += 1;
-        self.loop_depth += 1;
-        if self.chance(1, 3) {
-            self.exit_value(cnt);
-        }
-        self.nested_block();
-        self.loop_depth -= 1;
-        self.depth -= 1;
-        self.no_continue = outer_no_continue;
+        self.loop_body(late, false);
         if late {
             self.emit(condition);
         }
@@ -89,26 +86,51 @@ impl Gen<'_, '_> {
         self.loop_flags.push(flag);
     }
 
-    /// A value first made inside the loop and kept by the channels that BREAK with it: a
-    /// NoMask temporary at the top of the body, a masked one from it, then
-    /// `if (data-dependent) { z = u; break; }`. `z` is read only by the final write (channels
-    /// that never broke leave it undefined), so it must stay live through the whole loop —
-    /// liveness needs the loop's physical edges.
-    fn exit_value(&mut self, cnt: Reg) {
+    /// A loop body; `no_continue` / `no_break` say which jumps its own statements may not use.
+    fn loop_body(&mut self, no_continue: bool, no_break: bool) {
+        let outer = (self.no_continue, self.no_break);
+        (self.no_continue, self.no_break) = (no_continue, no_break);
+        self.depth += 1;
+        self.loop_depth += 1;
+        self.nested_block();
+        self.loop_depth -= 1;
+        self.depth -= 1;
+        (self.no_continue, self.no_break) = outer;
+    }
+
+    /// A loop left only through BREAKs that all set `z`:
+    /// `cnt = 0; do { cnt += 1; t = cnt·k (NoMask); u = t + 7;
+    /// if (cnt >= trips) { z = u; break; } if (data) { z = u; break; } … } while (true)`.
+    /// `z` is defined on every path to its read after the loop, so only the loop's physical
+    /// edges keep it live through the top of the body, where the next iteration's NoMask
+    /// write of `t` would clobber it in the channels that already left (Mesa 4d1959e6932).
+    fn exit_value_loop(&mut self, flag: u8, trips: i32) {
         let w = self.width;
         let regs = self.regs_for(Type::D);
+        let cnt = Reg::vgrf(self.new_vgrf(regs), Type::D);
         let t = Reg::vgrf(self.new_vgrf(regs), Type::D);
         let u = Reg::vgrf(self.new_vgrf(regs), Type::D);
         let z = self.new_vgrf(regs);
         let k = 1 + self.choose(7) as i32;
+        self.emit(Inst::new(Opcode::Mov, w, cnt, vec![Reg::imm_d(0)]));
+        self.emit(Inst::control(Opcode::Do, w));
+        self.emit(Inst::new(Opcode::Add, w, cnt, vec![cnt, Reg::imm_d(1)]));
         self.emit(Inst::new(Opcode::Mul, w, t, vec![cnt, Reg::imm_d(k)]).with_nomask());
         self.emit(Inst::new(Opcode::Add, w, u, vec![t, Reg::imm_d(7)]));
+        let last = Inst::new(
+            Opcode::Cmp,
+            w,
+            Reg::null(Type::D),
+            vec![cnt, Reg::imm_d(trips)],
+        )
+        .with_cmod(CondMod::Ge, flag);
+        self.emit(last);
+        self.break_with(Reg::vgrf(z, Type::D), u, Predicate::NORMAL, flag);
         self.set_flag(w, 0);
         let pred = self.predicate();
-        self.emit(Inst::control(Opcode::If, w).with_pred(pred, self.general_flag));
-        self.emit(Inst::new(Opcode::Mov, w, Reg::vgrf(z, Type::D), vec![u]));
-        self.emit(Inst::control(Opcode::Break, w));
-        self.emit(Inst::control(Opcode::Endif, w));
+        self.break_with(Reg::vgrf(z, Type::D), u, pred, self.general_flag);
+        self.loop_body(false, true);
+        self.emit(Inst::control(Opcode::While, w));
         self.exit_vals.push(super::Val {
             nr: z,
             offset: 0,
@@ -116,10 +138,21 @@ impl Gen<'_, '_> {
         });
     }
 
+    /// `(pred) if { z = u; break; } endif`.
+    fn break_with(&mut self, z: Reg, u: Reg, pred: Predicate, flag: u8) {
+        let w = self.width;
+        self.emit(Inst::control(Opcode::If, w).with_pred(pred, flag));
+        self.emit(Inst::new(Opcode::Mov, w, z, vec![u]));
+        self.emit(Inst::control(Opcode::Break, w));
+        self.emit(Inst::control(Opcode::Endif, w));
+    }
+
     pub(super) fn break_or_continue(&mut self) {
         let w = self.width;
         self.set_flag(w, 0);
-        let op = if self.no_continue || self.chance(1, 2) {
+        let op = if self.no_break {
+            Opcode::Continue
+        } else if self.no_continue || self.chance(1, 2) {
             Opcode::Break
         } else {
             Opcode::Continue

@@ -116,6 +116,8 @@ struct Gen<'a, 'b> {
     loop_depth: u32,
     /// Inside a loop whose condition is tested right before WHILE (no CONTINUE there).
     no_continue: bool,
+    /// Inside a loop every exit of which sets its exit value: no plain BREAK.
+    no_break: bool,
     /// Between a HALT and its HALT_TARGET.
     halted: bool,
     /// Flag subregister for compares feeding IF, BREAK, HALT and predication.
@@ -219,6 +221,7 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
         depth: 0,
         loop_depth: 0,
         no_continue: false,
+        no_break: false,
         halted: false,
         general_flag,
         loop_flags,
