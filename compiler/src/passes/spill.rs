@@ -64,17 +64,27 @@ fn transfer(
     out
 }
 
-/// Spills VGRF `v`; returns the temporaries it created (which must never be spilled).
-pub fn spill(p: &mut Program, v: u32, opts: &CompileOptions) -> Vec<u32> {
+/// Spills VGRFs `vs`, one after another in this order. The temporaries it creates (every
+/// VGRF numbered from the old count on) must never be spilled.
+pub fn spill(p: &mut Program, vs: &[u32], opts: &CompileOptions) {
+    // One flat instruction list for all of them: re-splitting blocks after each VGRF
+    // would only be undone by the next.
+    let mut insts = p.take_insts();
+    for &v in vs {
+        insts = spill_one(p, insts, v, opts);
+    }
+    p.set_insts(insts);
+}
+
+/// Spills VGRF `v` in `insts` (the program's instructions, taken out of its blocks).
+fn spill_one(p: &mut Program, insts: Vec<Inst>, v: u32, opts: &CompileOptions) -> Vec<Inst> {
     let regs = p.vgrf_sizes[v as usize];
     let slot = p.scratch_size.next_multiple_of(REG_SIZE);
     p.scratch_size = slot + regs * REG_SIZE;
-    let mut temps = vec![];
-    let mut out = vec![];
-    for mut inst in p.take_insts() {
+    let mut out = Vec::with_capacity(insts.len() * 2);
+    for mut inst in insts {
         if inst.srcs.iter().any(|s| refers_to(s, v)) {
             let t = p.alloc_vgrf(regs);
-            temps.push(t);
             out.extend(transfer(t, regs, slot, false, &inst, opts));
             for s in inst.srcs.iter_mut().filter(|s| refers_to(s, v)) {
                 renumber(s, t);
@@ -82,7 +92,6 @@ pub fn spill(p: &mut Program, v: u32, opts: &CompileOptions) -> Vec<u32> {
         }
         if refers_to(&inst.dst, v) {
             let t = p.alloc_vgrf(regs);
-            temps.push(t);
             let whole = matches!(
                 inst.dst.kind,
                 RegKind::Vgrf {
@@ -102,6 +111,5 @@ pub fn spill(p: &mut Program, v: u32, opts: &CompileOptions) -> Vec<u32> {
         }
         out.push(inst);
     }
-    p.set_insts(out);
-    temps
+    out
 }
