@@ -144,6 +144,7 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded, 
     }
     let insts: Vec<Inst> = p.insts().cloned().collect();
     let (targets, halt_target) = match_control_flow(&insts)?;
+    let checker = strict.then(|| crate::strict::Checker::new(p.device));
     let mut out = Vec::with_capacity(insts.len());
     for (ip, (inst, cf)) in insts.into_iter().zip(targets).enumerate() {
         let exec = inst.exec_size as u32;
@@ -166,11 +167,7 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded, 
             .map(|s| resolve(s, exec, &layout, strict))
             .collect::<Result<Vec<_>, _>>()
             .map_err(fault)?;
-        let violations = if strict {
-            crate::strict::check(&inst, p.device)
-        } else {
-            vec![]
-        };
+        let violations = checker.as_ref().map_or(vec![], |c| c.check(&inst));
         let mut d = DInst {
             inst,
             dst,
