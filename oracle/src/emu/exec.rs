@@ -28,7 +28,7 @@ pub struct Ctx<'a> {
     /// DxD integer multiplies with the hardware's precision (see `RunConfig::hardware_mul`).
     pub hardware_mul: bool,
     pub fast_path: bool,
-    pub decoded: &'a Decoded,
+    pub decoded: &'a Decoded<'a>,
 }
 
 /// Channels an instruction acts on.

@@ -16,7 +16,7 @@ pub struct Prepared<'p> {
     program: &'p Program,
     cfg: RunConfig,
     /// The decoded program, or why it cannot run (every run then faults the same way).
-    decoded: Result<Decoded, DecodeError>,
+    decoded: Result<Decoded<'p>, DecodeError>,
     /// Strict mode: one diagnostic per broken restriction, reported by every run.
     restrictions: Vec<Diagnostic>,
     /// Whether threads can race on buffers (then every run probes the writers first).
