@@ -176,6 +176,7 @@ fn step(
     out: &mut ThreadResult,
     diags: &mut Vec<Diagnostic>,
     budget: &mut Budget,
+    effects: &mut exec::Effects,
 ) -> Result<Step, (Option<usize>, String)> {
     let insts = &ctx.decoded.insts;
     if t.ip >= insts.len() {
@@ -203,7 +204,7 @@ fn step(
     } else if let Some(k) = d.kernel.filter(|_| ctx.fast_path) {
         budget.channel_ops += fast::exec(t, d, k, ctx) as u64;
     } else {
-        budget.channel_ops += exec::exec_alu(t, d, ctx) as u64;
+        budget.channel_ops += exec::exec_alu(t, d, ctx, effects) as u64;
     }
     if d.inst.eot {
         out.eot = true;
@@ -287,6 +288,7 @@ fn execute(
         .collect();
     let mut outs: Vec<ThreadResult> = vec![ThreadResult::default(); threads.len()];
     let mut live: Vec<bool> = vec![true; threads.len()];
+    let mut effects = exec::Effects::default();
     'rounds: while live.iter().any(|&l| l) {
         for (index, t) in threads.iter_mut().enumerate() {
             if !live[index] {
@@ -305,6 +307,7 @@ fn execute(
                 &mut outs[index],
                 &mut result.diagnostics,
                 &mut budget,
+                &mut effects,
             ) {
                 Ok(Step::Running) => {}
                 Ok(Step::Done) => live[index] = false,
