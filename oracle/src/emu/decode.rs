@@ -4,6 +4,7 @@
 use super::layout::Layout;
 use super::operand::{Operand, OperandError, resolve};
 use compiler::{Inst, Opcode, Program};
+use std::collections::HashMap;
 
 /// Control-flow targets of one instruction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -145,8 +146,22 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
     let insts: Vec<&Inst> = p.insts().collect();
     let (targets, halt_target) = match_control_flow(&insts)?;
     let checker = strict.then(|| crate::strict::Checker::new(p.device));
-    let mut out = Vec::with_capacity(insts.len());
+    let mut out: Vec<DInst> = Vec::with_capacity(insts.len());
+    // Decoding an instruction depends only on the instruction, the layout and the mode
+    // (the restriction rules are functions of the instruction and device alone), and
+    // lowered code repeats instructions a lot (scratch headers, spills and fills): a
+    // repeat copies its first decoding, with its own control-flow targets.
+    let mut first_of: HashMap<&Inst, usize> = HashMap::with_capacity(insts.len());
     for (ip, (inst, cf)) in insts.into_iter().zip(targets).enumerate() {
+        if let Some(&first) = first_of.get(inst) {
+            let d = DInst {
+                cf,
+                ..out[first].clone()
+            };
+            out.push(d);
+            continue;
+        }
+        first_of.insert(inst, ip);
         let exec = inst.exec_size as u32;
         let fault = |e: OperandError| DecodeError {
             ip: Some(ip),
