@@ -294,21 +294,24 @@ impl Ctxt<'_, '_> {
     fn scratch_read(&mut self, addr: Option<u64>, data_len: usize) -> Bytes {
         let mut bytes = vec![0u8; data_len];
         let mut def = vec![0u8; data_len];
-        match addr.and_then(|a| self.scratch_range(a, data_len)) {
-            Some(rel) => {
-                bytes.copy_from_slice(&self.mem.scratch.bytes[rel..rel + data_len]);
-                def.copy_from_slice(&self.mem.scratch.def[rel..rel + data_len]);
-            }
-            None => {
-                if addr.is_none() {
-                    self.note(
-                        DiagKind::UndefinedAddress,
-                        "scratch read from an undefined address".into(),
-                    );
-                }
-            }
+        if let Some(rel) = self.scratch_source(addr, data_len) {
+            bytes.copy_from_slice(&self.mem.scratch.bytes[rel..rel + data_len]);
+            def.copy_from_slice(&self.mem.scratch.def[rel..rel + data_len]);
         }
         (bytes, def)
+    }
+
+    /// Where in the scratch buffer `data_len` bytes at hardware address `addr` start, or
+    /// `None` (noted) if the address is undefined or the bytes lie outside the buffer.
+    fn scratch_source(&mut self, addr: Option<u64>, data_len: usize) -> Option<usize> {
+        let rel = addr.and_then(|a| self.scratch_range(a, data_len));
+        if addr.is_none() {
+            self.note(
+                DiagKind::UndefinedAddress,
+                "scratch read from an undefined address".into(),
+            );
+        }
+        rel
     }
 
     fn scratch_write(&mut self, addr: Option<u64>, data: ByteView, n: u32, mask: u32) {
@@ -336,18 +339,40 @@ impl Ctxt<'_, '_> {
         }
     }
 
-    /// Copies per-channel scratch data into the register space at `dst_addr`, honouring the
-    /// channel mask at dword granularity.
-    fn land(&mut self, dst_addr: usize, data: ByteView, n: u32, mask: u32) -> Result<(), String> {
-        if !self.t.space.contains(dst_addr as u64, data.0.len() as u64) {
+    /// Copies `len` bytes of per-channel scratch data from `src` (undefined zeros if `None`)
+    /// into the register space at `dst_addr`, honouring the channel mask at dword
+    /// granularity; a channel whose result is not `known` lands undefined.
+    fn land_scratch(
+        &mut self,
+        dst_addr: usize,
+        src: Option<usize>,
+        len: usize,
+        (n, mask): (u32, u32),
+        known: impl Fn(u32) -> bool,
+    ) -> Result<(), String> {
+        if !self.t.space.contains(dst_addr as u64, len as u64) {
             return Err("message destination outside the register space".into());
         }
-        for j in 0..data.0.len() / 4 {
-            if mask >> (j as u32 % n.max(1)) & 1 != 0 {
-                let at = dst_addr + j * 4;
-                self.t
-                    .space
-                    .write_bytes(at, &data.0[j * 4..j * 4 + 4], &data.1[j * 4..j * 4 + 4]);
+        let (space, scratch) = (&mut self.t.space, &self.mem.scratch);
+        for j in 0..len / 4 {
+            let c = j as u32 % n.max(1);
+            if mask >> c & 1 == 0 {
+                continue;
+            }
+            let at = dst_addr + j * 4;
+            match src {
+                Some(rel) => {
+                    let from = rel + j * 4;
+                    space.bytes[at..at + 4].copy_from_slice(&scratch.bytes[from..from + 4]);
+                    let k = known(c) as u8;
+                    for (d, &s) in space.def[at..at + 4]
+                        .iter_mut()
+                        .zip(&scratch.def[from..from + 4])
+                    {
+                        *d = s & k;
+                    }
+                }
+                None => space.write_bytes(at, &[0; 4], &[0; 4]),
             }
         }
         Ok(())
@@ -697,12 +722,9 @@ fn send(
             );
             let addr = scratch_header_address(cx, h);
             if kind == MsgKind::ScratchRead {
-                let (bytes, mut def) = cx.scratch_read(addr, rlen_bytes);
+                let src = cx.scratch_source(addr, rlen_bytes);
                 if let Some(base) = dst_base {
-                    for (i, x) in def.iter_mut().enumerate() {
-                        *x &= known((i / 4) as u32 % n) as u8;
-                    }
-                    cx.land(base as usize, (&bytes, &def), n, mask)?;
+                    cx.land_scratch(base as usize, src, rlen_bytes, (n, mask), known)?;
                 }
             } else {
                 cx.scratch_write(addr, body, n, mask);
