@@ -1,6 +1,7 @@
 //! A program prepared for execution: operands resolved, control-flow targets matched,
 //! hardware-restriction violations attached (strict mode).
 
+use super::inst_hash::BuildInstHasher;
 use super::layout::Layout;
 use super::operand::{Operand, OperandError, resolve};
 use compiler::{Inst, Opcode, Program};
@@ -151,7 +152,8 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
     // (the restriction rules are functions of the instruction and device alone), and
     // lowered code repeats instructions a lot (scratch headers, spills and fills): a
     // repeat copies its first decoding, with its own control-flow targets.
-    let mut first_of: HashMap<&Inst, usize> = HashMap::with_capacity(insts.len());
+    let mut first_of: HashMap<&Inst, usize, BuildInstHasher> =
+        HashMap::with_capacity_and_hasher(insts.len(), BuildInstHasher::default());
     for (ip, (inst, cf)) in insts.into_iter().zip(targets).enumerate() {
         if let Some(&first) = first_of.get(inst) {
             let d = DInst {

@@ -9,6 +9,7 @@ mod alu;
 pub mod decode;
 mod exec;
 mod fast;
+mod inst_hash;
 pub mod layout;
 mod messages;
 mod operand;
