@@ -4,16 +4,18 @@
 use super::layout::Layout;
 use compiler::reg::{Arf, REG_SIZE, Reg, RegKind, Region};
 use compiler::types::Type;
+use std::rc::Rc;
 
-/// Where channel `c` of an operand reads or writes.
+/// Where channel `c` of an operand reads or writes. The per-channel tables are shared
+/// (`Rc`): decoding copies an operand for every repeat of its instruction.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Loc {
     /// Byte address of each channel's element in the register space.
-    Space(Vec<u32>),
+    Space(Rc<[u32]>),
     /// Accumulator lane of each channel (acc0 = lanes 0..8, acc1 = 8..16, ...).
-    Acc(Vec<u32>),
+    Acc(Rc<[u32]>),
     /// Byte offset of each channel's element in the 8-byte flag file.
-    Flag(Vec<u32>),
+    Flag(Rc<[u32]>),
     /// Immediate bits (vector immediates are expanded per channel when read).
     Imm(u64),
     /// The null register.
@@ -45,35 +47,36 @@ pub enum OperandError {
     OutOfSpace(String),
 }
 
-fn region_offsets(base: u64, region: Region, ty: Type, n: u32) -> impl Iterator<Item = u64> {
+fn region_offsets(
+    base: u64,
+    region: Region,
+    ty: Type,
+    n: u32,
+) -> impl Iterator<Item = u64> + Clone {
     (0..n).map(move |c| base + region.element(c) as u64 * ty.size() as u64)
 }
 
-fn strided_offsets(base: u64, stride: u8, ty: Type, n: u32) -> impl Iterator<Item = u64> {
+fn strided_offsets(base: u64, stride: u8, ty: Type, n: u32) -> impl Iterator<Item = u64> + Clone {
     (0..n).map(move |c| base + c as u64 * stride as u64 * ty.size() as u64)
 }
 
 /// Per-channel addresses, checked to lie within `[lo, hi)` with the element's bytes.
 /// `what` names the register for the error only (not formatted on the success path).
 fn checked(
-    offs: impl Iterator<Item = u64>,
+    offs: impl Iterator<Item = u64> + Clone,
     ty: Type,
     lo: u64,
     hi: u64,
     what: impl FnOnce() -> String,
-) -> Result<Vec<u32>, OperandError> {
+) -> Result<Rc<[u32]>, OperandError> {
     let size = ty.size() as u64;
-    let mut out = Vec::with_capacity(offs.size_hint().0);
-    for a in offs {
-        if a < lo || a + size > hi {
-            return Err(OperandError::OutOfSpace(format!(
-                "{} reaches outside its register (bytes {lo}..{hi})",
-                what()
-            )));
-        }
-        out.push(a as u32);
+    if offs.clone().any(|a| a < lo || a + size > hi) {
+        return Err(OperandError::OutOfSpace(format!(
+            "{} reaches outside its register (bytes {lo}..{hi})",
+            what()
+        )));
     }
-    Ok(out)
+    Ok(offs.map(|a| a as u32).collect())
 }
 
 /// Resolves `reg` for an instruction `exec_size` channels wide. `strict` forbids virtual
