@@ -33,23 +33,24 @@ fn f_hf_mix(a: Type, b: Type) -> bool {
     matches!((a, b), (Type::F, Type::HF) | (Type::HF, Type::F))
 }
 
+/// The sources whose types count for the execution type: at most the first two hardware
+/// sources (a 3-source instruction's third never does).
+fn typed_srcs(inst: &Inst) -> &[crate::reg::Reg] {
+    let n = hw_src_count(inst).min(2).min(inst.srcs.len());
+    &inst.srcs[..n]
+}
+
 /// The execution type (eu-hardware.md §3.4).
 pub fn exec_type(inst: &Inst) -> Type {
     let dst = inst.dst.ty;
-    let s: Vec<Type> = inst
-        .srcs
-        .iter()
-        .take(hw_src_count(inst).min(2))
-        .map(|r| r.ty)
-        .collect();
-    match s.as_slice() {
+    match typed_srcs(inst) {
         [] => dst,
         [a] => {
-            let m = exec_class(*a);
+            let m = exec_class(a.ty);
             if m == Type::HF { dst } else { m }
         }
         [a, b, ..] => {
-            let (a, b) = (*a, *b);
+            let (a, b) = (a.ty, b.ty);
             if f_hf_mix(a, b) || f_hf_mix(a, dst) || f_hf_mix(b, dst) {
                 return Type::F;
             }
@@ -75,14 +76,9 @@ pub fn is_mixed_float(inst: &Inst) -> bool {
     if is_send_like(inst) || inst.op.is_3src() || inst.dst.is_null() {
         return false;
     }
-    let mut types = vec![inst.dst.ty];
-    types.extend(
-        inst.srcs
-            .iter()
-            .take(hw_src_count(inst).min(2))
-            .map(|r| r.ty),
-    );
-    types.iter().any(|&a| types.iter().any(|&b| f_hf_mix(a, b)))
+    // Some pair mixes F and HF exactly when both types occur.
+    let types = || std::iter::once(inst.dst.ty).chain(typed_srcs(inst).iter().map(|r| r.ty));
+    types().any(|t| t == Type::F) && types().any(|t| t == Type::HF)
 }
 
 /// "Double precision" in the validator's sense: an 8-byte destination or execution type, or

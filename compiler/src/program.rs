@@ -53,26 +53,39 @@ pub fn ends_block(op: Opcode) -> bool {
     )
 }
 
-/// Splits a straight instruction list into canonical basic blocks: a block ends after IF,
-/// ELSE, WHILE, BREAK, CONTINUE, HALT and DO, and a new one starts at DO, ENDIF and
+/// Sizes of the canonical basic blocks of an instruction list, in order: a block ends after
+/// IF, ELSE, WHILE, BREAK, CONTINUE, HALT and DO, and a new one starts at DO, ENDIF and
 /// HALT_TARGET. No block is empty.
+pub fn block_sizes(ops: impl Iterator<Item = Opcode>) -> Vec<usize> {
+    let mut sizes = Vec::new();
+    let mut cur = 0;
+    for op in ops {
+        if starts_block(op) && cur > 0 {
+            sizes.push(cur);
+            cur = 0;
+        }
+        cur += 1;
+        if ends_block(op) {
+            sizes.push(cur);
+            cur = 0;
+        }
+    }
+    if cur > 0 {
+        sizes.push(cur);
+    }
+    sizes
+}
+
+/// Splits a straight instruction list into canonical basic blocks ([`block_sizes`]).
 pub fn split_blocks(insts: Vec<Inst>) -> Vec<Block> {
-    let mut blocks = Vec::new();
-    let mut cur = Block::default();
-    for inst in insts {
-        if starts_block(inst.op) && !cur.insts.is_empty() {
-            blocks.push(std::mem::take(&mut cur));
-        }
-        let ends = ends_block(inst.op);
-        cur.insts.push(inst);
-        if ends {
-            blocks.push(std::mem::take(&mut cur));
-        }
-    }
-    if !cur.insts.is_empty() {
-        blocks.push(cur);
-    }
-    blocks
+    let sizes = block_sizes(insts.iter().map(|i| i.op));
+    let mut rest = insts.into_iter();
+    sizes
+        .into_iter()
+        .map(|n| Block {
+            insts: rest.by_ref().take(n).collect(),
+        })
+        .collect()
 }
 
 impl Program {

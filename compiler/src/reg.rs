@@ -55,6 +55,17 @@ impl Region {
         let w = self.width.max(1) as u32;
         (i / w) * self.vstride as u32 + (i % w) * self.hstride as u32
     }
+
+    /// The largest element index among channels `0..n` (`n` ≥ 1): strides are never
+    /// negative, so it is the last channel or the end of the row before it.
+    pub fn last_element(self, n: u32) -> u32 {
+        let w = self.width.max(1) as u32;
+        let last = self.element(n - 1);
+        match (n - 1) / w {
+            0 => last,
+            row => last.max((row - 1) * self.vstride as u32 + (w - 1) * self.hstride as u32),
+        }
+    }
 }
 
 /// Architecture register files (`BRW_ARF_*`), without the null register.
@@ -369,8 +380,7 @@ impl Reg {
     pub fn footprint(&self, exec_size: u32) -> Option<(u64, u64)> {
         let size = self.ty.size() as u64;
         let n = exec_size.max(1);
-        let last_element =
-            |region: Region| (0..n).map(|i| region.element(i)).max().unwrap_or(0) as u64;
+        let last_element = |region: Region| region.last_element(n) as u64;
         match self.kind {
             RegKind::Vgrf { offset, stride, .. } | RegKind::Attr { offset, stride, .. } => {
                 let offset = offset as u64;
@@ -399,6 +409,26 @@ impl Reg {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn last_element_is_the_largest() {
+        for (v, w, h) in [
+            (0, 1, 0),
+            (8, 4, 1),
+            (1, 4, 4),
+            (0, 4, 1),
+            (2, 8, 0),
+            (16, 8, 2),
+        ] {
+            let r = Region::new(v, w, h);
+            for n in 1..=32 {
+                assert_eq!(
+                    r.last_element(n),
+                    (0..n).map(|i| r.element(i)).max().unwrap()
+                );
+            }
+        }
+    }
 
     #[test]
     fn region_walks_rows() {

@@ -1,16 +1,17 @@
 //! Differential-check throughput on the default generator settings, and where the time
 //! goes: generating a program (with inputs), compiling it, running the reference and the
-//! compiled program on the emulator. One iteration handles one program of a fixed set of
-//! 256 seeds, so the figures are per program (checks per second = 1 / time).
+//! compiled program on the emulator (decoded once per program, as the check does, and run
+//! on each input set). One iteration handles one program of a fixed set of 256 seeds, so
+//! the figures are per program (checks per second = 1 / time).
 //!
 //! Run: `cargo bench -p oracle --bench differential`.
 
 use compiler::pipeline::compile;
 use criterion::{Criterion, criterion_group, criterion_main};
+use oracle::Prepared;
 use oracle::differential::{check, compiled_config, input_sets, reference_config};
 use oracle::generator::from_seed;
 use oracle::generator::knobs::Knobs;
-use oracle::run;
 use std::hint::black_box;
 
 const PROGRAMS: u64 = 256;
@@ -40,16 +41,18 @@ fn bench(c: &mut Criterion) {
     group.bench_function("emulate_reference", |b| {
         b.iter(|| {
             let i = next();
+            let prepared = Prepared::new(&programs[i], &reference_config());
             for s in &sets[i] {
-                black_box(run(&programs[i], s, &reference_config()));
+                black_box(prepared.run(s));
             }
         })
     });
     group.bench_function("emulate_compiled", |b| {
         b.iter(|| {
             let i = next();
+            let prepared = Prepared::new(&compiled[i], &compiled_config(100_000));
             for s in &sets[i] {
-                black_box(run(&compiled[i], s, &compiled_config(100_000)));
+                black_box(prepared.run(s));
             }
         })
     });

@@ -48,15 +48,16 @@ pub enum Difference {
     Outcome { expected: Outcome, actual: Outcome },
 }
 
-type ChannelWrites = BTreeMap<(u8, u32), Vec<(Vec<u32>, Vec<u8>)>>;
+/// Per render target and channel, the values and defined masks of each write (borrowed).
+type ChannelWrites<'a> = BTreeMap<(u8, u32), Vec<(&'a [u32], &'a [u8])>>;
 
-fn per_channel(writes: &[RtWrite]) -> ChannelWrites {
+fn per_channel(writes: &[RtWrite]) -> ChannelWrites<'_> {
     let mut out: ChannelWrites = BTreeMap::new();
     for w in writes {
         for ch in &w.channels {
             out.entry((w.target, ch.channel))
                 .or_default()
-                .push((ch.values.clone(), ch.defined.clone()));
+                .push((&ch.values, &ch.defined));
         }
     }
     out
@@ -99,7 +100,7 @@ pub fn compare(reference: &RunResult, compiled: &RunResult) -> Vec<Difference> {
         for ((target, channel), writes) in &rw {
             let got = cw.get(&(*target, *channel));
             for (i, (vals, defs)) in writes.iter().enumerate() {
-                for (k, (&v, &d)) in vals.iter().zip(defs).enumerate() {
+                for (k, (&v, &d)) in vals.iter().zip(defs.iter()).enumerate() {
                     let actual = got
                         .and_then(|g| g.get(i))
                         .and_then(|(vs, ds)| Some((*vs.get(k)?, *ds.get(k)?)));

@@ -5,7 +5,7 @@
 
 use crate::compare::{Difference, compare};
 use crate::emu::result::DiagKind;
-use crate::{Outcome, RunConfig, RunResult, run};
+use crate::{Outcome, Prepared, RunConfig, RunResult};
 use compiler::Program;
 use compiler::inputs::Inputs;
 use compiler::pipeline::{Compilation, CompileOptions, Outcome as CompileOutcome, compile};
@@ -227,11 +227,15 @@ pub fn check(p: &Program, input_sets: &[Inputs], opts: &CompileOptions) -> Check
             references: vec![],
         };
     }
+    // Decoded once for every input set; the compiled program only once a reference
+    // completes, and its fuel (which depends on that reference) is set per run.
+    let reference_program = Prepared::new(p, &reference_config());
+    let mut compiled_program = None;
     let mut references = vec![];
     let mut discard = None;
     let mut judged = 0;
     for (k, inputs) in input_sets.iter().enumerate() {
-        let reference = run(p, inputs, &reference_config());
+        let reference = reference_program.run(inputs);
         let reason = match &reference.outcome {
             Outcome::OutOfFuel { .. } => Some(DiscardReason::ReferenceOutOfFuel),
             _ if reference.branched_on_undefined() => Some(DiscardReason::UndefinedBranch),
@@ -256,11 +260,10 @@ pub fn check(p: &Program, input_sets: &[Inputs], opts: &CompileOptions) -> Check
             continue;
         }
         judged += 1;
-        let compiled = run(
-            &compilation.program,
-            inputs,
-            &compiled_config(reference.steps),
-        );
+        let config = compiled_config(reference.steps);
+        let compiled = compiled_program
+            .get_or_insert_with(|| Prepared::new(&compilation.program, &config))
+            .run_with_fuel(inputs, config.fuel);
         let verdict = run_verdict(k, &reference, &compiled);
         references.push(Some(reference));
         if let Some(verdict) = verdict {

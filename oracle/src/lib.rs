@@ -10,4 +10,4 @@ pub mod inputs;
 pub mod strict;
 
 pub use emu::result::{Outcome, RunResult};
-pub use emu::{Registers, RunConfig, run, run_inspect};
+pub use emu::{Prepared, Registers, RunConfig, run, run_inspect};

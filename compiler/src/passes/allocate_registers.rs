@@ -118,8 +118,8 @@ fn assign(p: &Program, iv: &liveness::Intervals) -> Result<Vec<u32>, (usize, Vec
 fn spill_set(p: &Program, spilled: &[u32], opts: &CompileOptions) -> (Program, Vec<bool>) {
     let mut work = p.clone();
     let original = p.vgrf_sizes.len();
-    for &v in spilled {
-        spill::spill(&mut work, v, opts);
+    if !spilled.is_empty() {
+        spill::spill(&mut work, spilled, opts);
     }
     scratch::lower_scratch_ops(&mut work, opts);
     let spillable = (0..work.vgrf_sizes.len())

@@ -64,44 +64,99 @@ fn transfer(
     out
 }
 
-/// Spills VGRF `v`; returns the temporaries it created (which must never be spilled).
-pub fn spill(p: &mut Program, v: u32, opts: &CompileOptions) -> Vec<u32> {
-    let regs = p.vgrf_sizes[v as usize];
-    let slot = p.scratch_size.next_multiple_of(REG_SIZE);
-    p.scratch_size = slot + regs * REG_SIZE;
-    let mut temps = vec![];
-    let mut out = vec![];
-    for mut inst in p.take_insts() {
-        if inst.srcs.iter().any(|s| refers_to(s, v)) {
-            let t = p.alloc_vgrf(regs);
-            temps.push(t);
-            out.extend(transfer(t, regs, slot, false, &inst, opts));
-            for s in inst.srcs.iter_mut().filter(|s| refers_to(s, v)) {
-                renumber(s, t);
-            }
+/// Spills VGRFs `vs`. The result is exactly that of spilling them one after another in
+/// this order (each VGRF's slot after the previous one's, its temporaries numbered after
+/// the previous one's), built in one walk over the instructions instead of one per VGRF.
+/// The temporaries (every VGRF numbered from the old count on) must never be spilled.
+///
+/// Spilling one after another puts, around each instruction, for every spilled VGRF in
+/// order: its fill if the instruction reads it, then (if the instruction writes it) the
+/// fill keeping untouched channels; the spill of the written temporary follows the
+/// instruction. Fills and spills never mention a spilled VGRF, so later VGRFs leave them
+/// alone.
+pub fn spill(p: &mut Program, vs: &[u32], opts: &CompileOptions) {
+    let mut order: Vec<Option<usize>> = vec![None; p.vgrf_sizes.len()];
+    for (j, &v) in vs.iter().enumerate() {
+        // A repeated VGRF has nothing left to spill the second time (but takes a slot).
+        order[v as usize].get_or_insert(j);
+    }
+    let which = |r: &Reg| match r.kind {
+        RegKind::Vgrf { nr, .. } => order.get(nr as usize).copied().flatten(),
+        _ => None,
+    };
+    let insts = p.take_insts();
+    let mut involved = vec![];
+    let mut temps = vec![0u32; vs.len()];
+    for inst in &insts {
+        reads(inst, &which, &mut involved);
+        involved.extend(which(&inst.dst));
+        for &j in &involved {
+            temps[j] += 1;
         }
-        if refers_to(&inst.dst, v) {
-            let t = p.alloc_vgrf(regs);
-            temps.push(t);
-            let whole = matches!(
-                inst.dst.kind,
-                RegKind::Vgrf {
-                    offset: 0,
-                    stride: 1,
-                    ..
-                }
-            ) && inst.size_written() >= regs * REG_SIZE;
-            if inst.is_partial_write() || !inst.nomask || !whole {
+    }
+    let mut slots = Vec::with_capacity(vs.len());
+    let mut next_temp = Vec::with_capacity(vs.len());
+    for (j, &v) in vs.iter().enumerate() {
+        let regs = p.vgrf_sizes[v as usize];
+        let slot = p.scratch_size.next_multiple_of(REG_SIZE);
+        p.scratch_size = slot + regs * REG_SIZE;
+        slots.push(slot);
+        next_temp.push(p.vgrf_sizes.len() as u32);
+        for _ in 0..temps[j] {
+            p.alloc_vgrf(regs);
+        }
+    }
+    let mut out = Vec::with_capacity(insts.len() * 2);
+    let mut read = vec![];
+    for mut inst in insts {
+        reads(&inst, &which, &mut read);
+        let written = which(&inst.dst);
+        involved.clear();
+        involved.extend(read.iter().copied().chain(written));
+        involved.sort_unstable();
+        involved.dedup();
+        let mut spill_after = vec![];
+        for &j in &involved {
+            let (v, slot) = (vs[j], slots[j]);
+            let regs = p.vgrf_sizes[v as usize];
+            if read.contains(&j) {
+                let t = next_temp[j];
+                next_temp[j] += 1;
                 out.extend(transfer(t, regs, slot, false, &inst, opts));
+                for s in inst.srcs.iter_mut().filter(|s| refers_to(s, v)) {
+                    renumber(s, t);
+                }
             }
-            renumber(&mut inst.dst, t);
-            let spill_after = transfer(t, regs, slot, true, &inst, opts);
-            out.push(inst);
-            out.extend(spill_after);
-            continue;
+            if written == Some(j) {
+                let t = next_temp[j];
+                next_temp[j] += 1;
+                let whole = matches!(
+                    inst.dst.kind,
+                    RegKind::Vgrf {
+                        offset: 0,
+                        stride: 1,
+                        ..
+                    }
+                ) && inst.size_written() >= regs * REG_SIZE;
+                if inst.is_partial_write() || !inst.nomask || !whole {
+                    out.extend(transfer(t, regs, slot, false, &inst, opts));
+                }
+                renumber(&mut inst.dst, t);
+                spill_after = transfer(t, regs, slot, true, &inst, opts);
+            }
         }
         out.push(inst);
+        out.extend(spill_after);
     }
     p.set_insts(out);
-    temps
+}
+
+/// The spills (indices into the spill list) whose VGRF `inst` reads, each once, into `out`.
+fn reads(inst: &Inst, which: &impl Fn(&Reg) -> Option<usize>, out: &mut Vec<usize>) {
+    out.clear();
+    for j in inst.srcs.iter().filter_map(which) {
+        if !out.contains(&j) {
+            out.push(j);
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! Program-level rules: dispatch width, thread count, block structure.
 
 use super::{Report, Rule};
-use crate::program::{Program, split_blocks};
+use crate::program::{Program, block_sizes};
 
 pub(super) fn check(p: &Program, r: &mut Report) {
     let info = p.device.info();
@@ -28,15 +28,13 @@ pub(super) fn check(p: &Program, r: &mut Report) {
             );
         }
     }
-    let canonical = split_blocks(p.insts().cloned().collect());
-    let sizes = |blocks: &[crate::program::Block]| -> Vec<usize> {
-        blocks
-            .iter()
-            .map(|b| b.insts.len())
-            .filter(|n| *n > 0)
-            .collect()
-    };
-    let (have, want) = (sizes(&p.blocks), sizes(&canonical));
+    let have: Vec<usize> = p
+        .blocks
+        .iter()
+        .map(|b| b.insts.len())
+        .filter(|n| *n > 0)
+        .collect();
+    let want = block_sizes(p.insts().map(|i| i.op));
     if have != want {
         let starts = |s: &[usize]| {
             let mut ip = 0;

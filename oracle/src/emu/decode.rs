@@ -1,9 +1,11 @@
 //! A program prepared for execution: operands resolved, control-flow targets matched,
 //! hardware-restriction violations attached (strict mode).
 
+use super::inst_hash::BuildInstHasher;
 use super::layout::Layout;
 use super::operand::{Operand, OperandError, resolve};
 use compiler::{Inst, Opcode, Program};
+use std::collections::HashMap;
 
 /// Control-flow targets of one instruction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,8 +29,8 @@ pub struct Restriction {
 
 /// One instruction ready to execute.
 #[derive(Clone, Debug)]
-pub struct DInst {
-    pub inst: Inst,
+pub struct DInst<'p> {
+    pub inst: &'p Inst,
     pub dst: Operand,
     pub srcs: Vec<Operand>,
     pub cf: CfTargets,
@@ -38,10 +40,10 @@ pub struct DInst {
     pub kernel: Option<super::fast::Kernel>,
 }
 
-/// A program ready to execute.
+/// A program ready to execute (borrowing the program's instructions).
 #[derive(Clone, Debug)]
-pub struct Decoded {
-    pub insts: Vec<DInst>,
+pub struct Decoded<'p> {
+    pub insts: Vec<DInst<'p>>,
     pub layout: Layout,
     pub halt_target: Option<usize>,
 }
@@ -56,7 +58,7 @@ pub struct DecodeError {
 /// Largest register space a thread may have (a guard against absurd declarations).
 pub const MAX_SPACE_BYTES: usize = 64 << 20;
 
-fn match_control_flow(insts: &[Inst]) -> Result<(Vec<CfTargets>, Option<usize>), DecodeError> {
+fn match_control_flow(insts: &[&Inst]) -> Result<(Vec<CfTargets>, Option<usize>), DecodeError> {
     let mut targets = vec![CfTargets::default(); insts.len()];
     let mut ifs: Vec<usize> = vec![];
     let mut loops: Vec<(usize, Vec<usize>)> = vec![];
@@ -120,7 +122,7 @@ fn match_control_flow(insts: &[Inst]) -> Result<(Vec<CfTargets>, Option<usize>),
 /// Prepares `p` for execution. In strict mode every instruction is checked against the
 /// device's hardware restrictions and virtual registers are a fault.
 /// `hardware_mul`: integer multiplies take the hardware's precision (see `RunConfig`).
-pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded, DecodeError> {
+pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'_>, DecodeError> {
     let layout = Layout::new(p);
     if layout.total > MAX_SPACE_BYTES {
         return Err(DecodeError {
@@ -142,10 +144,26 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded, 
             ),
         });
     }
-    let insts: Vec<Inst> = p.insts().cloned().collect();
+    let insts: Vec<&Inst> = p.insts().collect();
     let (targets, halt_target) = match_control_flow(&insts)?;
-    let mut out = Vec::with_capacity(insts.len());
+    let checker = strict.then(|| crate::strict::Checker::new(p.device));
+    let mut out: Vec<DInst> = Vec::with_capacity(insts.len());
+    // Decoding an instruction depends only on the instruction, the layout and the mode
+    // (the restriction rules are functions of the instruction and device alone), and
+    // lowered code repeats instructions a lot (scratch headers, spills and fills): a
+    // repeat copies its first decoding, with its own control-flow targets.
+    let mut first_of: HashMap<&Inst, usize, BuildInstHasher> =
+        HashMap::with_capacity_and_hasher(insts.len(), BuildInstHasher::default());
     for (ip, (inst, cf)) in insts.into_iter().zip(targets).enumerate() {
+        if let Some(&first) = first_of.get(inst) {
+            let d = DInst {
+                cf,
+                ..out[first].clone()
+            };
+            out.push(d);
+            continue;
+        }
+        first_of.insert(inst, ip);
         let exec = inst.exec_size as u32;
         let fault = |e: OperandError| DecodeError {
             ip: Some(ip),
@@ -166,11 +184,7 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded, 
             .map(|s| resolve(s, exec, &layout, strict))
             .collect::<Result<Vec<_>, _>>()
             .map_err(fault)?;
-        let violations = if strict {
-            crate::strict::check(&inst, p.device)
-        } else {
-            vec![]
-        };
+        let violations = checker.as_ref().map_or(vec![], |c| c.check(inst));
         let mut d = DInst {
             inst,
             dst,

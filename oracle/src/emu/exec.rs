@@ -28,7 +28,7 @@ pub struct Ctx<'a> {
     /// DxD integer multiplies with the hardware's precision (see `RunConfig::hardware_mul`).
     pub hardware_mul: bool,
     pub fast_path: bool,
-    pub decoded: &'a Decoded,
+    pub decoded: &'a Decoded<'a>,
 }
 
 /// Channels an instruction acts on.
@@ -253,7 +253,8 @@ fn set_flag(t: &mut Thread, b: u32, v: bool, def: bool) {
 }
 
 /// Executes an ALU or math instruction. Returns the number of channels it ran for.
-pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx) -> u32 {
+/// `effects` is a buffer reused across instructions (its contents do not matter).
+pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> u32 {
     let inst = &d.inst;
     let e = enables(t, d, ctx.dispatch_width);
     let violated = !d.violations.is_empty();
@@ -277,7 +278,8 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx) -> u32 {
         && !d.srcs[0].abs
         && !inst.saturate;
     // Every channel reads its sources before any channel's results land, as in hardware.
-    let mut effects: Vec<Effect> = Vec::with_capacity(n as usize);
+    let effects = &mut effects.0;
+    effects.clear();
     let mut count = 0;
     for c in 0..n {
         if !bit(e.exec, c) {
@@ -427,7 +429,7 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx) -> u32 {
             effects.push(Effect::Flag { c, cond, def });
         }
     }
-    for effect in effects {
+    for &effect in effects.iter() {
         match effect {
             Effect::Dst { c, bits, def } => write_dst(t, &d.dst, c, bits, def),
             Effect::Acc { lane, value } => t.acc[lane] = value,
@@ -437,7 +439,13 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx) -> u32 {
     count
 }
 
+/// The results of an instruction's channels, in order, before they land: a buffer a run
+/// allocates once instead of once per instruction.
+#[derive(Default)]
+pub struct Effects(Vec<Effect>);
+
 /// A result of one channel, applied once every channel has read its sources.
+#[derive(Clone, Copy)]
 enum Effect {
     Dst {
         c: u32,

@@ -60,7 +60,10 @@ pub struct MessageEffect {
     pub rt_write: Option<RtWrite>,
 }
 
+/// Bytes and their defined flags.
 type Bytes = (Vec<u8>, Vec<u8>);
+/// A view of bytes and their defined flags (parts of a payload, without copying them).
+type ByteView<'a> = (&'a [u8], &'a [u8]);
 
 fn read_block(t: &Thread, addr: usize, len: usize) -> Result<Bytes, String> {
     if !t.space.contains(addr as u64, len as u64) {
@@ -75,7 +78,7 @@ fn read_block(t: &Thread, addr: usize, len: usize) -> Result<Bytes, String> {
     ))
 }
 
-fn dword(b: &Bytes, i: usize) -> (u32, bool) {
+fn dword(b: ByteView, i: usize) -> (u32, bool) {
     match (b.0.get(i * 4..i * 4 + 4), b.1.get(i * 4..i * 4 + 4)) {
         (Some(v), Some(d)) => (
             u32::from_le_bytes([v[0], v[1], v[2], v[3]]),
@@ -291,24 +294,27 @@ impl Ctxt<'_, '_> {
     fn scratch_read(&mut self, addr: Option<u64>, data_len: usize) -> Bytes {
         let mut bytes = vec![0u8; data_len];
         let mut def = vec![0u8; data_len];
-        match addr.and_then(|a| self.scratch_range(a, data_len)) {
-            Some(rel) => {
-                bytes.copy_from_slice(&self.mem.scratch.bytes[rel..rel + data_len]);
-                def.copy_from_slice(&self.mem.scratch.def[rel..rel + data_len]);
-            }
-            None => {
-                if addr.is_none() {
-                    self.note(
-                        DiagKind::UndefinedAddress,
-                        "scratch read from an undefined address".into(),
-                    );
-                }
-            }
+        if let Some(rel) = self.scratch_source(addr, data_len) {
+            bytes.copy_from_slice(&self.mem.scratch.bytes[rel..rel + data_len]);
+            def.copy_from_slice(&self.mem.scratch.def[rel..rel + data_len]);
         }
         (bytes, def)
     }
 
-    fn scratch_write(&mut self, addr: Option<u64>, data: &Bytes, n: u32, mask: u32) {
+    /// Where in the scratch buffer `data_len` bytes at hardware address `addr` start, or
+    /// `None` (noted) if the address is undefined or the bytes lie outside the buffer.
+    fn scratch_source(&mut self, addr: Option<u64>, data_len: usize) -> Option<usize> {
+        let rel = addr.and_then(|a| self.scratch_range(a, data_len));
+        if addr.is_none() {
+            self.note(
+                DiagKind::UndefinedAddress,
+                "scratch read from an undefined address".into(),
+            );
+        }
+        rel
+    }
+
+    fn scratch_write(&mut self, addr: Option<u64>, data: ByteView, n: u32, mask: u32) {
         let Some(a) = addr else {
             let len = self.mem.scratch.len();
             self.mem.scratch.undefine(0, len);
@@ -333,18 +339,40 @@ impl Ctxt<'_, '_> {
         }
     }
 
-    /// Copies per-channel scratch data into the register space at `dst_addr`, honouring the
-    /// channel mask at dword granularity.
-    fn land(&mut self, dst_addr: usize, data: &Bytes, n: u32, mask: u32) -> Result<(), String> {
-        if !self.t.space.contains(dst_addr as u64, data.0.len() as u64) {
+    /// Copies `len` bytes of per-channel scratch data from `src` (undefined zeros if `None`)
+    /// into the register space at `dst_addr`, honouring the channel mask at dword
+    /// granularity; a channel whose result is not `known` lands undefined.
+    fn land_scratch(
+        &mut self,
+        dst_addr: usize,
+        src: Option<usize>,
+        len: usize,
+        (n, mask): (u32, u32),
+        known: impl Fn(u32) -> bool,
+    ) -> Result<(), String> {
+        if !self.t.space.contains(dst_addr as u64, len as u64) {
             return Err("message destination outside the register space".into());
         }
-        for j in 0..data.0.len() / 4 {
-            if mask >> (j as u32 % n.max(1)) & 1 != 0 {
-                let at = dst_addr + j * 4;
-                self.t
-                    .space
-                    .write_bytes(at, &data.0[j * 4..j * 4 + 4], &data.1[j * 4..j * 4 + 4]);
+        let (space, scratch) = (&mut self.t.space, &self.mem.scratch);
+        for j in 0..len / 4 {
+            let c = j as u32 % n.max(1);
+            if mask >> c & 1 == 0 {
+                continue;
+            }
+            let at = dst_addr + j * 4;
+            match src {
+                Some(rel) => {
+                    let from = rel + j * 4;
+                    space.bytes[at..at + 4].copy_from_slice(&scratch.bytes[from..from + 4]);
+                    let k = known(c) as u8;
+                    for (d, &s) in space.def[at..at + 4]
+                        .iter_mut()
+                        .zip(&scratch.def[from..from + 4])
+                    {
+                        *d = s & k;
+                    }
+                }
+                None => space.write_bytes(at, &[0; 4], &[0; 4]),
             }
         }
         Ok(())
@@ -618,12 +646,12 @@ fn send(
     data.1.extend(p2.1);
     let hdr_regs = header as usize;
     let reg = REG_SIZE as usize;
-    let body: Bytes = (
-        data.0.get(hdr_regs * reg..).unwrap_or(&[]).to_vec(),
-        data.1.get(hdr_regs * reg..).unwrap_or(&[]).to_vec(),
+    let body: ByteView = (
+        data.0.get(hdr_regs * reg..).unwrap_or(&[]),
+        data.1.get(hdr_regs * reg..).unwrap_or(&[]),
     );
     let known = |c: u32| e.unknown >> c & 1 == 0 && d.violations.is_empty();
-    let comp_dword = |b: &Bytes, k: usize, c: u32| dword(b, k * rpc * 8 + c as usize);
+    let comp_dword = |b: ByteView, k: usize, c: u32| dword(b, k * rpc * 8 + c as usize);
     let dst_base = super::operand::first_byte(&d.dst);
     let rlen_bytes = rlen as usize * reg;
     if let Some(base) = dst_base
@@ -647,7 +675,7 @@ fn send(
                 .filter(|c| mask >> c & 1 != 0)
                 .map(|c| {
                     let vals: Vec<(u32, bool)> =
-                        (0..comps_n).map(|k| comp_dword(&body, k, c)).collect();
+                        (0..comps_n).map(|k| comp_dword(body, k, c)).collect();
                     ChannelColor {
                         channel: inst.group as u32 + c,
                         values: vals.iter().map(|v| v.0).collect(),
@@ -667,7 +695,7 @@ fn send(
         }
         MsgKind::UntypedRead { surface, comps } => {
             let live: Vec<u32> = (0..n).filter(|c| mask >> c & 1 != 0).collect();
-            let addrs: Vec<(u32, bool)> = live.iter().map(|&c| comp_dword(&body, 0, c)).collect();
+            let addrs: Vec<(u32, bool)> = live.iter().map(|&c| comp_dword(body, 0, c)).collect();
             let results = cx.untyped_read(surface, &addrs, comps as u32);
             for (&c, vals) in live.iter().zip(results) {
                 for (k, (v, def)) in vals.into_iter().enumerate() {
@@ -677,10 +705,10 @@ fn send(
         }
         MsgKind::UntypedWrite { surface, comps } => {
             for c in (0..n).filter(|c| mask >> c & 1 != 0) {
-                let (a, adef) = comp_dword(&body, 0, c);
+                let (a, adef) = comp_dword(body, 0, c);
                 let vals: Vec<(u32, bool)> = (0..comps as usize)
                     .map(|k| {
-                        let (v, def) = comp_dword(&body, k + 1, c);
+                        let (v, def) = comp_dword(body, k + 1, c);
                         (v, def && known(c))
                     })
                     .collect();
@@ -688,32 +716,24 @@ fn send(
             }
         }
         MsgKind::ScratchRead | MsgKind::ScratchWrite => {
-            let h: Bytes = (
-                data.0.get(..reg).unwrap_or(&[]).to_vec(),
-                data.1.get(..reg).unwrap_or(&[]).to_vec(),
+            let h: ByteView = (
+                data.0.get(..reg).unwrap_or(&[]),
+                data.1.get(..reg).unwrap_or(&[]),
             );
-            let addr = scratch_header_address(cx, &h);
+            let addr = scratch_header_address(cx, h);
             if kind == MsgKind::ScratchRead {
-                let got = cx.scratch_read(addr, rlen_bytes);
+                let src = cx.scratch_source(addr, rlen_bytes);
                 if let Some(base) = dst_base {
-                    let masked: Bytes = (
-                        got.0,
-                        got.1
-                            .iter()
-                            .enumerate()
-                            .map(|(i, &x)| x & known((i / 4) as u32 % n) as u8)
-                            .collect(),
-                    );
-                    cx.land(base as usize, &masked, n, mask)?;
+                    cx.land_scratch(base as usize, src, rlen_bytes, (n, mask), known)?;
                 }
             } else {
-                cx.scratch_write(addr, &body, n, mask);
+                cx.scratch_write(addr, body, n, mask);
             }
         }
         MsgKind::Sample { surface } => {
             for c in (0..n).filter(|c| mask >> c & 1 != 0) {
-                let (u, du) = comp_dword(&body, 0, c);
-                let (v, dv) = comp_dword(&body, 1, c);
+                let (u, du) = comp_dword(body, 0, c);
+                let (v, dv) = comp_dword(body, 1, c);
                 let rgba = texel(surface as u32, f32::from_bits(u), f32::from_bits(v));
                 for (k, x) in rgba.iter().enumerate() {
                     write_back(cx, k, c, x.to_bits(), du && dv);
@@ -726,7 +746,7 @@ fn send(
 
 /// `base + FFTID × size(encoding) + offset` from a scratch header, or `None` if any field
 /// it needs is undefined.
-fn scratch_header_address(cx: &Ctxt, h: &Bytes) -> Option<u64> {
+fn scratch_header_address(cx: &Ctxt, h: ByteView) -> Option<u64> {
     let (offset, d2) = dword(h, 2);
     let (enc, d3) = dword(h, 3);
     let (base, d5) = dword(h, 5);

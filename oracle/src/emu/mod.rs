@@ -9,9 +9,11 @@ mod alu;
 pub mod decode;
 mod exec;
 mod fast;
+mod inst_hash;
 pub mod layout;
 mod messages;
 mod operand;
+mod prepared;
 pub mod result;
 mod state;
 pub mod value;
@@ -19,11 +21,12 @@ pub mod value;
 use compiler::inputs::{Inputs, values_to_bytes};
 use compiler::reg::REG_SIZE;
 use compiler::{Opcode, Program};
-use decode::{Decoded, decode};
+use decode::Decoded;
 use exec::Ctx;
 use layout::{Layout, SCRATCH_BASE};
 use messages::Memory;
-use result::{BufferState, DiagKind, Diagnostic, Outcome, RunResult, ThreadResult};
+pub use prepared::Prepared;
+use result::{BufferState, Diagnostic, Outcome, RunResult, ThreadResult};
 use state::{ACC_LANES, AccLane, Space, Thread, garbage};
 use std::collections::BTreeMap;
 
@@ -174,6 +177,7 @@ fn step(
     out: &mut ThreadResult,
     diags: &mut Vec<Diagnostic>,
     budget: &mut Budget,
+    effects: &mut exec::Effects,
 ) -> Result<Step, (Option<usize>, String)> {
     let insts = &ctx.decoded.insts;
     if t.ip >= insts.len() {
@@ -201,7 +205,7 @@ fn step(
     } else if let Some(k) = d.kernel.filter(|_| ctx.fast_path) {
         budget.channel_ops += fast::exec(t, d, k, ctx) as u64;
     } else {
-        budget.channel_ops += exec::exec_alu(t, d, ctx) as u64;
+        budget.channel_ops += exec::exec_alu(t, d, ctx, effects) as u64;
     }
     if d.inst.eot {
         out.eot = true;
@@ -213,22 +217,6 @@ fn step(
     } else {
         Step::Running
     })
-}
-
-fn strict_diagnostics(decoded: &Decoded, device: compiler::Device) -> Vec<Diagnostic> {
-    let mut out = vec![];
-    for (ip, d) in decoded.insts.iter().enumerate() {
-        for v in &d.violations {
-            out.push(Diagnostic {
-                kind: DiagKind::HardwareRestriction,
-                thread: 0,
-                ip,
-                rule: Some(v.rule.to_string()),
-                message: format!("{} ({device})", v.message),
-            });
-        }
-    }
-    out
 }
 
 /// A thread's registers at its end, for inspection (tests, register dumps).
@@ -266,62 +254,12 @@ impl Registers {
 
 /// Runs `p` on `inputs`.
 pub fn run(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> RunResult {
-    run_inspect(p, inputs, cfg).0
+    Prepared::new(p, cfg).run(inputs)
 }
 
 /// Runs `p` on `inputs` and also returns every thread's final registers.
 pub fn run_inspect(p: &Program, inputs: &Inputs, cfg: &RunConfig) -> (RunResult, Vec<Registers>) {
-    let regs = vec![];
-    let mut result = RunResult {
-        outcome: Outcome::Completed,
-        threads: vec![],
-        buffers: BTreeMap::new(),
-        diagnostics: vec![],
-        steps: 0,
-        channel_ops: 0,
-    };
-    let hardware_mul = cfg.strict || cfg.hardware_mul;
-    let decoded = match decode(p, cfg.strict, hardware_mul) {
-        Ok(d) => d,
-        Err(e) => {
-            result.outcome = Outcome::Fault {
-                thread: 0,
-                ip: e.ip,
-                message: e.message,
-            };
-            return (result, regs);
-        }
-    };
-    result.diagnostics = strict_diagnostics(&decoded, p.device);
-    let ctx = Ctx {
-        device: p.device,
-        dispatch_width: p.dispatch_width as u32,
-        hardware_mul,
-        fast_path: cfg.fast_path,
-        decoded: &decoded,
-    };
-    let writers = if p.threads > 1 && writes_buffers(p) {
-        // First pass: which thread writes which buffer byte, so that the real run can
-        // treat a read of a byte another thread writes as racy whatever the schedule.
-        let mut probe = result.clone();
-        let (_, owners) = execute(p, inputs, cfg, &ctx, &decoded, BTreeMap::new(), &mut probe);
-        owners
-    } else {
-        BTreeMap::new()
-    };
-    let (regs, _) = execute(p, inputs, cfg, &ctx, &decoded, writers, &mut result);
-    (result, regs)
-}
-
-/// Whether `p` writes buffers (so threads can race on them).
-fn writes_buffers(p: &Program) -> bool {
-    p.insts().any(|i| {
-        i.op == compiler::Opcode::UntypedWriteLogical
-            || matches!(
-                i.desc.map(|d| d.kind),
-                Some(compiler::inst::MsgKind::UntypedWrite { .. })
-            )
-    })
+    Prepared::new(p, cfg).run_inspect(inputs)
 }
 
 /// Runs every thread to the end (or a fault, or out of fuel) into `result`; returns the
@@ -351,6 +289,7 @@ fn execute(
         .collect();
     let mut outs: Vec<ThreadResult> = vec![ThreadResult::default(); threads.len()];
     let mut live: Vec<bool> = vec![true; threads.len()];
+    let mut effects = exec::Effects::default();
     'rounds: while live.iter().any(|&l| l) {
         for (index, t) in threads.iter_mut().enumerate() {
             if !live[index] {
@@ -369,6 +308,7 @@ fn execute(
                 &mut outs[index],
                 &mut result.diagnostics,
                 &mut budget,
+                &mut effects,
             ) {
                 Ok(Step::Running) => {}
                 Ok(Step::Done) => live[index] = false,

@@ -4,16 +4,18 @@
 use super::layout::Layout;
 use compiler::reg::{Arf, REG_SIZE, Reg, RegKind, Region};
 use compiler::types::Type;
+use std::rc::Rc;
 
-/// Where channel `c` of an operand reads or writes.
+/// Where channel `c` of an operand reads or writes. The per-channel tables are shared
+/// (`Rc`): decoding copies an operand for every repeat of its instruction.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Loc {
     /// Byte address of each channel's element in the register space.
-    Space(Vec<u32>),
+    Space(Rc<[u32]>),
     /// Accumulator lane of each channel (acc0 = lanes 0..8, acc1 = 8..16, ...).
-    Acc(Vec<u32>),
+    Acc(Rc<[u32]>),
     /// Byte offset of each channel's element in the 8-byte flag file.
-    Flag(Vec<u32>),
+    Flag(Rc<[u32]>),
     /// Immediate bits (vector immediates are expanded per channel when read).
     Imm(u64),
     /// The null register.
@@ -45,33 +47,36 @@ pub enum OperandError {
     OutOfSpace(String),
 }
 
-fn region_offsets(base: u64, region: Region, ty: Type, n: u32) -> Vec<u64> {
-    (0..n)
-        .map(|c| base + region.element(c) as u64 * ty.size() as u64)
-        .collect()
+fn region_offsets(
+    base: u64,
+    region: Region,
+    ty: Type,
+    n: u32,
+) -> impl Iterator<Item = u64> + Clone {
+    (0..n).map(move |c| base + region.element(c) as u64 * ty.size() as u64)
 }
 
-fn strided_offsets(base: u64, stride: u8, ty: Type, n: u32) -> Vec<u64> {
-    (0..n)
-        .map(|c| base + c as u64 * stride as u64 * ty.size() as u64)
-        .collect()
+fn strided_offsets(base: u64, stride: u8, ty: Type, n: u32) -> impl Iterator<Item = u64> + Clone {
+    (0..n).map(move |c| base + c as u64 * stride as u64 * ty.size() as u64)
 }
 
 /// Per-channel addresses, checked to lie within `[lo, hi)` with the element's bytes.
+/// `what` names the register for the error only (not formatted on the success path).
 fn checked(
-    offs: Vec<u64>,
+    offs: impl Iterator<Item = u64> + Clone,
     ty: Type,
     lo: u64,
     hi: u64,
-    what: &str,
-) -> Result<Vec<u32>, OperandError> {
+    what: impl FnOnce() -> String,
+) -> Result<Rc<[u32]>, OperandError> {
     let size = ty.size() as u64;
-    if offs.iter().any(|&a| a < lo || a + size > hi) {
+    if offs.clone().any(|a| a < lo || a + size > hi) {
         return Err(OperandError::OutOfSpace(format!(
-            "{what} reaches outside its register (bytes {lo}..{hi})"
+            "{} reaches outside its register (bytes {lo}..{hi})",
+            what()
         )));
     }
-    Ok(offs.into_iter().map(|a| a as u32).collect())
+    Ok(offs.map(|a| a as u32).collect())
 }
 
 /// Resolves `reg` for an instruction `exec_size` channels wide. `strict` forbids virtual
@@ -102,7 +107,7 @@ pub fn resolve(
                 .copied()
                 .unwrap_or(layout.total) as u64;
             let offs = strided_offsets(base as u64 + offset as u64, stride, ty, n);
-            Loc::Space(checked(offs, ty, base as u64, end, &format!("v{nr}"))?)
+            Loc::Space(checked(offs, ty, base as u64, end, || format!("v{nr}"))?)
         }
         RegKind::Attr { nr, .. } | RegKind::Uniform { nr, .. } if strict => {
             let name = if matches!(reg.kind, RegKind::Attr { .. }) {
@@ -126,7 +131,7 @@ pub fn resolve(
                 .copied()
                 .unwrap_or(layout.payload_regs * REG_SIZE as usize) as u64;
             let offs = strided_offsets(base as u64 + offset as u64, stride, ty, n);
-            Loc::Space(checked(offs, ty, base as u64, end, &format!("attr{nr}"))?)
+            Loc::Space(checked(offs, ty, base as u64, end, || format!("attr{nr}"))?)
         }
         RegKind::Uniform { nr, offset } => {
             let base = layout.uniform_base as u64;
@@ -137,23 +142,19 @@ pub fn resolve(
                 .copied()
                 .unwrap_or(layout.payload_regs * REG_SIZE as usize) as u64;
             Loc::Space(checked(
-                vec![addr; n as usize],
+                std::iter::repeat_n(addr, n as usize),
                 ty,
                 base,
                 end,
-                &format!("u{nr}"),
+                || format!("u{nr}"),
             )?)
         }
         RegKind::Fixed { nr, subnr, region } => {
             let base = nr as u64 * REG_SIZE as u64 + subnr as u64;
             let offs = region_offsets(base, region, ty, n);
-            Loc::Space(checked(
-                offs,
-                ty,
-                0,
-                layout.grf_bytes as u64,
-                &format!("g{nr}"),
-            )?)
+            Loc::Space(checked(offs, ty, 0, layout.grf_bytes as u64, || {
+                format!("g{nr}")
+            })?)
         }
         RegKind::Arf {
             file,
@@ -169,7 +170,7 @@ pub fn resolve(
             Arf::Flag => {
                 let base = nr as u64 * 4 + subnr as u64;
                 let offs = region_offsets(base, region, ty, n);
-                Loc::Flag(checked(offs, ty, 0, 8, &format!("f{nr}"))?)
+                Loc::Flag(checked(offs, ty, 0, 8, || format!("f{nr}"))?)
             }
             Arf::Mask => Loc::ChannelEnable,
             _ => Loc::Unmodelled,

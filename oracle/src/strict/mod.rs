@@ -41,15 +41,40 @@ pub fn table(device: Device) -> &'static [Row] {
 
 /// The restrictions `inst` breaks on `device`.
 pub fn check(inst: &Inst, device: Device) -> Vec<Restriction> {
-    let info = device.info();
-    table(device)
-        .iter()
-        .filter(|row| (row.applies)(info) && (row.rule.broken)(inst, info))
-        .map(|row| Restriction {
-            rule: row.rule.name,
-            message: row.rule.message,
-        })
-        .collect()
+    Checker::new(device).check(inst)
+}
+
+/// The rules of one device, its table rows filtered once: a program's instructions are
+/// all checked against the same rows.
+pub struct Checker {
+    info: &'static DeviceInfo,
+    rules: Vec<&'static RuleDef>,
+}
+
+impl Checker {
+    pub fn new(device: Device) -> Checker {
+        let info = device.info();
+        Checker {
+            info,
+            rules: table(device)
+                .iter()
+                .filter(|row| (row.applies)(info))
+                .map(|row| row.rule)
+                .collect(),
+        }
+    }
+
+    /// The restrictions `inst` breaks, in table order.
+    pub fn check(&self, inst: &Inst) -> Vec<Restriction> {
+        self.rules
+            .iter()
+            .filter(|rule| (rule.broken)(inst, self.info))
+            .map(|rule| Restriction {
+                rule: rule.name,
+                message: rule.message,
+            })
+            .collect()
+    }
 }
 
 /// Every rule name known to some table, for tests and documentation.

@@ -138,8 +138,7 @@ rule!(
 );
 
 fn mixes_64bit_with(inst: &Inst, other: fn(Type) -> bool) -> bool {
-    let types: Vec<Type> = operands(inst).map(|r| r.ty).collect();
-    types.iter().any(|t| t.size() == 8) && types.iter().any(|&t| other(t))
+    operands(inst).any(|r| r.ty.size() == 8) && operands(inst).any(|r| other(r.ty))
 }
 
 rule!(

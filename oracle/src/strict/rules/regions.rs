@@ -19,18 +19,16 @@ pub(crate) use rule;
 
 /// Sources the region rules look at: register sources of non-send, non-3-source
 /// instructions, with their regions.
-fn region_srcs(inst: &Inst) -> Vec<(&Reg, Region)> {
-    if is_send_like(inst) || inst.op.is_3src() {
-        return vec![];
-    }
+fn region_srcs(inst: &Inst) -> impl Iterator<Item = (&Reg, Region)> {
+    let skipped = is_send_like(inst) || inst.op.is_3src();
     reg_srcs(inst)
+        .filter(move |_| !skipped)
         .filter_map(|(_, r)| region(r).map(|g| (r, g)))
-        .collect()
 }
 
 fn any_src(inst: &Inst, f: impl Fn(&Reg, Region, u32) -> bool) -> bool {
     let n = inst.exec_size as u32;
-    region_srcs(inst).into_iter().any(|(r, g)| f(r, g, n))
+    region_srcs(inst).any(|(r, g)| f(r, g, n))
 }
 
 fn encodable_src(g: Region) -> bool {
@@ -157,16 +155,13 @@ rule!(
         && src_last_byte(r, g, n) >= 2 * REG_SIZE)
 );
 
-/// Byte offsets of the destination's elements relative to its register start.
-fn dst_bytes(inst: &Inst) -> Option<Vec<u32>> {
+/// Byte offsets of the destination's elements relative to its register start (computed
+/// on the fly: the rules run on every instruction of every compiled program).
+fn dst_bytes(inst: &Inst) -> Option<impl ExactSizeIterator<Item = u32> + Clone> {
     let g = dst_region(inst)?;
     let size = elem_size(inst.dst.ty);
     let sub = subnr(&inst.dst);
-    Some(
-        (0..inst.exec_size as u32)
-            .map(|c| sub + c * g.hstride as u32 * size)
-            .collect(),
-    )
+    Some((0..inst.exec_size as u32).map(move |c| sub + c * g.hstride as u32 * size))
 }
 
 rule!(
@@ -175,8 +170,7 @@ rule!(
     "A destination cannot span more than 2 adjacent GRF registers",
     |i, _| {
         matches!(i.dst.kind, RegKind::Fixed { .. })
-            && dst_bytes(i)
-                .is_some_and(|b| b.iter().any(|&x| x + elem_size(i.dst.ty) > 2 * REG_SIZE))
+            && dst_bytes(i).is_some_and(|mut b| b.any(|x| x + elem_size(i.dst.ty) > 2 * REG_SIZE))
     }
 );
 
@@ -184,7 +178,7 @@ fn uneven_split(inst: &Inst) -> bool {
     let Some(bytes) = dst_bytes(inst) else {
         return false;
     };
-    let first = bytes.iter().filter(|&&b| b < REG_SIZE).count();
+    let first = bytes.clone().filter(|&b| b < REG_SIZE).count();
     let second = bytes.len() - first;
     second > 0 && first != second
 }
@@ -217,11 +211,11 @@ rule!(
         let Some(bytes) = dst_bytes(i) else {
             return false;
         };
-        let one_reg = bytes.iter().all(|&b| b < REG_SIZE);
+        let one_reg = bytes.clone().all(|b| b < REG_SIZE);
         if !one_reg || !any_src(i, src_spans_two) {
             return false;
         }
-        let low = bytes.iter().filter(|&&b| b < 16).count();
+        let low = bytes.clone().filter(|&b| b < 16).count();
         let high = bytes.len() - low;
         !(low == 0 || high == 0 || low == high)
     }
@@ -233,7 +227,7 @@ fn two_reg_rule(inst: &Inst, which: u8) -> bool {
     let Some(dbytes) = dst_bytes(inst) else {
         return false;
     };
-    if !dbytes.iter().any(|&b| b >= REG_SIZE) {
+    if !dbytes.clone().any(|b| b >= REG_SIZE) {
         return false;
     }
     let n = inst.exec_size as u32;
@@ -252,23 +246,21 @@ fn two_reg_rule(inst: &Inst, which: u8) -> bool {
         {
             return false;
         }
-        let sbytes: Vec<u32> = (0..n)
-            .map(|c| subnr(r) + g.element(c) * elem_size(r.ty))
-            .collect();
-        let spans_two = sbytes.iter().any(|&b| b >= REG_SIZE);
+        let sbytes = (0..n).map(|c| subnr(r) + g.element(c) * elem_size(r.ty));
+        let spans_two = sbytes.clone().any(|b| b >= REG_SIZE);
         match which {
             0 => {
                 spans_two
                     && dbytes
-                        .iter()
-                        .zip(&sbytes)
+                        .clone()
+                        .zip(sbytes)
                         .any(|(d, s)| d / REG_SIZE != s / REG_SIZE)
             }
             1 => {
                 let off = |reg: u32| {
                     sbytes
-                        .iter()
-                        .find(|&&b| b / REG_SIZE == reg)
+                        .clone()
+                        .find(|&b| b / REG_SIZE == reg)
                         .map(|b| b % REG_SIZE)
                 };
                 spans_two && off(0) != off(1)
