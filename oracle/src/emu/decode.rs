@@ -1,11 +1,10 @@
 //! A program prepared for execution: operands resolved, control-flow targets matched,
 //! hardware-restriction violations attached (strict mode).
 
-use super::inst_hash::BuildInstHasher;
 use super::layout::Layout;
 use super::operand::{Operand, OperandError, resolve};
 use compiler::{Inst, Opcode, Program};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Control-flow targets of one instruction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -151,9 +150,11 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
     // Decoding an instruction depends only on the instruction, the layout and the mode
     // (the restriction rules are functions of the instruction and device alone), and
     // lowered code repeats instructions a lot (scratch headers, spills and fills): a
-    // repeat copies its first decoding, with its own control-flow targets.
-    let mut first_of: HashMap<&Inst, usize, BuildInstHasher> =
-        HashMap::with_capacity_and_hasher(insts.len(), BuildInstHasher::default());
+    // repeat copies its first decoding, with its own control-flow targets. (FxHash: the
+    // derived `Hash` feeds many small fields, which SipHash makes cost more than the
+    // decoding saved; the keys are our own programs, so collision resistance is moot.)
+    let mut first_of: FxHashMap<&Inst, usize> =
+        FxHashMap::with_capacity_and_hasher(insts.len(), Default::default());
     for (ip, (inst, cf)) in insts.into_iter().zip(targets).enumerate() {
         if let Some(&first) = first_of.get(inst) {
             let d = DInst {

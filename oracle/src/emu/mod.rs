@@ -9,7 +9,6 @@ mod alu;
 pub mod decode;
 mod exec;
 mod fast;
-mod inst_hash;
 pub mod layout;
 mod messages;
 mod operand;
