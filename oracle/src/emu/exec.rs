@@ -153,6 +153,22 @@ pub fn implicit_lane(ctx: &Ctx, group: u32, c: u32, integer: bool) -> (usize, bo
     (lane as usize, exists)
 }
 
+/// Channel `c` of an operand as raw bits with a defined flag per byte: what a raw copy
+/// (same-type MOV, LOAD_PAYLOAD) carries over, so partly written elements stay partly defined.
+pub fn read_raw_bytes(t: &Thread, op: &Operand, c: u32) -> (u64, [u8; 8]) {
+    let size = op.ty.size() as usize;
+    let (bits, all) = read_raw(t, op, c);
+    let mut def = [0u8; 8];
+    match &op.loc {
+        Loc::Space(offs) => {
+            let at = offs[c as usize] as usize;
+            def[..size].copy_from_slice(&t.space.def[at..at + size]);
+        }
+        _ => def[..size].fill(all as u8),
+    }
+    (bits, def)
+}
+
 /// Reads channel `c` of a source operand: raw bits (of the element's type) and defined-ness.
 pub fn read_raw(t: &Thread, op: &Operand, c: u32) -> (u64, bool) {
     let size = op.ty.size() as usize;
@@ -290,8 +306,22 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
         if raw_move {
             let (raw, dv) = read_raw(t, &d.srcs[0], c);
             let bits = raw & mask_of(dst_ty);
+            // Into registers, the copy keeps which bytes are defined: a pre-copy of a
+            // partly written 64-bit element must not lose its defined half.
+            if matches!(d.dst.loc, Loc::Space(_)) {
+                let (_, mut bytes_def) = read_raw_bytes(t, &d.srcs[0], c);
+                if !def {
+                    bytes_def = [0; 8];
+                }
+                effects.push(Effect::RawDst { c, bits, bytes_def });
+            } else {
+                effects.push(Effect::Dst {
+                    c,
+                    bits,
+                    def: def && dv,
+                });
+            }
             def &= dv;
-            effects.push(Effect::Dst { c, bits, def });
             if inst.acc_wr {
                 let (lane, exists) = implicit_lane(ctx, inst.group as u32, c, dst_ty.is_int());
                 if exists {
@@ -432,6 +462,14 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
     for &effect in effects.iter() {
         match effect {
             Effect::Dst { c, bits, def } => write_dst(t, &d.dst, c, bits, def),
+            Effect::RawDst { c, bits, bytes_def } => {
+                if let Loc::Space(offs) = &d.dst.loc {
+                    let size = d.dst.ty.size() as usize;
+                    let at = offs[c as usize] as usize;
+                    t.space
+                        .write_bytes(at, &bits.to_le_bytes()[..size], &bytes_def[..size]);
+                }
+            }
             Effect::Acc { lane, value } => t.acc[lane] = value,
             Effect::Flag { c, cond, def } => set_cmod_flag(t, d, c, cond, def),
         }
@@ -451,6 +489,12 @@ enum Effect {
         c: u32,
         bits: u64,
         def: bool,
+    },
+    /// A raw move into registers: its bytes with their own defined flags.
+    RawDst {
+        c: u32,
+        bits: u64,
+        bytes_def: [u8; 8],
     },
     Acc {
         lane: usize,

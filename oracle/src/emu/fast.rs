@@ -75,6 +75,12 @@ pub fn classify(d: &DInst, hardware_mul: bool, dxd: bool) -> Option<Kernel> {
         _ => return None,
     };
     let dst_ty = d.dst.ty;
+    // Register-to-register raw moves keep per-byte defined flags: the generic path's job.
+    let s0 = &d.srcs[0];
+    let raw_move = op == Op::Mov && s0.ty == dst_ty && !s0.negate && !s0.abs && !inst.saturate;
+    if raw_move && matches!(s0.loc, Loc::Space(_)) && matches!(d.dst.loc, Loc::Space(_)) {
+        return None;
+    }
     let all_f = d.srcs.iter().all(|s| s.ty == Type::F);
     let all_dw = d.srcs.iter().all(|s| matches!(s.ty, Type::D | Type::UD));
     let float_op = matches!(

@@ -31,7 +31,7 @@
 //! `((x ^ y ^ S) & 15) / 15, x / 15, y / 15, 1.0`; non-finite coordinates give zero.
 
 use super::decode::DInst;
-use super::exec::{Ctx, diag, enables, read_raw};
+use super::exec::{Ctx, diag, enables, read_raw, read_raw_bytes};
 use super::layout::SCRATCH_BASE;
 use super::operand::Loc;
 use super::result::{ChannelColor, DiagKind, Diagnostic, RtWrite};
@@ -76,6 +76,15 @@ fn read_block(t: &Thread, addr: usize, len: usize) -> Result<Bytes, String> {
         t.space.bytes[addr..addr + len].to_vec(),
         t.space.def[addr..addr + len].to_vec(),
     ))
+}
+
+/// Which of dword `i`'s bytes are defined, as a 4-bit mask (colour outputs keep bytes).
+fn dword_def_mask(b: ByteView, i: usize) -> u8 {
+    b.1.get(i * 4..i * 4 + 4).map_or(0, |d| {
+        d.iter()
+            .enumerate()
+            .fold(0, |m, (k, &x)| m | ((x != 0) as u8) << k)
+    })
 }
 
 fn dword(b: ByteView, i: usize) -> (u32, bool) {
@@ -595,14 +604,25 @@ fn load_payload(
             return Err("LOAD_PAYLOAD writes outside the register space".into());
         }
         for c in (0..n).filter(|c| mask >> c & 1 != 0) {
-            let (v, def) = if matches!(src.loc, Loc::Null) {
-                (0, false)
+            let (v, mut def) = if matches!(src.loc, Loc::Null) {
+                (0, [0; 8])
             } else {
-                read_raw(cx.t, src, c)
+                read_raw_bytes(cx.t, src, c)
             };
             let known = e.unknown >> c & 1 == 0 && d.violations.is_empty();
-            cx.t.space
-                .write(at + c as usize * stride_bytes, size, v, def && known);
+            if src.ty.size() as usize != size {
+                // Not a byte-for-byte copy: defined only as a whole.
+                let whole = def[..src.ty.size() as usize].iter().all(|&b| b == 1);
+                def = [whole as u8; 8];
+            }
+            if !known {
+                def = [0; 8];
+            }
+            cx.t.space.write_bytes(
+                at + c as usize * stride_bytes,
+                &v.to_le_bytes()[..size],
+                &def[..size],
+            );
         }
         at += comp_bytes;
     }
@@ -674,14 +694,18 @@ fn send(
             let channels = (0..n)
                 .filter(|c| mask >> c & 1 != 0)
                 .map(|c| {
-                    let vals: Vec<(u32, bool)> =
-                        (0..comps_n).map(|k| comp_dword(body, k, c)).collect();
+                    let at = |k: usize| k * rpc * 8 + c as usize;
                     ChannelColor {
                         channel: inst.group as u32 + c,
-                        values: vals.iter().map(|v| v.0).collect(),
-                        defined: vals
-                            .iter()
-                            .map(|v| if v.1 && known(c) { 0xf } else { 0 })
+                        values: (0..comps_n).map(|k| dword(body, at(k)).0).collect(),
+                        defined: (0..comps_n)
+                            .map(|k| {
+                                if known(c) {
+                                    dword_def_mask(body, at(k))
+                                } else {
+                                    0
+                                }
+                            })
                             .collect(),
                     }
                 })
