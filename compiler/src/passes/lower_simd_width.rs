@@ -248,7 +248,15 @@ fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst
         }
         if dst_copy {
             let d = inst.dst;
-            let t = super::temp(p, d.ty, dst_comps * w * d.ty.size());
+            // One component keeps the destination's stride: a narrower destination type
+            // than the execution type needs it (dst stride × size = exec type size).
+            let stride = if dst_comps == 1 {
+                super::elem_stride(&d).unwrap_or(1).max(1)
+            } else {
+                1
+            };
+            let t = super::temp(p, d.ty, dst_comps * w * stride * d.ty.size())
+                .with_stride(stride as u8);
             let pre_copy = inst.predicate.is_some()
                 && inst.op != Opcode::Sel
                 && !crate::zoo!(opts, SimdZipIgnoresPredicate);
