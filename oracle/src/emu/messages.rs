@@ -387,9 +387,9 @@ impl Ctxt<'_, '_> {
         Ok(())
     }
 
-    /// Programmed per-thread hardware address for a logical scratch access.
+    /// Address of a logical scratch access in the thread's private region.
     fn logical_scratch_addr(&self, offset: u64) -> u64 {
-        SCRATCH_BASE as u64 + self.t.fftid as u64 * self.t.scratch_per_thread as u64 + offset
+        SCRATCH_BASE as u64 + self.t.fftid as u64 * self.t.logical_scratch_region as u64 + offset
     }
 }
 

@@ -90,7 +90,7 @@ fn new_thread(
     layout: &Layout,
     inputs: &Inputs,
     index: u32,
-    programmed: u32,
+    (programmed, real): (u32, u32),
 ) -> Thread {
     let mut space = Space::undefined(layout.total);
     let reg = REG_SIZE as usize;
@@ -126,7 +126,7 @@ fn new_thread(
         halted: 0,
         stack: vec![],
         ip: 0,
-        scratch_per_thread: programmed,
+        logical_scratch_region: real,
     }
 }
 
@@ -272,8 +272,8 @@ fn execute(
     other_writers: BTreeMap<u8, Vec<u8>>,
     result: &mut RunResult,
 ) -> (Vec<Registers>, BTreeMap<u8, Vec<u8>>) {
-    let (programmed, real) = scratch_sizes(p);
-    let mut mem = memory(p, inputs, real);
+    let sizes = scratch_sizes(p);
+    let mut mem = memory(p, inputs, sizes.1);
     mem.other_writers = other_writers;
     let mut budget = Budget {
         steps: 0,
@@ -284,7 +284,7 @@ fn execute(
     // thread order (deterministic). Buffer bytes shared between threads are racy and
     // undefined (see messages.rs), so the schedule cannot change a defined result.
     let mut threads: Vec<Thread> = (0..p.threads)
-        .map(|index| new_thread(p, &decoded.layout, inputs, index, programmed))
+        .map(|index| new_thread(p, &decoded.layout, inputs, index, sizes))
         .collect();
     let mut outs: Vec<ThreadResult> = vec![ThreadResult::default(); threads.len()];
     let mut live: Vec<bool> = vec![true; threads.len()];

@@ -144,8 +144,10 @@ pub struct Thread {
     pub halted: u32,
     pub stack: Vec<Frame>,
     pub ip: usize,
-    /// Per-thread scratch size programmed into g0.3 (bytes).
-    pub scratch_per_thread: u32,
+    /// Bytes of the shared scratch buffer each thread's logical scratch accesses own: the
+    /// program's whole need, even beyond what the hardware can be programmed with (a
+    /// logical program's scratch is private to its thread).
+    pub logical_scratch_region: u32,
 }
 
 impl Thread {
