@@ -21,6 +21,8 @@ pub enum Kernel {
     Int(Op),
     /// MOV between F and D/UD: the destination type.
     Convert(Type),
+    /// Register-to-register dword MOV without modifiers: bytes and their defined flags.
+    RawMove,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +81,8 @@ pub fn classify(d: &DInst, hardware_mul: bool, dxd: bool) -> Option<Kernel> {
     let s0 = &d.srcs[0];
     let raw_move = op == Op::Mov && s0.ty == dst_ty && !s0.negate && !s0.abs && !inst.saturate;
     if raw_move && matches!(s0.loc, Loc::Space(_)) && matches!(d.dst.loc, Loc::Space(_)) {
-        return None;
+        let dword = dst_ty.size() == 4 && inst.cmod.is_none();
+        return dword.then_some(Kernel::RawMove);
     }
     let all_f = d.srcs.iter().all(|s| s.ty == Type::F);
     let all_dw = d.srcs.iter().all(|s| matches!(s.ty, Type::D | Type::UD));
@@ -221,6 +224,7 @@ pub fn exec(t: &mut Thread, d: &DInst, k: Kernel, ctx: &Ctx) -> u32 {
     let mut cond = [false; 32];
     let sat = d.inst.saturate;
     match k {
+        Kernel::RawMove => return raw_move(t, d, &e, n),
         Kernel::Float(op) => {
             let (s0, s1, s2) = (
                 &d.srcs[0],
@@ -372,6 +376,28 @@ pub fn exec(t: &mut Thread, d: &DInst, k: Kernel, ctx: &Ctx) -> u32 {
         }
     }
     exec.count_ones()
+}
+
+/// A raw dword move: every channel's bytes and defined flags are read before any lands.
+fn raw_move(t: &mut Thread, d: &DInst, e: &Enables, n: usize) -> u32 {
+    let (Loc::Space(src), Loc::Space(dst)) = (&d.srcs[0].loc, &d.dst.loc) else {
+        return 0;
+    };
+    let mut bytes = [[0u8; 4]; 32];
+    let mut defs = [[0u8; 4]; 32];
+    for c in 0..n {
+        let a = src[c] as usize;
+        bytes[c].copy_from_slice(&t.space.bytes[a..a + 4]);
+        if e.unknown >> c & 1 == 0 {
+            defs[c].copy_from_slice(&t.space.def[a..a + 4]);
+        }
+    }
+    for c in (0..n).filter(|c| e.exec >> c & 1 != 0) {
+        let a = dst[c] as usize;
+        t.space.bytes[a..a + 4].copy_from_slice(&bytes[c]);
+        t.space.def[a..a + 4].copy_from_slice(&defs[c]);
+    }
+    e.exec.count_ones()
 }
 
 /// Writes the enabled channels of a 32-bit destination with their defined flags.
