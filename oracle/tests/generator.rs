@@ -94,10 +94,29 @@ fn generated_programs_are_well_defined_and_varied() {
     use oracle::differential::{Verdict, check, input_sets};
     let mut discarded = 0;
     let mut ops = std::collections::HashSet::new();
+    let (mut flag_data, mut break_only_loops) = (0, 0);
     let n = 300;
     for seed in 0..n {
         let g = from_seed(seed, &Knobs::default());
         ops.extend(g.program.insts().map(|i| i.op));
+        let flag_source = |r: &compiler::Reg| {
+            matches!(
+                r.kind,
+                compiler::reg::RegKind::Arf {
+                    file: compiler::reg::Arf::Flag,
+                    ..
+                }
+            )
+        };
+        flag_data +=
+            g.program
+                .insts()
+                .any(|i| i.cmod.is_some() && i.srcs.iter().any(flag_source)) as u32;
+        break_only_loops += g
+            .program
+            .insts()
+            .any(|i| i.op == compiler::Opcode::While && i.predicate.is_none())
+            as u32;
         let c = check(
             &g.program,
             &input_sets(&g.program, 0, 0),
@@ -106,6 +125,10 @@ fn generated_programs_are_well_defined_and_varied() {
         discarded += matches!(c.verdict, Verdict::Discard { .. }) as u64;
     }
     assert!(discarded * 100 / n < 5, "{discarded} of {n} discarded");
+    // The shapes two zoo bugs need: a conditional modifier rewriting the flag its source
+    // reads, and loops left only through exit-value BREAKs.
+    assert!(flag_data > 0, "no instruction reads the flag it writes");
+    assert!(break_only_loops > 0, "no loop left only through BREAK");
     let alu_hit = oracle::generator::ALU_OPS
         .iter()
         .filter(|o| ops.contains(o))

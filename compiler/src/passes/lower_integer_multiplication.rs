@@ -37,13 +37,19 @@ fn like(inst: &Inst, op: Opcode, dst: Reg, srcs: Vec<Reg>) -> Inst {
     i
 }
 
+/// Like [`like`], also under `inst`'s predicate: the instruction that lands the result.
+fn like_predicated(inst: &Inst, op: Opcode, dst: Reg, srcs: Vec<Reg>) -> Inst {
+    let mut i = like(inst, op, dst, srcs);
+    i.predicate = inst.predicate;
+    i.flag_subreg = inst.flag_subreg;
+    i
+}
+
 /// `mov.cmod null, value` with `inst`'s channels, predicate and flag: the compare a
 /// lowered multiply's conditional modifier becomes, on the finished product.
 fn cmod_test(inst: &Inst, value: Reg) -> Option<Inst> {
     let cmod = inst.cmod?;
-    let mut test = like(inst, Opcode::Mov, Reg::null(value.ty), vec![value]);
-    test.predicate = inst.predicate;
-    test.flag_subreg = inst.flag_subreg;
+    let mut test = like_predicated(inst, Opcode::Mov, Reg::null(value.ty), vec![value]);
     test.cmod = Some(cmod);
     Some(test)
 }
@@ -121,15 +127,12 @@ fn lower_widening(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec
     }
     out.extend(lower_mulh(p, mulh));
     for (k, part) in [(0, low), (1, high.retype(Type::UD))] {
-        let mut mov = like(
+        out.push(like_predicated(
             &inst,
             Opcode::Mov,
             dword_half(inst.dst, k).retype(Type::UD),
             vec![part],
-        );
-        mov.predicate = inst.predicate;
-        mov.flag_subreg = inst.flag_subreg;
-        out.push(mov);
+        ));
     }
     out.extend(cmod_test(&inst, inst.dst));
     out
@@ -234,9 +237,7 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
         } else {
             low
         };
-        let mut mov = like(&inst, Opcode::Mov, inst.dst, vec![result]);
-        mov.predicate = inst.predicate;
-        mov.flag_subreg = inst.flag_subreg;
+        let mut mov = like_predicated(&inst, Opcode::Mov, inst.dst, vec![result]);
         mov.cmod = inst.cmod;
         out.push(mov);
     } else if inst.dst.is_null() {
@@ -313,15 +314,9 @@ fn lower_mulh(p: &mut Program, inst: Inst) -> Vec<Inst> {
             m.nomask = true;
         }
         out.push(m);
-        let mut mov = like(&inst, Opcode::Mov, inst.dst, vec![t]);
-        mov.predicate = inst.predicate;
-        mov.flag_subreg = inst.flag_subreg;
-        out.push(mov);
+        out.push(like_predicated(&inst, Opcode::Mov, inst.dst, vec![t]));
     } else {
-        let mut mach = like(&inst, Opcode::Mach, inst.dst, vec![a, b]);
-        mach.predicate = inst.predicate;
-        mach.flag_subreg = inst.flag_subreg;
-        out.push(mach);
+        out.push(like_predicated(&inst, Opcode::Mach, inst.dst, vec![a, b]));
     }
     out
 }
@@ -401,9 +396,7 @@ fn lower_qword(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> 
         out.push(mov);
     }
     if !wide {
-        let mut mov = like(&inst, Opcode::Mov, inst.dst, vec![product]);
-        mov.predicate = inst.predicate;
-        mov.flag_subreg = inst.flag_subreg;
+        let mut mov = like_predicated(&inst, Opcode::Mov, inst.dst, vec![product]);
         mov.cmod = inst.cmod;
         out.push(mov);
     } else {
@@ -448,6 +441,10 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
     let mut progress = false;
     let mut out = vec![];
     for inst in p.take_insts() {
+        if !matches!(inst.op, Opcode::Mul | Opcode::Mulh) {
+            out.push(inst);
+            continue;
+        }
         let before = inst.clone();
         let lowered = lower_mul(p, inst, opts);
         progress |= lowered.len() != 1 || lowered[0] != before;

@@ -304,24 +304,19 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
         count += 1;
         let mut def = !bit(e.unknown, c) && !violated;
         if raw_move {
-            let (raw, dv) = read_raw(t, &d.srcs[0], c);
+            let (raw, mut bytes_def) = read_raw_bytes(t, &d.srcs[0], c);
             let bits = raw & mask_of(dst_ty);
+            if !def {
+                bytes_def = [0; 8];
+            }
+            def &= bytes_def[..dst_ty.size() as usize].iter().all(|&b| b != 0);
             // Into registers, the copy keeps which bytes are defined: a pre-copy of a
             // partly written 64-bit element must not lose its defined half.
-            if matches!(d.dst.loc, Loc::Space(_)) {
-                let (_, mut bytes_def) = read_raw_bytes(t, &d.srcs[0], c);
-                if !def {
-                    bytes_def = [0; 8];
-                }
-                effects.push(Effect::RawDst { c, bits, bytes_def });
+            effects.push(if matches!(d.dst.loc, Loc::Space(_)) {
+                Effect::RawDst { c, bits, bytes_def }
             } else {
-                effects.push(Effect::Dst {
-                    c,
-                    bits,
-                    def: def && dv,
-                });
-            }
-            def &= dv;
+                Effect::Dst { c, bits, def }
+            });
             if inst.acc_wr {
                 let (lane, exists) = implicit_lane(ctx, inst.group as u32, c, dst_ty.is_int());
                 if exists {

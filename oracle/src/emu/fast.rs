@@ -12,17 +12,24 @@ use compiler::Opcode;
 use compiler::inst::CondMod;
 use compiler::types::Type;
 
-/// What a fast-path instruction computes.
+/// What a fast-path instruction does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
+    /// Register-to-register dword MOV without modifiers: bytes and their defined flags.
+    RawMove,
+    /// A computation on gathered dword values.
+    Compute(Arith),
+}
+
+/// A fast-path computation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arith {
     /// F sources (no vector immediates), F or null destination (any 32-bit one for CMP).
     Float(Op),
     /// D/UD sources and destination (or null), no saturate.
     Int(Op),
     /// MOV between F and D/UD: the destination type.
     Convert(Type),
-    /// Register-to-register dword MOV without modifiers: bytes and their defined flags.
-    RawMove,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,7 +99,7 @@ pub fn classify(d: &DInst, hardware_mul: bool, dxd: bool) -> Option<Kernel> {
     );
     if all_f && float_op && (dst_ty == Type::F || (matches!(op, Op::Cmp(_)) && dst_ty.size() == 4))
     {
-        return Some(Kernel::Float(op));
+        return Some(Kernel::Compute(Arith::Float(op)));
     }
     let int_or_f = |t: Type| matches!(t, Type::F | Type::D | Type::UD);
     if op == Op::Mov
@@ -100,13 +107,13 @@ pub fn classify(d: &DInst, hardware_mul: bool, dxd: bool) -> Option<Kernel> {
         && int_or_f(dst_ty)
         && (d.srcs[0].ty == Type::F) != (dst_ty == Type::F)
     {
-        return Some(Kernel::Convert(dst_ty));
+        return Some(Kernel::Compute(Arith::Convert(dst_ty)));
     }
     let int_op = !matches!(op, Op::Mad);
     let truncating_mul = op == Op::Mul && hardware_mul && !dxd;
     if all_dw && int_op && !truncating_mul && !inst.saturate && matches!(dst_ty, Type::D | Type::UD)
     {
-        return Some(Kernel::Int(op));
+        return Some(Kernel::Compute(Arith::Int(op)));
     }
     None
 }
@@ -212,6 +219,14 @@ fn single_bits(r: f64, sat: bool) -> u32 {
 pub fn exec(t: &mut Thread, d: &DInst, k: Kernel, ctx: &Ctx) -> u32 {
     let e: Enables = enables(t, d, ctx.dispatch_width);
     let n = d.inst.exec_size as usize;
+    match k {
+        Kernel::RawMove => raw_move(t, d, &e, n),
+        Kernel::Compute(a) => compute(t, d, a, &e, n),
+    }
+}
+
+/// Gathers the sources, computes every channel, scatters the enabled ones.
+fn compute(t: &mut Thread, d: &DInst, k: Arith, e: &Enables, n: usize) -> u32 {
     let mut g = [Gathered {
         vals: [0; 32],
         def: u32::MAX,
@@ -224,8 +239,7 @@ pub fn exec(t: &mut Thread, d: &DInst, k: Kernel, ctx: &Ctx) -> u32 {
     let mut cond = [false; 32];
     let sat = d.inst.saturate;
     match k {
-        Kernel::RawMove => return raw_move(t, d, &e, n),
-        Kernel::Float(op) => {
+        Arith::Float(op) => {
             let (s0, s1, s2) = (
                 &d.srcs[0],
                 d.srcs.get(1).unwrap_or(&d.srcs[0]),
@@ -274,7 +288,7 @@ pub fn exec(t: &mut Thread, d: &DInst, k: Kernel, ctx: &Ctx) -> u32 {
                 _ => {}
             }
         }
-        Kernel::Int(op) => {
+        Arith::Int(op) => {
             let logic = matches!(op, Op::And | Op::Or | Op::Xor | Op::Not);
             let (s0, s1) = (&d.srcs[0], d.srcs.get(1).unwrap_or(&d.srcs[0]));
             let a = |x: u32| int_in(s0, x, logic);
@@ -319,7 +333,7 @@ pub fn exec(t: &mut Thread, d: &DInst, k: Kernel, ctx: &Ctx) -> u32 {
                 Op::Mad => {}
             }
         }
-        Kernel::Convert(to) => {
+        Arith::Convert(to) => {
             let s0 = &d.srcs[0];
             if s0.ty == Type::F {
                 let (lo, hi) = if to == Type::D {
@@ -356,7 +370,7 @@ pub fn exec(t: &mut Thread, d: &DInst, k: Kernel, ctx: &Ctx) -> u32 {
         && d.inst.op != Opcode::Sel
     {
         let base = 16 * d.inst.flag_subreg as u32 + d.inst.group as u32;
-        let is_cmp = matches!(k, Kernel::Float(Op::Cmp(_)) | Kernel::Int(Op::Cmp(_)));
+        let is_cmp = matches!(k, Arith::Float(Op::Cmp(_)) | Arith::Int(Op::Cmp(_)));
         for c in 0..n {
             if exec >> c & 1 == 0 || base + c as u32 >= 64 {
                 continue;

@@ -612,7 +612,7 @@ fn load_payload(
             let known = e.unknown >> c & 1 == 0 && d.violations.is_empty();
             if src.ty.size() as usize != size {
                 // Not a byte-for-byte copy: defined only as a whole.
-                let whole = def[..src.ty.size() as usize].iter().all(|&b| b == 1);
+                let whole = def[..src.ty.size() as usize].iter().all(|&b| b != 0);
                 def = [whole as u8; 8];
             }
             if !known {

@@ -203,7 +203,12 @@ impl Gen<'_, '_> {
         if wider.is_empty() {
             return self.attr_src(ty);
         }
-        let v = self.pick(&wider);
+        self.part_of(&wider, ty)
+    }
+
+    /// Every `ty`-sized part at one position of one of the `wider` values, as a strided view.
+    fn part_of(&mut self, wider: &[Val], ty: Type) -> Reg {
+        let v = self.pick(wider);
         let stride = v.ty.size() / ty.size();
         let part = self.choose(stride as usize) as u32;
         Reg::vgrf(v.nr, ty)
@@ -222,13 +227,7 @@ impl Gen<'_, '_> {
             .filter(|v| v.ty.size() > ty.size())
             .collect();
         if self.has(Feature::Strided) && !wider.is_empty() && self.chance(1, 6) {
-            let v = self.pick(&wider);
-            let stride = v.ty.size() / ty.size();
-            let part = self.choose(stride as usize) as u32;
-            let r = Reg::vgrf(v.nr, ty)
-                .byte_offset(v.offset + part * ty.size())
-                .with_stride(stride as u8);
-            return Some((r, None));
+            return Some((self.part_of(&wider, ty), None));
         }
         if self.uniform_control() && (same.is_empty() || self.chance(1, 2)) {
             let nr = self.new_vgrf(self.regs_for(ty));

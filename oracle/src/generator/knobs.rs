@@ -227,26 +227,24 @@ impl fmt::Display for Knobs {
                 join(self.dispatch.iter().map(u8::to_string).collect())
             ));
         }
-        let ops: Vec<String> = self
-            .ops
-            .iter()
-            .map(|o| o.name().to_string())
-            .chain(self.deny_ops.iter().map(|o| format!("-{}", o.name())))
-            .collect();
+        let ops = allowed_and_denied(&self.ops, &self.deny_ops, |o| o.name());
         if !ops.is_empty() {
             parts.push(format!("ops={}", join(ops)));
         }
-        let features: Vec<String> = self
-            .features
-            .iter()
-            .map(|x| x.name().to_string())
-            .chain(self.deny_features.iter().map(|x| format!("-{}", x.name())))
-            .collect();
+        let features = allowed_and_denied(&self.features, &self.deny_features, |x| x.name());
         if !features.is_empty() {
             parts.push(format!("features={}", join(features)));
         }
         write!(f, "{}", parts.join(" "))
     }
+}
+
+/// Names of the allowed items, then of the denied ones with a leading `-`.
+fn allowed_and_denied<T>(allow: &[T], deny: &[T], name: fn(&T) -> &'static str) -> Vec<String> {
+    let allowed = allow.iter().map(|x| name(x).to_string());
+    allowed
+        .chain(deny.iter().map(|x| format!("-{}", name(x))))
+        .collect()
 }
 
 #[cfg(test)]
