@@ -30,6 +30,10 @@ pub struct Failure {
     pub seconds: f64,
     pub file: String,
     pub seed: u64,
+    /// The reduced reproducer, when this failure was the first of its signature and the
+    /// campaign reduces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reduced: Option<String>,
     /// With `--zoo`: whether the program also fails with the bug switched off (a failure
     /// of its own, not the injected bug's).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -60,6 +64,8 @@ pub struct Campaign {
     /// Stop at the first failure (with `--zoo`: the first one the bug causes), for
     /// measuring time to detection.
     pub stop_on_failure: bool,
+    /// Seconds to spend reducing the first failure of each signature (0: do not reduce).
+    pub reduce_budget: Duration,
 }
 
 /// The bucket signature: kind / culprit pass / rule, panic site or what differed.
@@ -88,6 +94,46 @@ pub fn signature(v: &Verdict, culprit: Option<&Culprit>) -> String {
     format!("{}/{pass}/{detail}", v.kind())
 }
 
+/// The generated program carrying the input set it failed on.
+fn failing_program(
+    g: &oracle::generator::Generated,
+    sets: &[compiler::inputs::Inputs],
+    v: &Verdict,
+) -> compiler::Program {
+    let mut p = g.program.clone();
+    p.inputs = sets.get(v.input_set().unwrap_or(0)).cloned().or(p.inputs);
+    p
+}
+
+/// Reduces a failing program within the campaign's budget and writes `NAME.reduced.eu`
+/// next to the original; returns its path.
+fn reduce_failure(
+    c: &Campaign,
+    p: &compiler::Program,
+    file: &str,
+    name: &str,
+) -> Result<Option<String>, String> {
+    let target = crate::reduce::interesting::judge(p, &c.compile);
+    if !target.signature.contains('/') || target.signature.starts_with("discard/") {
+        return Ok(None);
+    }
+    let settings = crate::reduce::Settings {
+        opts: c.compile.clone(),
+        jobs: 1,
+        budget: c.reduce_budget,
+        max_rounds: 8,
+    };
+    let r = crate::reduce::reduce(p, &target, &settings, |_| {});
+    let text = format!(
+        "{}{}",
+        crate::reduce_cmd::header(Path::new(file), &r, None),
+        print_program(&r.program)
+    );
+    let path = c.out.join(format!("{name}.reduced.eu"));
+    write_atomic(&path, text.as_bytes())?;
+    Ok(Some(path.display().to_string()))
+}
+
 /// The reproducer text: header comments, then the program carrying the failing inputs.
 fn reproducer(
     g: &oracle::generator::Generated,
@@ -98,9 +144,8 @@ fn reproducer(
     culprit: Option<&Culprit>,
     zoo: Option<&str>,
 ) -> String {
-    let mut p = g.program.clone();
+    let p = failing_program(g, sets, v);
     let set = v.input_set().unwrap_or(0);
-    p.inputs = sets.get(set).cloned().or(p.inputs);
     let mut head = String::from("# eufuzz reproducer\n");
     head.push_str(&format!(
         "# verdict: {}\n",
@@ -191,6 +236,7 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
     let mut last_progress = Instant::now();
     let interactive = std::env::var_os("CI").is_none();
     let mut seen = std::collections::BTreeSet::new();
+    let mut reduced_signatures = std::collections::BTreeSet::new();
     let mut i = 0u64;
     while start.elapsed() < c.time && !stop.load(Ordering::Relaxed) {
         let seed = c.seed.wrapping_add(i);
@@ -221,6 +267,7 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
                 .or_default() += 1;
         }
         if checked.verdict.is_failure() {
+            let found_at = start.elapsed().as_secs_f64();
             let culprit = localise(&g.program, &sets, &c.compile, &checked);
             let sig = signature(&checked.verdict, culprit.as_ref());
             let text = reproducer(
@@ -241,6 +288,12 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
             });
             let name = format!("{}-{seed}", checked.verdict.kind());
             let file = save(&c.out, &name, &text, &seed_bytes(seed))?;
+            let reduced = if !c.reduce_budget.is_zero() && reduced_signatures.insert(sig.clone()) {
+                let p = failing_program(&g, &sets, &checked.verdict);
+                reduce_failure(c, &p, &file, &name)?
+            } else {
+                None
+            };
             if interactive && seen.insert(sig.clone()) {
                 eprintln!("\r\x1b[2Knew: {sig}  {file}");
             }
@@ -248,9 +301,10 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
                 kind: checked.verdict.kind().to_string(),
                 culprit_pass: culprit.map(|c| c.pass),
                 signature: sig,
-                seconds: start.elapsed().as_secs_f64(),
+                seconds: found_at,
                 file,
                 seed,
+                reduced,
                 without_zoo_bug,
             });
             if c.stop_on_failure && without_zoo_bug != Some(true) {

@@ -8,6 +8,8 @@ mod files;
 mod fmt_cmd;
 mod gen_cmd;
 mod load;
+mod reduce;
+mod reduce_cmd;
 mod render;
 mod run_cmd;
 mod validate_cmd;
@@ -125,6 +127,36 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// Shrink a failing program to a small one that fails the same way.
+    ///
+    /// Structure-aware delta debugging (threads, control-flow regions, instructions, dispatch
+    /// width, operands, modifiers, declarations, inputs) keeping the bucket signature
+    /// (kind/culprit pass/detail) and a reference run no less defined than the original's.
+    /// Writes a canonical .eu (default FILE.reduced.eu) whose header names the original,
+    /// the signature, the culprit pass, sizes and time. The same file and options always give
+    /// the same result, whatever --jobs is. Exit code 0 reduced, 2 nothing to reduce (the file
+    /// does not fail, or fails with another signature than --signature) or unreadable input.
+    Reduce {
+        /// The failing .eu program (its INPUTS are the failing inputs).
+        file: PathBuf,
+        /// Where the reduced program goes.
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+        /// The signature to keep (default: the one the file fails with now).
+        #[arg(long)]
+        signature: Option<String>,
+        /// Variants tested at once (speculatively; the result is the same as with 1).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Seconds to spend at most; the smallest program so far is the result.
+        #[arg(long, default_value_t = 60)]
+        budget: u64,
+        /// Inputs for a file without INPUTS are generated from this seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[command(flatten)]
+        opts: CompileArgs,
+    },
     /// Turn generator bytes (a libFuzzer artifact, a campaign's .bytes file) into the .eu
     /// program they decode to.
     Import {
@@ -191,6 +223,10 @@ struct CampaignArgs {
     /// Stop at the first failure.
     #[arg(long)]
     stop_on_failure: bool,
+    /// Seconds spent reducing the first failure of each signature (written as
+    /// NAME.reduced.eu beside NAME.eu); 0 turns reduction off.
+    #[arg(long, default_value_t = 10)]
+    reduce_budget: u64,
     /// Inject a historical bug by name (builds with the zoo feature only).
     #[arg(long)]
     zoo: Option<String>,
@@ -321,6 +357,31 @@ fn check_main(files: &[PathBuf], args: &CompileArgs, c: &CheckArgs) -> Result<i3
     Ok(tally.exit_code())
 }
 
+fn reduce_main(
+    file: &std::path::Path,
+    out: Option<PathBuf>,
+    signature: Option<String>,
+    jobs: usize,
+    budget: u64,
+    seed: u64,
+    args: &CompileArgs,
+) -> Result<i32, String> {
+    let o = args.resolve()?;
+    reduce_cmd::run(reduce_cmd::ReduceArgs {
+        file,
+        out,
+        signature,
+        device: o.device,
+        seed,
+        settings: reduce::Settings {
+            opts: o.compile,
+            jobs,
+            budget: std::time::Duration::from_secs(budget),
+            max_rounds: 8,
+        },
+    })
+}
+
 fn campaign_main(args: CampaignArgs) -> Result<i32, String> {
     let compile = CompileArgs {
         device: None,
@@ -338,6 +399,7 @@ fn campaign_main(args: CampaignArgs) -> Result<i32, String> {
         compile,
         zoo: args.zoo,
         stop_on_failure: args.stop_on_failure,
+        reduce_budget: std::time::Duration::from_secs(args.reduce_budget),
     };
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let flag = stop.clone();
@@ -388,6 +450,18 @@ fn main() {
                 2
             })
         }
+        Command::Reduce {
+            file,
+            out,
+            signature,
+            jobs,
+            budget,
+            seed,
+            opts,
+        } => reduce_main(&file, out, signature, jobs, budget, seed, &opts).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            2
+        }),
         Command::Gen { seed, knobs } => gen_cmd::run(seed, &knobs),
         Command::Import { bytes, knobs } => gen_cmd::import(&bytes, &knobs),
         Command::Equiv { a, b, inputs, seed } => equiv_cmd::run(&a, &b, inputs, seed),

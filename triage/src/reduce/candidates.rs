@@ -1,0 +1,601 @@
+//! Reduction steps: each turns a program into smaller variants, coarse ones first, in a
+//! fixed order (so a reduction is deterministic). Variants may be invalid; the validator
+//! and the interestingness test throw those away.
+
+use compiler::inputs::{Inputs, Value};
+use compiler::inst::Inst;
+use compiler::reg::{Reg, RegKind};
+use compiler::types::Type;
+use compiler::{Opcode, Program};
+
+/// A named family of variants.
+pub struct Step {
+    pub name: &'static str,
+    pub variants: fn(&Program) -> Vec<Program>,
+}
+
+/// Every step, from coarse to fine.
+pub const STEPS: [Step; 8] = [
+    Step {
+        name: "threads",
+        variants: fewer_threads,
+    },
+    Step {
+        name: "control-flow",
+        variants: simpler_control_flow,
+    },
+    Step {
+        name: "instructions",
+        variants: fewer_instructions,
+    },
+    Step {
+        name: "dispatch",
+        variants: narrower_dispatch,
+    },
+    Step {
+        name: "operands",
+        variants: simpler_operands,
+    },
+    Step {
+        name: "controls",
+        variants: fewer_controls,
+    },
+    Step {
+        name: "declarations",
+        variants: fewer_declarations,
+    },
+    Step {
+        name: "inputs",
+        variants: simpler_inputs,
+    },
+];
+
+/// A size that every accepted step makes strictly smaller, so reduction terminates:
+/// instructions weigh most, then threads and dispatch width, then operands, controls,
+/// declarations and input values.
+pub fn size(p: &Program) -> u64 {
+    let insts = p.inst_count() as u64;
+    let mut fine = 0u64;
+    for i in p.insts() {
+        fine += i.srcs.iter().map(operand_weight).sum::<u64>();
+        fine += operand_weight(&i.dst);
+        fine += i.predicate.is_some() as u64
+            + i.cmod.is_some() as u64
+            + i.saturate as u64
+            + i.nomask as u64
+            + (i.flag_subreg != 0) as u64
+            + i.exec_size as u64 / 8;
+    }
+    let decls = (p.vgrf_sizes.len() + p.attr_sizes.len()) as u64
+        + p.uniforms as u64
+        + (p.scratch_size != 0) as u64;
+    let inputs = p.inputs.as_ref().map_or(0, input_weight);
+    insts * 1_000_000
+        + (p.threads as u64 - 1) * 100_000
+        + (p.dispatch_width as u64 / 8) * 10_000
+        + fine * 50
+        + decls * 10
+        + inputs
+}
+
+/// The bits of 1 in type `ty`.
+fn one(ty: Type) -> u64 {
+    match ty {
+        Type::F => 1.0f32.to_bits() as u64,
+        Type::DF => 1.0f64.to_bits(),
+        Type::HF => 0x3c00,
+        _ => 1,
+    }
+}
+
+/// 0 is simpler than 1, which is simpler than anything else.
+fn bits_weight(bits: u64, ty: Type) -> u64 {
+    match bits {
+        0 => 0,
+        b if b == one(ty) => 1,
+        _ => 2,
+    }
+}
+
+fn operand_weight(r: &Reg) -> u64 {
+    let kind = match r.kind {
+        RegKind::Null => 0,
+        RegKind::Imm(bits) => bits_weight(bits, r.ty),
+        _ => 3,
+    };
+    kind + r.negate as u64 + r.abs as u64
+}
+
+fn value_weight(v: &Value) -> u64 {
+    bits_weight(v.bits, v.ty)
+}
+
+fn input_weight(i: &Inputs) -> u64 {
+    let values = i
+        .uniforms
+        .iter()
+        .chain(i.buffers.values().flatten())
+        .chain(i.attrs.values().flatten());
+    values.map(value_weight).sum::<u64>()
+        + i.buffers.len() as u64
+        + i.attrs.len() as u64
+        + i.dispatch_masks.len() as u64
+}
+
+fn with_insts(p: &Program, insts: Vec<Inst>) -> Program {
+    let mut q = Program {
+        blocks: vec![],
+        ..p.clone()
+    };
+    q.set_insts(insts);
+    q
+}
+
+fn flat(p: &Program) -> Vec<Inst> {
+    p.insts().cloned().collect()
+}
+
+/// One thread, then half as many, then one fewer.
+fn fewer_threads(p: &Program) -> Vec<Program> {
+    let mut counts = vec![1, p.threads / 2, p.threads.saturating_sub(1)];
+    counts.retain(|&n| n >= 1 && n < p.threads);
+    counts.dedup();
+    counts
+        .into_iter()
+        .map(|n| {
+            let mut q = p.clone();
+            q.threads = n;
+            if let Some(i) = q.inputs.as_mut() {
+                i.dispatch_masks.retain(|&t, _| t < n);
+                i.attrs.retain(|&(t, _), _| t < n);
+            }
+            q
+        })
+        .collect()
+}
+
+/// A structured region: an IF (with optional ELSE) or a loop, by instruction index.
+enum Region {
+    If {
+        start: usize,
+        els: Option<usize>,
+        end: usize,
+    },
+    Loop {
+        start: usize,
+        end: usize,
+    },
+}
+
+fn regions(insts: &[Inst]) -> Vec<Region> {
+    let mut out = vec![];
+    let mut stack: Vec<(Opcode, usize, Option<usize>)> = vec![];
+    for (ip, i) in insts.iter().enumerate() {
+        match i.op {
+            Opcode::If | Opcode::Do => stack.push((i.op, ip, None)),
+            Opcode::Else => {
+                if let Some(top) = stack.last_mut() {
+                    top.2 = Some(ip);
+                }
+            }
+            Opcode::Endif => {
+                if let Some((Opcode::If, start, els)) = stack.pop() {
+                    out.push(Region::If {
+                        start,
+                        els,
+                        end: ip,
+                    });
+                }
+            }
+            Opcode::While => {
+                if let Some((Opcode::Do, start, _)) = stack.pop() {
+                    out.push(Region::Loop { start, end: ip });
+                }
+            }
+            _ => {}
+        }
+    }
+    // Outermost (earliest start) first: removing it removes the most.
+    out.sort_by_key(|r| match r {
+        Region::If { start, .. } | Region::Loop { start, .. } => *start,
+    });
+    out
+}
+
+fn without(insts: &[Inst], drop: impl Fn(usize) -> bool) -> Vec<Inst> {
+    insts
+        .iter()
+        .enumerate()
+        .filter(|(ip, _)| !drop(*ip))
+        .map(|(_, i)| i.clone())
+        .collect()
+}
+
+/// Whole regions removed, or replaced by one branch / one pass through the loop body.
+fn simpler_control_flow(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let mut out = vec![];
+    for r in regions(&insts) {
+        match r {
+            Region::If { start, els, end } => {
+                out.push(without(&insts, |ip| (start..=end).contains(&ip)));
+                let else_at = els.unwrap_or(end);
+                out.push(without(&insts, |ip| {
+                    ip == start || (else_at..=end).contains(&ip)
+                }));
+                if let Some(e) = els {
+                    out.push(without(&insts, |ip| (start..=e).contains(&ip) || ip == end));
+                }
+            }
+            Region::Loop { start, end } => {
+                out.push(without(&insts, |ip| (start..=end).contains(&ip)));
+                let depth_zero_exits = loop_exits(&insts, start, end);
+                out.push(without(&insts, |ip| {
+                    ip == start || ip == end || depth_zero_exits.contains(&ip)
+                }));
+            }
+        }
+    }
+    out.into_iter().map(|i| with_insts(p, i)).collect()
+}
+
+/// BREAKs and CONTINUEs of the loop `start..=end` itself (not of loops nested in it).
+fn loop_exits(insts: &[Inst], start: usize, end: usize) -> Vec<usize> {
+    let mut depth = 0;
+    let mut out = vec![];
+    for (ip, i) in insts.iter().enumerate().take(end).skip(start + 1) {
+        match i.op {
+            Opcode::Do => depth += 1,
+            Opcode::While => depth -= 1,
+            Opcode::Break | Opcode::Continue if depth == 0 => out.push(ip),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn is_structural(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::If | Opcode::Else | Opcode::Endif | Opcode::Do | Opcode::While
+    )
+}
+
+/// Delta debugging over the instruction list: chunks of half the removable instructions,
+/// then quarters, … down to single instructions.
+fn fewer_instructions(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let removable: Vec<usize> = (0..insts.len())
+        .filter(|&ip| !is_structural(insts[ip].op))
+        .collect();
+    let mut out = vec![];
+    let mut chunk = removable.len().div_ceil(2).max(1);
+    loop {
+        for piece in removable.chunks(chunk) {
+            out.push(without(&insts, |ip| piece.contains(&ip)));
+        }
+        if chunk == 1 {
+            break;
+        }
+        chunk = chunk.div_ceil(2);
+    }
+    out.into_iter().map(|i| with_insts(p, i)).collect()
+}
+
+/// Half the dispatch width: masked instructions shrink to it, those entirely beyond it go.
+fn narrower_dispatch(p: &Program) -> Vec<Program> {
+    if p.dispatch_width <= 8 {
+        return vec![];
+    }
+    let width = p.dispatch_width / 2;
+    let insts = flat(p)
+        .into_iter()
+        .filter(|i| i.nomask || i.group < width)
+        .map(|mut i| {
+            if !i.nomask && i.exec_size > width {
+                i.exec_size = width;
+            }
+            i
+        })
+        .collect();
+    let mut q = with_insts(p, insts);
+    q.dispatch_width = width;
+    vec![q]
+}
+
+/// The simplest immediates of a type, simplest first.
+fn simple_immediates(ty: Type) -> Vec<Reg> {
+    if ty.is_float() || ty.is_int() {
+        vec![Reg::imm(0, ty), Reg::imm(one(ty), ty)]
+    } else {
+        vec![]
+    }
+}
+
+/// Each source replaced by 0 or 1 of its type, or stripped of its modifiers.
+fn simpler_operands(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let mut out = vec![];
+    for (ip, inst) in insts.iter().enumerate() {
+        if inst.desc.is_some() || inst.op == Opcode::LoadPayload {
+            continue;
+        }
+        for (k, src) in inst.srcs.iter().enumerate() {
+            let mut replacements = vec![];
+            if src.negate || src.abs {
+                replacements.push(Reg {
+                    negate: false,
+                    abs: false,
+                    ..*src
+                });
+            }
+            if !src.is_imm() && !src.is_null() {
+                replacements.extend(simple_immediates(src.ty));
+            }
+            if src.is_imm() {
+                replacements.extend(
+                    simple_immediates(src.ty)
+                        .into_iter()
+                        .filter(|r| operand_weight(r) < operand_weight(src)),
+                );
+            }
+            for r in replacements {
+                let mut v = insts.clone();
+                v[ip].srcs[k] = r;
+                out.push(with_insts(p, v));
+            }
+        }
+    }
+    out
+}
+
+/// Predicates, conditional modifiers, saturate and NoMask dropped one at a time, and flag
+/// subregisters nothing uses any more reset to f0.0.
+fn fewer_controls(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let mut out = vec![];
+    let edits: [fn(&mut Inst) -> bool; 5] = [
+        |i| i.predicate.take().is_some(),
+        |i| i.cmod.take().is_some(),
+        |i| std::mem::take(&mut i.saturate),
+        |i| std::mem::take(&mut i.nomask),
+        |i| i.predicate.is_none() && i.cmod.is_none() && std::mem::take(&mut i.flag_subreg) != 0,
+    ];
+    for ip in 0..insts.len() {
+        if is_structural(insts[ip].op) {
+            continue;
+        }
+        for edit in edits {
+            let mut v = insts.clone();
+            if edit(&mut v[ip]) {
+                out.push(with_insts(p, v));
+            }
+        }
+    }
+    out
+}
+
+fn operands(p: &Program) -> impl Iterator<Item = &Reg> {
+    p.insts()
+        .flat_map(|i| std::iter::once(&i.dst).chain(&i.srcs))
+}
+
+/// Unused VGRFs and attrs removed (and the rest renumbered), unused trailing uniforms
+/// dropped.
+fn fewer_declarations(p: &Program) -> Vec<Program> {
+    let mut out = vec![];
+    let used_vgrf =
+        |n: u32| operands(p).any(|r| matches!(r.kind, RegKind::Vgrf { nr, .. } if nr == n));
+    if let Some(n) = (0..p.vgrf_sizes.len() as u32)
+        .rev()
+        .find(|&n| !used_vgrf(n))
+    {
+        let mut q = renumbered(p, |k| match k {
+            RegKind::Vgrf { nr, offset, stride } if nr > n => RegKind::Vgrf {
+                nr: nr - 1,
+                offset,
+                stride,
+            },
+            k => k,
+        });
+        q.vgrf_sizes.remove(n as usize);
+        out.push(q);
+    }
+    let used_attr =
+        |n: u32| operands(p).any(|r| matches!(r.kind, RegKind::Attr { nr, .. } if nr == n));
+    if let Some(n) = (0..p.attr_sizes.len() as u32)
+        .rev()
+        .find(|&n| !used_attr(n))
+    {
+        let mut q = renumbered(p, |k| match k {
+            RegKind::Attr { nr, offset, stride } if nr > n => RegKind::Attr {
+                nr: nr - 1,
+                offset,
+                stride,
+            },
+            k => k,
+        });
+        q.attr_sizes.remove(n as usize);
+        if let Some(i) = q.inputs.as_mut() {
+            i.attrs = std::mem::take(&mut i.attrs)
+                .into_iter()
+                .filter(|((_, a), _)| *a != n)
+                .map(|((t, a), v)| ((t, if a > n { a - 1 } else { a }), v))
+                .collect();
+        }
+        out.push(q);
+    }
+    if p.scratch_size != 0 {
+        out.push(Program {
+            scratch_size: 0,
+            ..p.clone()
+        });
+    }
+    let highest_uniform_byte = operands(p)
+        .filter_map(|r| match r.kind {
+            RegKind::Uniform { nr, offset } => Some(nr * 4 + offset + r.ty.size()),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let needed = highest_uniform_byte.div_ceil(4);
+    if needed < p.uniforms {
+        let mut q = p.clone();
+        q.uniforms = needed;
+        if let Some(i) = q.inputs.as_mut() {
+            i.uniforms.truncate(needed as usize);
+        }
+        out.push(q);
+    }
+    out
+}
+
+fn renumbered(p: &Program, f: impl Fn(RegKind) -> RegKind) -> Program {
+    let insts = flat(p)
+        .into_iter()
+        .map(|mut i| {
+            i.dst.kind = f(i.dst.kind);
+            for s in &mut i.srcs {
+                s.kind = f(s.kind);
+            }
+            i
+        })
+        .collect();
+    with_insts(p, insts)
+}
+
+fn simplest_values(ty: Type) -> [Value; 2] {
+    [Value::new(ty, 0), Value::new(ty, one(ty))]
+}
+
+/// Dispatch masks and buffers dropped, whole value lists made uniform, single values
+/// made 0 or 1.
+fn simpler_inputs(p: &Program) -> Vec<Program> {
+    let Some(inputs) = &p.inputs else {
+        return vec![];
+    };
+    let mut out: Vec<Inputs> = vec![];
+    for t in inputs.dispatch_masks.keys() {
+        let mut i = inputs.clone();
+        i.dispatch_masks.remove(t);
+        out.push(i);
+    }
+    for s in inputs.buffers.keys() {
+        let mut i = inputs.clone();
+        i.buffers.remove(s);
+        out.push(i);
+    }
+    for (key, values) in &inputs.attrs {
+        if let Some(&first) = values.first() {
+            for v in simplest_values(first.ty).into_iter().chain([first]) {
+                let uniform: Vec<Value> = values.iter().map(|_| v).collect();
+                if &uniform != values {
+                    let mut i = inputs.clone();
+                    i.attrs.insert(*key, uniform);
+                    out.push(i);
+                }
+            }
+        }
+    }
+    let lists = inputs.uniforms.len()
+        + inputs.buffers.values().map(Vec::len).sum::<usize>()
+        + inputs.attrs.values().map(Vec::len).sum::<usize>();
+    // Value by value only while that stays affordable.
+    if lists <= 512 {
+        for k in 0..inputs.uniforms.len() {
+            for v in simplest_values(inputs.uniforms[k].ty) {
+                if value_weight(&v) < value_weight(&inputs.uniforms[k]) {
+                    let mut i = inputs.clone();
+                    i.uniforms[k] = v;
+                    out.push(i);
+                }
+            }
+        }
+        for (key, values) in &inputs.attrs {
+            for (k, old) in values.iter().enumerate() {
+                for v in simplest_values(old.ty) {
+                    if value_weight(&v) < value_weight(old) {
+                        let mut i = inputs.clone();
+                        i.attrs.get_mut(key).expect("present")[k] = v;
+                        out.push(i);
+                    }
+                }
+            }
+        }
+        for (s, values) in &inputs.buffers {
+            for (k, old) in values.iter().enumerate() {
+                for v in simplest_values(old.ty) {
+                    if value_weight(&v) < value_weight(old) {
+                        let mut i = inputs.clone();
+                        i.buffers.get_mut(s).expect("present")[k] = v;
+                        out.push(i);
+                    }
+                }
+            }
+        }
+    }
+    out.into_iter()
+        .map(|i| Program {
+            inputs: Some(i),
+            ..p.clone()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler::text::parse_program;
+
+    fn program(body: &str) -> Program {
+        parse_program(&format!(
+            "eu 1\ntarget skl\ndispatch 8\nvgrf v0 1\nvgrf v1 1\n\n{body}"
+        ))
+        .expect("parses")
+    }
+
+    #[test]
+    fn every_variant_is_smaller() {
+        let p = program(
+            "START B0\n    mov(8) v0:F, 2.5:F\n    cmp.l.f0.0(8) null:F, v0:F, 1.0:F\n    (+f0.0) if(8)\nEND B0 ->B1 ->B2\n\nSTART B1 <-B0\n    add.sat(8) v1:F, -v0:F, v0:F\nEND B1 ->B2\n\nSTART B2 <-B0 <-B1\n    endif(8)\nEND B2\n",
+        );
+        for step in &STEPS {
+            for v in (step.variants)(&p) {
+                assert!(
+                    size(&v) < size(&p),
+                    "{} made a variant no smaller",
+                    step.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn control_flow_regions_are_removed_or_flattened() {
+        let p = program(
+            "START B0\n    mov(8) v0:F, 2.5:F\n    cmp.l.f0.0(8) null:F, v0:F, 1.0:F\n    (+f0.0) if(8)\nEND B0 ->B1 ->B2\n\nSTART B1 <-B0\n    add(8) v1:F, v0:F, v0:F\nEND B1 ->B2\n\nSTART B2 <-B0 <-B1\n    endif(8)\nEND B2\n",
+        );
+        let variants = simpler_control_flow(&p);
+        let ops: Vec<Vec<Opcode>> = variants
+            .iter()
+            .map(|v| v.insts().map(|i| i.op).collect())
+            .collect();
+        assert_eq!(
+            ops,
+            vec![
+                vec![Opcode::Mov, Opcode::Cmp],
+                vec![Opcode::Mov, Opcode::Cmp, Opcode::Add],
+            ]
+        );
+    }
+
+    #[test]
+    fn unused_vgrfs_are_dropped_and_renumbered() {
+        let p = program("START B0\n    mov(8) v1:F, 2.5:F\nEND B0\n");
+        let v = fewer_declarations(&p);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].vgrf_sizes.len(), 1);
+        let dst = v[0].insts().next().expect("one instruction").dst;
+        assert!(matches!(dst.kind, RegKind::Vgrf { nr: 0, .. }));
+    }
+}

@@ -1,0 +1,72 @@
+//! What makes a candidate worth keeping: it fails with the same bucket signature as the
+//! original, it is a valid program, and its reference run is no less defined than the
+//! original's (a reducer that turns a miscompile into undefined behaviour is wrong).
+
+use crate::campaign::signature;
+use compiler::Program;
+use compiler::pipeline::CompileOptions;
+use oracle::emu::result::{DiagKind, RunResult};
+use oracle::{Outcome, differential};
+
+/// The verdict of one candidate, as far as the reducer cares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    /// `kind/culprit/detail`, or `pass` / `discard/REASON` for programs that do not fail.
+    pub signature: String,
+    /// Output bytes the reference leaves undefined, plus one per diagnostic that signals
+    /// undefined behaviour (undefined address, out-of-bounds access).
+    pub undefinedness: usize,
+}
+
+/// Runs the differential check of `p` on its own inputs and names the result.
+pub fn judge(p: &Program, opts: &CompileOptions) -> Judgement {
+    let sets: Vec<_> = p.inputs.iter().cloned().collect();
+    let checked = differential::check(p, &sets, opts);
+    let undefinedness = checked
+        .references
+        .iter()
+        .flatten()
+        .map(undefined_outputs)
+        .sum();
+    let signature = if checked.verdict.is_failure() {
+        let culprit = oracle::culprit::localise(p, &sets, opts, &checked);
+        signature(&checked.verdict, culprit.as_ref())
+    } else {
+        match &checked.verdict {
+            differential::Verdict::Discard { reason } => format!("discard/{}", reason.name()),
+            v => v.kind().to_string(),
+        }
+    };
+    Judgement {
+        signature,
+        undefinedness,
+    }
+}
+
+/// How much of a reference run's observable behaviour is undefined.
+fn undefined_outputs(r: &RunResult) -> usize {
+    if r.outcome != Outcome::Completed {
+        return usize::MAX / 4;
+    }
+    let colors: usize = r
+        .threads
+        .iter()
+        .flat_map(|t| &t.rt_writes)
+        .flat_map(|w| &w.channels)
+        .flat_map(|c| &c.defined)
+        .map(|&d| (!d & 0xf).count_ones() as usize)
+        .sum();
+    let diagnostics = r
+        .diagnostics
+        .iter()
+        .filter(|d| matches!(d.kind, DiagKind::UndefinedAddress | DiagKind::OutOfBounds))
+        .count();
+    colors + diagnostics
+}
+
+impl Judgement {
+    /// Whether a candidate judged `self` may replace a program judged `original`.
+    pub fn keeps(&self, original: &Judgement) -> bool {
+        self.signature == original.signature && self.undefinedness <= original.undefinedness
+    }
+}

@@ -1,0 +1,163 @@
+//! `eufuzz reduce`: shrink a failing program to a small one that fails the same way.
+//!
+//! Structure-aware delta debugging in the manner of C-Reduce and llvm-reduce: the steps of
+//! [`candidates`] run from coarse to fine, each until none of its variants is kept, and the
+//! whole sequence repeats until a round changes nothing (or the budget is spent). A variant is
+//! kept when it has the original's bucket signature and its reference run is no less defined
+//! ([`interesting`]). Variants are tried in a fixed order and the first kept one wins, so the
+//! result depends only on the input; `jobs > 1` tests the next few variants speculatively in
+//! parallel and still takes the first kept one in order (C-Reduce's rule), giving the same
+//! result as one job.
+
+pub mod candidates;
+pub mod interesting;
+
+use compiler::Program;
+use compiler::pipeline::CompileOptions;
+use compiler::text::print_program;
+use interesting::{Judgement, judge};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// How a reduction is run.
+pub struct Settings {
+    pub opts: CompileOptions,
+    /// Variants tested at once.
+    pub jobs: usize,
+    /// Stop improving after this long (the best program so far is the result).
+    pub budget: Duration,
+    /// Rounds over all steps at most.
+    pub max_rounds: usize,
+}
+
+/// Progress events, for a terminal display (deciding and printing stay apart).
+pub enum Event<'a> {
+    Kept {
+        step: &'static str,
+        insts: usize,
+        tests: usize,
+    },
+    Round {
+        round: usize,
+    },
+    Done(&'a Reduced),
+}
+
+/// The result of a reduction.
+#[derive(Clone, Debug)]
+pub struct Reduced {
+    pub program: Program,
+    pub judgement: Judgement,
+    pub insts_before: usize,
+    pub insts_after: usize,
+    /// Interestingness tests run (cache hits not counted).
+    pub tests: usize,
+    pub elapsed: Duration,
+    /// Whether the budget ran out before a fixpoint.
+    pub out_of_budget: bool,
+}
+
+/// Judgements by printed program, so a variant seen before is not tested again.
+struct Cache {
+    seen: HashMap<String, bool>,
+    tests: usize,
+}
+
+impl Cache {
+    /// Whether each variant is kept, testing `jobs` at a time; stops at the first kept one.
+    fn first_kept(
+        &mut self,
+        variants: &[Program],
+        target: &Judgement,
+        settings: &Settings,
+    ) -> Option<usize> {
+        let keys: Vec<String> = variants.iter().map(print_program).collect();
+        let mut k = 0;
+        while k < variants.len() {
+            let end = (k + settings.jobs.max(1)).min(variants.len());
+            let fresh: Vec<usize> = (k..end)
+                .filter(|&i| !self.seen.contains_key(&keys[i]))
+                .collect();
+            let results: Vec<(usize, bool)> = std::thread::scope(|s| {
+                let handles: Vec<_> = fresh
+                    .iter()
+                    .map(|&i| {
+                        let p = &variants[i];
+                        s.spawn(move || (i, judge(p, &settings.opts).keeps(target)))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or((usize::MAX, false)))
+                    .collect()
+            });
+            for (i, kept) in results {
+                if i != usize::MAX {
+                    self.tests += 1;
+                    self.seen.insert(keys[i].clone(), kept);
+                }
+            }
+            if let Some(i) = (k..end).find(|&i| self.seen.get(&keys[i]) == Some(&true)) {
+                return Some(i);
+            }
+            k = end;
+        }
+        None
+    }
+}
+
+/// Reduces `p`, which must fail with `target` (see [`judge`]).
+pub fn reduce(
+    p: &Program,
+    target: &Judgement,
+    settings: &Settings,
+    mut progress: impl FnMut(Event),
+) -> Reduced {
+    let start = Instant::now();
+    let mut best = p.clone();
+    let mut cache = Cache {
+        seen: HashMap::new(),
+        tests: 0,
+    };
+    let mut out_of_budget = false;
+    'rounds: for round in 0..settings.max_rounds {
+        progress(Event::Round { round });
+        let before = candidates::size(&best);
+        for step in &candidates::STEPS {
+            loop {
+                if start.elapsed() >= settings.budget {
+                    out_of_budget = true;
+                    break 'rounds;
+                }
+                let size = candidates::size(&best);
+                let variants: Vec<Program> = (step.variants)(&best)
+                    .into_iter()
+                    .filter(|v| candidates::size(v) < size)
+                    .collect();
+                let Some(i) = cache.first_kept(&variants, target, settings) else {
+                    break;
+                };
+                best = variants[i].clone();
+                progress(Event::Kept {
+                    step: step.name,
+                    insts: best.inst_count(),
+                    tests: cache.tests,
+                });
+            }
+        }
+        if candidates::size(&best) == before {
+            break;
+        }
+    }
+    let reduced = Reduced {
+        judgement: judge(&best, &settings.opts),
+        insts_before: p.inst_count(),
+        insts_after: best.inst_count(),
+        program: best,
+        tests: cache.tests,
+        elapsed: start.elapsed(),
+        out_of_budget,
+    };
+    progress(Event::Done(&reduced));
+    reduced
+}
