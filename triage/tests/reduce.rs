@@ -12,36 +12,10 @@ fn eufuzz(args: &[&str]) -> Output {
         .expect("eufuzz runs")
 }
 
-fn data(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-        .display()
-        .to_string()
-}
-
 fn scratch_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("eufuzz-reduce-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&d).expect("temp dir");
     d
-}
-
-fn header_value<'a>(text: &'a str, key: &str) -> Option<&'a str> {
-    text.lines()
-        .find_map(|l| l.strip_prefix(&format!("# {key}: ")))
-}
-
-/// The program part of a reduced file (its header has timings).
-fn program_part(text: &str) -> String {
-    text.lines()
-        .filter(|l| !l.starts_with('#'))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn instructions(text: &str) -> usize {
-    let p = compiler::text::parse_program(text).expect("the reduced file parses");
-    p.inst_count()
 }
 
 #[test]
@@ -68,6 +42,32 @@ fn a_passing_program_is_refused_without_output() {
 #[cfg(feature = "zoo")]
 mod zoo {
     use super::*;
+
+    fn data(name: &str) -> String {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(name)
+            .display()
+            .to_string()
+    }
+
+    fn header_value<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("# {key}: ")))
+    }
+
+    /// The program part of a reduced file (its header has timings).
+    fn program_part(text: &str) -> String {
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn instructions(text: &str) -> usize {
+        let p = compiler::text::parse_program(text).expect("the reduced file parses");
+        p.inst_count()
+    }
 
     fn reduce(file: &str, extra: &[&str], out: &Path) -> String {
         let mut args = vec!["reduce", file, "-o", out.to_str().expect("utf-8")];
