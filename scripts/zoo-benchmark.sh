@@ -31,7 +31,7 @@ for f in corpus/zoo/*.eu; do
   for ((r = 0; r < runs; r++)); do
     log="$out/$bug-$r.txt"
     CI=true "$eufuzz" campaign --zoo "$bug" --time "$seconds" --seed $((r * 1000003)) \
-      --stop-on-failure --out "$out/$bug-$r" > "$log" 2>&1 || true
+      --stop-on-failure --reduce-budget 0 --out "$out/$bug-$r" > "$log" 2>&1 || true
     line=$(grep '^zoo bug detected after' "$log" || true)
     if [ -n "$line" ]; then
       times+=("$(echo "$line" | sed 's/.*after \([0-9.]*\)s.*/\1/')")

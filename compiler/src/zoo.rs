@@ -1,5 +1,6 @@
 //! The historical-bug zoo: Mesa bugs (brw-backend.md §11) that can be re-injected into the
-//! passes, one at a time, selected by kebab-case name. Only builds with the `zoo` feature
+//! passes, selected by kebab-case name (several at once as `a,b,c`, or `all`, so bucketing
+//! can be measured on a mix of bugs). Only builds with the `zoo` feature
 //! contain them; elsewhere no bug exists and every check below is the constant `false`.
 
 #[cfg(feature = "zoo")]
@@ -59,32 +60,51 @@ mod bugs {
 #[cfg(feature = "zoo")]
 pub use bugs::{ALL, Bug};
 
-/// The bug a compilation injects, if any (always none without the `zoo` feature).
+/// The bugs a compilation injects (none by default).
 #[cfg(feature = "zoo")]
-pub type Selected = Option<Bug>;
-/// The bug a compilation injects, if any (always none without the `zoo` feature).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Selected(u32);
+
+#[cfg(feature = "zoo")]
+impl Selected {
+    /// Whether `bug` is injected.
+    pub fn contains(self, bug: Bug) -> bool {
+        self.0 >> bug as u32 & 1 != 0
+    }
+
+    fn with(self, bug: Bug) -> Selected {
+        Selected(self.0 | 1 << bug as u32)
+    }
+}
+
+/// The bugs a compilation injects (always none without the `zoo` feature).
 #[cfg(not(feature = "zoo"))]
 pub type Selected = ();
 
-/// Looks a bug up by name.
-pub fn select(name: &str) -> Result<Selected, String> {
+/// Looks bugs up by name: one name, a comma-separated list, or `all`.
+pub fn select(names: &str) -> Result<Selected, String> {
     #[cfg(feature = "zoo")]
     {
-        ALL.iter()
-            .find(|(_, n)| *n == name)
-            .map(|(b, _)| Some(*b))
-            .ok_or_else(|| {
-                let names: Vec<_> = ALL.iter().map(|(_, n)| *n).collect();
-                format!(
-                    "unknown zoo bug `{name}`: expected one of {}",
-                    names.join(", ")
-                )
-            })
+        if names == "all" {
+            return Ok(ALL.iter().fold(Selected::default(), |s, (b, _)| s.with(*b)));
+        }
+        names.split(',').try_fold(Selected::default(), |s, name| {
+            ALL.iter()
+                .find(|(_, n)| *n == name)
+                .map(|(b, _)| s.with(*b))
+                .ok_or_else(|| {
+                    let known: Vec<_> = ALL.iter().map(|(_, n)| *n).collect();
+                    format!(
+                        "unknown zoo bug `{name}`: expected `all` or a comma-separated list of {}",
+                        known.join(", ")
+                    )
+                })
+        })
     }
     #[cfg(not(feature = "zoo"))]
     {
         Err(format!(
-            "zoo bug `{name}` needs a build with the zoo feature (cargo build -p triage --features zoo)"
+            "zoo bug `{names}` needs a build with the zoo feature (cargo build -p triage --features zoo)"
         ))
     }
 }
@@ -96,7 +116,7 @@ pub fn select(name: &str) -> Result<Selected, String> {
 macro_rules! zoo {
     ($opts:expr, $bug:ident) => {{
         let opts: &$crate::pipeline::CompileOptions = $opts;
-        opts.zoo == Some($crate::zoo::Bug::$bug)
+        opts.zoo.contains($crate::zoo::Bug::$bug)
     }};
 }
 
@@ -108,4 +128,20 @@ macro_rules! zoo {
         let _: &$crate::pipeline::CompileOptions = $opts;
         false
     }};
+}
+
+#[cfg(all(test, feature = "zoo"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_and_all_select_several_bugs() {
+        let two = select("imul-dst-overlap,spill-fill-masked").expect("known names");
+        assert!(two.contains(Bug::ImulDstOverlap));
+        assert!(two.contains(Bug::SpillFillMasked));
+        assert!(!two.contains(Bug::SimdSplitEotFirst));
+        let all = select("all").expect("all");
+        assert!(ALL.iter().all(|(b, _)| all.contains(*b)));
+        assert!(select("imul-dst-overlap,no-such-bug").is_err());
+    }
 }

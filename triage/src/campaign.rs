@@ -27,8 +27,11 @@ pub struct Failure {
     pub kind: String,
     pub culprit_pass: Option<String>,
     pub signature: String,
+    /// The bucket key ([`crate::bucket::key`]).
+    pub bucket: String,
     pub seconds: f64,
-    pub file: String,
+    /// The reproducer, or `None` when its bucket already had `--per-bucket` of them.
+    pub file: Option<String>,
     pub seed: u64,
     /// The reduced reproducer, when this failure was the first of its signature and the
     /// campaign reduces.
@@ -66,6 +69,10 @@ pub struct Campaign {
     pub stop_on_failure: bool,
     /// Seconds to spend reducing the first failure of each signature (0: do not reduce).
     pub reduce_budget: Duration,
+    /// Reproducers kept per bucket at most (later ones are counted, not written).
+    pub per_bucket: usize,
+    /// The compile options as `check` flags, written into reproducers so they replay.
+    pub options_line: String,
 }
 
 /// The bucket signature: kind / culprit pass / rule, panic site or what differed.
@@ -142,7 +149,8 @@ fn reproducer(
     sets: &[compiler::inputs::Inputs],
     v: &Verdict,
     culprit: Option<&Culprit>,
-    zoo: Option<&str>,
+    bucket: &str,
+    c: &Campaign,
 ) -> String {
     let p = failing_program(g, sets, v);
     let set = v.input_set().unwrap_or(0);
@@ -152,11 +160,15 @@ fn reproducer(
         crate::compile_cmd::describe_verdict(v)
     ));
     head.push_str(&format!("# signature: {}\n", signature(v, culprit)));
-    if let Some(c) = culprit {
-        head.push_str(&format!("# culprit pass: {} ({:?})\n", c.pass, c.basis));
+    head.push_str(&format!("# bucket: {bucket}\n"));
+    if let Some(cu) = culprit {
+        head.push_str(&format!("# culprit pass: {} ({:?})\n", cu.pass, cu.basis));
     }
-    if let Some(z) = zoo {
+    if let Some(z) = &c.zoo {
         head.push_str(&format!("# zoo bug injected: {z}\n"));
+    }
+    if !c.options_line.is_empty() {
+        head.push_str(&format!("# options: {}\n", c.options_line));
     }
     head.push_str(&format!(
         "# inputs: input set {set} of the campaign (kept below)\n"
@@ -221,7 +233,9 @@ impl Stats {
             };
             out.push_str(&format!(
                 "  {:>8.1}s  {}  {}{note}\n",
-                f.seconds, f.signature, f.file
+                f.seconds,
+                f.bucket,
+                f.file.as_deref().unwrap_or("(bucket full, not written)")
             ));
         }
         out
@@ -237,6 +251,7 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
     let interactive = std::env::var_os("CI").is_none();
     let mut seen = std::collections::BTreeSet::new();
     let mut reduced_signatures = std::collections::BTreeSet::new();
+    let mut per_bucket: BTreeMap<String, usize> = BTreeMap::new();
     let mut i = 0u64;
     while start.elapsed() < c.time && !stop.load(Ordering::Relaxed) {
         let seed = c.seed.wrapping_add(i);
@@ -270,15 +285,8 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
             let found_at = start.elapsed().as_secs_f64();
             let culprit = localise(&g.program, &sets, &c.compile, &checked);
             let sig = signature(&checked.verdict, culprit.as_ref());
-            let text = reproducer(
-                &g,
-                seed,
-                &c.knobs,
-                &sets,
-                &checked.verdict,
-                culprit.as_ref(),
-                c.zoo.as_deref(),
-            );
+            let bucket =
+                crate::bucket::key(&g.program, &c.compile, &checked.verdict, culprit.as_ref());
             let without_zoo_bug = c.zoo.as_ref().map(|_| {
                 let clean = CompileOptions {
                     zoo: Default::default(),
@@ -286,21 +294,40 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
                 };
                 check(&g.program, &sets, &clean).verdict.is_failure()
             });
-            let name = format!("{}-{seed}", checked.verdict.kind());
-            let file = save(&c.out, &name, &text, &seed_bytes(seed))?;
-            let reduced = if !c.reduce_budget.is_zero() && reduced_signatures.insert(sig.clone()) {
-                let p = failing_program(&g, &sets, &checked.verdict);
-                reduce_failure(c, &p, &file, &name)?
+            let kept = per_bucket.entry(bucket.clone()).or_default();
+            *kept += 1;
+            let (file, reduced) = if *kept <= c.per_bucket {
+                let text = reproducer(
+                    &g,
+                    seed,
+                    &c.knobs,
+                    &sets,
+                    &checked.verdict,
+                    culprit.as_ref(),
+                    &bucket,
+                    c,
+                );
+                let name = format!("{}-{seed}", checked.verdict.kind());
+                let file = save(&c.out, &name, &text, &seed_bytes(seed))?;
+                let reduced =
+                    if !c.reduce_budget.is_zero() && reduced_signatures.insert(sig.clone()) {
+                        let p = failing_program(&g, &sets, &checked.verdict);
+                        reduce_failure(c, &p, &file, &name)?
+                    } else {
+                        None
+                    };
+                (Some(file), reduced)
             } else {
-                None
+                (None, None)
             };
-            if interactive && seen.insert(sig.clone()) {
-                eprintln!("\r\x1b[2Knew: {sig}  {file}");
+            if interactive && seen.insert(bucket.clone()) {
+                eprintln!("\r\x1b[2Knew: {bucket}  {}", file.as_deref().unwrap_or("-"));
             }
             stats.failures.push(Failure {
                 kind: checked.verdict.kind().to_string(),
                 culprit_pass: culprit.map(|c| c.pass),
                 signature: sig,
+                bucket,
                 seconds: found_at,
                 file,
                 seed,

@@ -1,6 +1,8 @@
 //! `eufuzz`: differential fuzzing and regression harness for an Intel-EU-style shader
 //! compiler backend.
 
+mod bucket;
+mod bucket_cmd;
 mod campaign;
 mod compile_cmd;
 mod equiv_cmd;
@@ -157,6 +159,31 @@ enum Command {
         #[command(flatten)]
         opts: CompileArgs,
     },
+    /// Group campaign reproducers by bucket (one root cause each).
+    ///
+    /// Reads the `# bucket:` line campaigns write into each reproducer and lists every bucket
+    /// with its count, first and last seen (file times, UTC) and the smallest reproducer (a
+    /// NAME.reduced.eu beside NAME.eu counts). Buckets listed in the known-issues file are
+    /// labelled, or hidden when `suppress = true`.
+    Bucket {
+        /// Campaign output directories.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+        /// Known issues (`[[known]]` tables with bucket, label, reason, link, suppress);
+        /// default: corpus/known-issues.toml when it exists.
+        #[arg(long)]
+        known: Option<PathBuf>,
+    },
+    /// Recompute the bucket key of every reproducer (after a change to the compiler or to
+    /// bucketing), using the compile options in its `# options:` line; rewrites the files
+    /// whose key changed (atomically). A reproducer that no longer fails gets `fixed/...`.
+    Rebucket {
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+    },
     /// Turn generator bytes (a libFuzzer artifact, a campaign's .bytes file) into the .eu
     /// program they decode to.
     Import {
@@ -227,6 +254,10 @@ struct CampaignArgs {
     /// NAME.reduced.eu beside NAME.eu); 0 turns reduction off.
     #[arg(long, default_value_t = 10)]
     reduce_budget: u64,
+    /// Reproducers written per bucket at most; later failures of a full bucket are only
+    /// counted in the statistics.
+    #[arg(long, default_value_t = 5)]
+    per_bucket: usize,
     /// Inject a historical bug by name (builds with the zoo feature only).
     #[arg(long)]
     zoo: Option<String>,
@@ -382,6 +413,63 @@ fn reduce_main(
     })
 }
 
+/// The `check` flags that replay a campaign's failures (`--spill-all --zoo NAME`).
+fn options_line(spill_all: bool, zoo: Option<&str>) -> String {
+    let mut parts = vec![];
+    if spill_all {
+        parts.push("--spill-all".to_string());
+    }
+    if let Some(z) = zoo {
+        parts.push(format!("--zoo {z}"));
+    }
+    parts.join(" ")
+}
+
+fn bucket_main(dirs: &[PathBuf], json: bool, known: Option<PathBuf>) -> Result<i32, String> {
+    let default_known = PathBuf::from("corpus/known-issues.toml");
+    let known = match known {
+        Some(p) => bucket_cmd::read_known(&p)?,
+        None if default_known.exists() => bucket_cmd::read_known(&default_known)?,
+        None => vec![],
+    };
+    let buckets = bucket_cmd::buckets(dirs, &known)?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&buckets).map_err(|e| e.to_string())?
+        );
+    } else {
+        print!("{}", bucket_cmd::render(&buckets));
+    }
+    Ok(0)
+}
+
+/// Compile options from a reproducer's `# options:` line (`--spill-all -O0 --zoo NAME`).
+fn options_from_line(line: &str) -> Result<compiler::pipeline::CompileOptions, String> {
+    let mut args = CompileArgs {
+        device: None,
+        opt_level: 2,
+        spill_all: false,
+        zoo: None,
+    };
+    let mut words = line.split_whitespace();
+    while let Some(w) = words.next() {
+        match w {
+            "--spill-all" => args.spill_all = true,
+            "-O0" => args.opt_level = 0,
+            "--zoo" => args.zoo = words.next().map(str::to_string),
+            other => return Err(format!("unknown option `{other}` in `# options:`")),
+        }
+    }
+    Ok(args.resolve()?.compile)
+}
+
+fn rebucket_main(dirs: &[PathBuf]) -> Result<i32, String> {
+    let (files, changed) = bucket_cmd::rebucket(dirs, options_from_line)?;
+    println!("{files} reproducer(s), {changed} bucket key(s) changed");
+    Ok(0)
+}
+
 fn campaign_main(args: CampaignArgs) -> Result<i32, String> {
     let compile = CompileArgs {
         device: None,
@@ -397,9 +485,11 @@ fn campaign_main(args: CampaignArgs) -> Result<i32, String> {
         out: args.out,
         knobs: args.knobs.resolve()?,
         compile,
-        zoo: args.zoo,
         stop_on_failure: args.stop_on_failure,
         reduce_budget: std::time::Duration::from_secs(args.reduce_budget),
+        per_bucket: args.per_bucket,
+        options_line: options_line(args.spill_all, args.zoo.as_deref()),
+        zoo: args.zoo,
     };
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let flag = stop.clone();
@@ -459,6 +549,16 @@ fn main() {
             seed,
             opts,
         } => reduce_main(&file, out, signature, jobs, budget, seed, &opts).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            2
+        }),
+        Command::Bucket { dirs, json, known } => {
+            bucket_main(&dirs, json, known).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                2
+            })
+        }
+        Command::Rebucket { dirs } => rebucket_main(&dirs).unwrap_or_else(|e| {
             eprintln!("{e}");
             2
         }),

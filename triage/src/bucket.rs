@@ -1,0 +1,227 @@
+//! Bucket keys: one name per root cause, finer than the signature and stable across runs,
+//! machines and reductions, so twenty reports of one bug group into one bucket.
+//!
+//! | failure | key |
+//! | --- | --- |
+//! | panic | `panic/PASS/normalised message/source file of the panic` |
+//! | validator assertion | `assert/PASS/RULE/opcode` (the instruction breaking the rule after the pass) |
+//! | hardware restriction | `hardware/PASS/RULE/opcode` |
+//! | mismatch | `mismatch/PASS/opcode:type/lanes` — the first instruction the culprit pass changed, and which lanes differ: `all-lanes`, `upper-half`, `one-lane`, `some-lanes`, `buffer`, `outcome` |
+//! | hang | `hang/PASS` |
+//! | compile error | `compile-error/PASS/normalised message` |
+//! | emulator fault | `emulator-fault/PASS/reference\|compiled` |
+//!
+//! Normalising a message replaces numbers by `N` and keeps its first clause, so registers,
+//! sizes and addresses do not split a bucket.
+
+use compiler::pipeline::{CompileOptions, compile};
+use compiler::{Opcode, Program};
+use oracle::compare::Difference;
+use oracle::culprit::Culprit;
+use oracle::differential::Verdict;
+
+/// A message with numbers (decimal and hex) replaced by `N`, cut at its first `:` or `;`,
+/// words joined by `-`.
+pub fn normalise(message: &str) -> String {
+    let first = message.split([':', ';', '(']).next().unwrap_or_default();
+    let mut out = String::new();
+    for word in first.split_whitespace() {
+        let w: String = if word.trim_start_matches('-').starts_with("0x")
+            || word.chars().any(|c| c.is_ascii_digit())
+        {
+            "N".into()
+        } else {
+            word.chars()
+                .filter(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
+                .collect::<String>()
+                .to_lowercase()
+        };
+        if !w.is_empty() {
+            if !out.is_empty() {
+                out.push('-');
+            }
+            out.push_str(&w);
+        }
+    }
+    out
+}
+
+/// `compiler/src/passes/foo.rs:12:5` → `compiler/src/passes/foo.rs`.
+fn source_file(location: &str) -> &str {
+    location.split(':').next().unwrap_or(location)
+}
+
+/// The opcode and destination type printed on an instruction line of the text form:
+/// `(+f0.0) mul.sat.l.f0.0(8) v1:D, …` → `mul:D`.
+pub fn opcode_and_type(line: &str) -> Option<String> {
+    let line = line.trim();
+    let line = if line.starts_with('(') {
+        line.split_once(") ")?.1
+    } else {
+        line
+    };
+    let (head, rest) = line.split_once('(')?;
+    let op = head.split('.').next()?;
+    Opcode::from_name(op)?;
+    let dst = rest.split_once(')')?.1.split(',').next()?.trim();
+    let ty = dst.rsplit_once(':').map_or("-", |(_, t)| t);
+    Some(format!("{op}:{ty}"))
+}
+
+/// The first instruction a unified IR diff adds.
+fn first_changed(ir_diff: &str) -> Option<String> {
+    ir_diff
+        .lines()
+        .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
+        .find_map(|l| opcode_and_type(&l[1..]))
+}
+
+/// Which lanes a mismatch touches.
+fn lanes(differences: &[Difference], dispatch_width: u32) -> &'static str {
+    let mut channels: Vec<u32> = vec![];
+    let mut buffer = false;
+    for d in differences {
+        match d {
+            Difference::Color { channel, .. } | Difference::ExtraWrite { channel, .. } => {
+                channels.push(*channel)
+            }
+            Difference::Outcome { .. } | Difference::Eot { .. } => return "outcome",
+            _ => buffer = true,
+        }
+    }
+    channels.sort_unstable();
+    channels.dedup();
+    match channels.as_slice() {
+        [] if buffer => "buffer",
+        [] => "outcome",
+        [_] => "one-lane",
+        cs if cs.len() as u32 >= dispatch_width => "all-lanes",
+        cs if cs.iter().all(|&c| c >= dispatch_width / 2) => "upper-half",
+        _ => "some-lanes",
+    }
+}
+
+/// The opcode of instruction `ip` of `p`, with its destination type.
+fn opcode_at(p: &Program, ip: usize) -> String {
+    p.insts().nth(ip).map_or("-".into(), |i| {
+        format!("{}:{}", i.op.name(), i.dst.ty.letters())
+    })
+}
+
+/// The bucket key of a failing verdict of `p` compiled with `opts`.
+pub fn key(p: &Program, opts: &CompileOptions, v: &Verdict, culprit: Option<&Culprit>) -> String {
+    let pass = culprit.map_or("-", |c| c.pass.as_str());
+    let kind = v.kind();
+    match v {
+        Verdict::Panic {
+            message, location, ..
+        } => format!(
+            "{kind}/{pass}/{}/{}",
+            normalise(message),
+            source_file(location)
+        ),
+        Verdict::CompilerAssertion {
+            pass: broken_by,
+            rule,
+            ip,
+            ..
+        } => {
+            let keep = CompileOptions {
+                keep_ir: true,
+                ..opts.clone()
+            };
+            let c = compile(p, &keep);
+            let op = c
+                .passes
+                .iter()
+                .find(|r| r.name == broken_by)
+                .and_then(|r| r.ir.as_ref())
+                .zip(*ip)
+                .map_or("-".into(), |(ir, ip)| opcode_at(ir, ip));
+            format!("{kind}/{pass}/{rule}/{op}")
+        }
+        Verdict::HardwareViolation { rule, ip, .. } => {
+            let op = opcode_at(&compile(p, opts).program, *ip);
+            format!("{kind}/{pass}/{rule}/{op}")
+        }
+        Verdict::Mismatch { differences, .. } => {
+            let op = culprit
+                .and_then(|c| first_changed(&c.ir_diff))
+                .unwrap_or_else(|| "-".into());
+            let diffs = match culprit {
+                Some(c) if !c.differences.is_empty() => &c.differences,
+                _ => differences,
+            };
+            format!(
+                "{kind}/{pass}/{op}/{}",
+                lanes(diffs, p.dispatch_width as u32)
+            )
+        }
+        Verdict::CompileError { message, .. } => format!("{kind}/{pass}/{}", normalise(message)),
+        Verdict::EmulatorFault { compiled, .. } => format!(
+            "{kind}/{pass}/{}",
+            if *compiled { "compiled" } else { "reference" }
+        ),
+        Verdict::Hang { .. } | Verdict::Pass | Verdict::Discard { .. } => format!("{kind}/{pass}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_lose_numbers_and_details() {
+        assert_eq!(
+            normalise("ran out of registers: 131 needed, 128 available"),
+            "ran-out-of-registers"
+        );
+        assert_eq!(
+            normalise("index out of bounds the len is 4 but the index is 17"),
+            "index-out-of-bounds-the-len-is-N-but-the-index-is-N"
+        );
+        assert_eq!(normalise("bad offset 0x1f0 in v12"), "bad-offset-N-in-N");
+    }
+
+    #[test]
+    fn instruction_lines_name_opcode_and_type() {
+        assert_eq!(
+            opcode_and_type("    (+f0.0) mul.sat.l.f0.0(8) v1:D, v0:D, 3:UW { NoMask }"),
+            Some("mul:D".into())
+        );
+        assert_eq!(
+            opcode_and_type("mov(16) g4<1>:F, g2<8;8,1>:F"),
+            Some("mov:F".into())
+        );
+        assert_eq!(opcode_and_type("START B0"), None);
+        assert_eq!(
+            first_changed(
+                "--- before\n+++ after\n@@ -1 +1 @@\n-    mul(8) v1:D, v0:D, v1:D\n+    mul(8) v2:D, v0:D, v1:UW\n+    add(8) v1:UW, v1:UW, v2:UW\n"
+            ),
+            Some("mul:D".into())
+        );
+    }
+
+    fn color(channel: u32) -> Difference {
+        Difference::Color {
+            thread: 0,
+            target: 0,
+            channel,
+            write: 0,
+            component: 0,
+            expected: 1,
+            expected_defined: 0xf,
+            actual: None,
+        }
+    }
+
+    #[test]
+    fn lane_patterns() {
+        let all: Vec<_> = (0..16).map(color).collect();
+        assert_eq!(lanes(&all, 16), "all-lanes");
+        let upper: Vec<_> = (8..16).map(color).collect();
+        assert_eq!(lanes(&upper, 16), "upper-half");
+        assert_eq!(lanes(&[color(3)], 16), "one-lane");
+        assert_eq!(lanes(&[color(1), color(3)], 16), "some-lanes");
+    }
+}

@@ -1,0 +1,284 @@
+//! `eufuzz bucket DIR...` groups campaign reproducers by their bucket key (the `# bucket:`
+//! header line a campaign writes), with counts, first and last seen, and the smallest
+//! (reduced) reproducer as representative; `corpus/known-issues.toml` labels or suppresses
+//! buckets. `eufuzz rebucket DIR...` recomputes the keys after a change to the compiler or
+//! the bucketing.
+
+use crate::files::{read_text, write_atomic};
+use compiler::pipeline::CompileOptions;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// One entry of `known-issues.toml`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KnownIssue {
+    pub bucket: String,
+    pub label: String,
+    #[serde(default)]
+    pub reason: String,
+    #[serde(default)]
+    pub link: Option<String>,
+    /// Hidden from listings (still counted).
+    #[serde(default)]
+    pub suppress: bool,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KnownFile {
+    #[serde(default)]
+    known: Vec<KnownIssue>,
+}
+
+/// Reads a known-issues file (`[[known]]` tables).
+pub fn read_known(path: &Path) -> Result<Vec<KnownIssue>, String> {
+    let text = read_text(path)?;
+    toml::from_str::<KnownFile>(&text)
+        .map(|f| f.known)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A bucket with everything a listing shows.
+#[derive(Clone, Debug, Serialize)]
+pub struct Bucket {
+    pub key: String,
+    pub count: usize,
+    /// Seconds since the Unix epoch (file modification times).
+    pub first_seen: u64,
+    pub last_seen: u64,
+    /// The smallest reproducer: a reduced one when there is one.
+    pub representative: String,
+    pub representative_instructions: usize,
+    pub files: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub known: Option<KnownIssue>,
+}
+
+/// Header value `# KEY: value` of a reproducer.
+pub fn header_value<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.lines()
+        .take_while(|l| l.starts_with('#') || l.trim().is_empty())
+        .find_map(|l| l.strip_prefix("# ")?.strip_prefix(key)?.strip_prefix(": "))
+        .map(str::trim)
+}
+
+/// Campaign reproducers under `dirs` (not the `.reduced.eu` files beside them).
+pub fn reproducers(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = vec![];
+    for d in dirs {
+        let entries = std::fs::read_dir(d).map_err(|e| format!("{}: {e}", d.display()))?;
+        for e in entries {
+            let p = e.map_err(|e| format!("{}: {e}", d.display()))?.path();
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+            if name.is_some_and(|n| n.ends_with(".eu") && !n.ends_with(".reduced.eu")) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn reduced_beside(file: &Path) -> PathBuf {
+    let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
+    file.with_file_name(format!("{}.reduced.eu", stem.unwrap_or_default()))
+}
+
+fn instructions(path: &Path) -> Option<usize> {
+    let text = read_text(path).ok()?;
+    compiler::text::parse_program(&text)
+        .ok()
+        .map(|p| p.inst_count())
+}
+
+fn modified(path: &Path) -> u64 {
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Groups the reproducers under `dirs` by bucket key, most frequent first.
+pub fn buckets(dirs: &[PathBuf], known: &[KnownIssue]) -> Result<Vec<Bucket>, String> {
+    let mut by_key: BTreeMap<String, Bucket> = BTreeMap::new();
+    for f in reproducers(dirs)? {
+        let text = read_text(&f)?;
+        let key = header_value(&text, "bucket")
+            .or_else(|| header_value(&text, "signature"))
+            .unwrap_or("unknown")
+            .to_string();
+        let seen = modified(&f);
+        let reduced = reduced_beside(&f);
+        let candidate = if reduced.exists() { reduced } else { f.clone() };
+        let size = instructions(&candidate).unwrap_or(usize::MAX);
+        let b = by_key.entry(key.clone()).or_insert_with(|| Bucket {
+            known: known.iter().find(|k| k.bucket == key).cloned(),
+            key,
+            count: 0,
+            first_seen: seen,
+            last_seen: seen,
+            representative: candidate.display().to_string(),
+            representative_instructions: size,
+            files: vec![],
+        });
+        b.count += 1;
+        b.first_seen = b.first_seen.min(seen);
+        b.last_seen = b.last_seen.max(seen);
+        if size < b.representative_instructions {
+            b.representative = candidate.display().to_string();
+            b.representative_instructions = size;
+        }
+        b.files.push(f.display().to_string());
+    }
+    let mut out: Vec<Bucket> = by_key.into_values().collect();
+    out.sort_by(|a, b| b.count.cmp(&a.count).then(a.key.cmp(&b.key)));
+    Ok(out)
+}
+
+/// `YYYY-MM-DD HH:MM` (UTC) of a Unix time.
+fn utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (proleptic Gregorian calendar).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + (month <= 2) as i64;
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
+        rem / 3600,
+        rem / 60 % 60
+    )
+}
+
+/// The listing: one line per bucket that is not suppressed, and a summary line.
+pub fn render(buckets: &[Bucket]) -> String {
+    let mut out = String::new();
+    let mut suppressed = 0;
+    for b in buckets {
+        if b.known.as_ref().is_some_and(|k| k.suppress) {
+            suppressed += 1;
+            continue;
+        }
+        let label = b
+            .known
+            .as_ref()
+            .map(|k| format!("  [known: {}]", k.label))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "{:>5}  {}{label}\n       first {}  last {}  smallest: {} ({} instructions)\n",
+            b.count,
+            b.key,
+            utc(b.first_seen),
+            utc(b.last_seen),
+            b.representative,
+            b.representative_instructions
+        ));
+    }
+    out.push_str(&format!(
+        "{} bucket(s), {} reproducer(s){}\n",
+        buckets.len(),
+        buckets.iter().map(|b| b.count).sum::<usize>(),
+        if suppressed > 0 {
+            format!(", {suppressed} suppressed by known issues")
+        } else {
+            String::new()
+        }
+    ));
+    out
+}
+
+/// The text with its `# bucket:` line set to `key` (after `# signature:` when new).
+pub fn with_bucket_line(text: &str, key: &str) -> String {
+    let line = format!("# bucket: {key}");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    if let Some(l) = lines.iter_mut().find(|l| l.starts_with("# bucket: ")) {
+        *l = line;
+    } else {
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("# signature: "))
+            .map_or(0, |i| i + 1);
+        lines.insert(at, line);
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
+/// Recomputes the bucket key of every reproducer under `dirs` with the compile options its
+/// `# options:` line names; rewrites the files whose key changed. Returns (files, changed).
+pub fn rebucket(
+    dirs: &[PathBuf],
+    options: impl Fn(&str) -> Result<CompileOptions, String>,
+) -> Result<(usize, usize), String> {
+    let files = reproducers(dirs)?;
+    let mut changed = 0;
+    for f in &files {
+        let text = read_text(f)?;
+        let opts = options(header_value(&text, "options").unwrap_or(""))
+            .map_err(|e| format!("{}: {e}", f.display()))?;
+        let p = compiler::text::parse_program(&text).map_err(|e| format!("{}:{e}", f.display()))?;
+        let sets: Vec<_> = p.inputs.iter().cloned().collect();
+        let checked = oracle::differential::check(&p, &sets, &opts);
+        let key = if checked.verdict.is_failure() {
+            let culprit = oracle::culprit::localise(&p, &sets, &opts, &checked);
+            crate::bucket::key(&p, &opts, &checked.verdict, culprit.as_ref())
+        } else {
+            format!("fixed/{}", checked.verdict.kind())
+        };
+        if header_value(&text, "bucket") != Some(key.as_str()) {
+            write_atomic(f, with_bucket_line(&text, &key).as_bytes())?;
+            changed += 1;
+        }
+    }
+    Ok((files.len(), changed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_values_come_from_the_leading_comments() {
+        let text = "# eufuzz reproducer\n# signature: a/b/c\n# bucket: a/b/mul:D/one-lane\neu 1\n# bucket: not-this\n";
+        assert_eq!(header_value(text, "bucket"), Some("a/b/mul:D/one-lane"));
+        assert_eq!(header_value(text, "options"), None);
+    }
+
+    #[test]
+    fn bucket_lines_are_replaced_or_inserted() {
+        let text = "# signature: a/b/c\neu 1\n";
+        let once = with_bucket_line(text, "k1");
+        assert_eq!(once, "# signature: a/b/c\n# bucket: k1\neu 1\n");
+        assert_eq!(
+            with_bucket_line(&once, "k2"),
+            "# signature: a/b/c\n# bucket: k2\neu 1\n"
+        );
+    }
+
+    #[test]
+    fn dates_are_utc() {
+        assert_eq!(utc(0), "1970-01-01 00:00");
+        assert_eq!(utc(1_795_478_400 + 3_600 + 120), "2026-11-24 01:02");
+    }
+
+    #[test]
+    fn known_issues_parse_and_reject_typos() {
+        let ok: KnownFile = toml::from_str(
+            "[[known]]\nbucket = \"mismatch/x/mul:D/all-lanes\"\nlabel = \"bug 1\"\nsuppress = true\n",
+        )
+        .expect("valid");
+        assert!(ok.known[0].suppress);
+        assert!(toml::from_str::<KnownFile>("[[known]]\nbucket = \"a\"\nlabl = \"b\"\n").is_err());
+    }
+}
