@@ -145,7 +145,6 @@ fn reduce_failure(
 fn reproducer(
     g: &oracle::generator::Generated,
     seed: u64,
-    knobs: &Knobs,
     sets: &[compiler::inputs::Inputs],
     v: &Verdict,
     culprit: Option<&Culprit>,
@@ -173,7 +172,7 @@ fn reproducer(
     head.push_str(&format!(
         "# inputs: input set {set} of the campaign (kept below)\n"
     ));
-    head.push_str(&provenance(g, Some(seed), knobs));
+    head.push_str(&provenance(g, Some(seed), &c.knobs));
     format!("{head}{}", print_program(&p))
 }
 
@@ -300,7 +299,6 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
                 let text = reproducer(
                     &g,
                     seed,
-                    &c.knobs,
                     &sets,
                     &checked.verdict,
                     culprit.as_ref(),
