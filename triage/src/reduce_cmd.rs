@@ -2,10 +2,14 @@
 //! write the result (atomically) as a canonical `.eu` file with a header saying where it
 //! came from.
 
+use crate::bucket_cmd::header_value;
 use crate::files::write_atomic;
+use crate::reduce::bytes::{Origin, shrink};
+use crate::reduce::candidates;
 use crate::reduce::interesting::{Judgement, judge};
 use crate::reduce::{Event, Reduced, Settings, reduce};
 use compiler::text::print_program;
+use oracle::generator::knobs::Knobs;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -93,8 +97,28 @@ fn show(e: Event) {
     }
 }
 
+/// The campaign seed and knobs of a reproducer whose `.bytes` decode with this build's
+/// generator (same format version), and those bytes.
+fn choice_sequence(file: &Path, text: &str) -> Option<(Vec<u8>, Origin)> {
+    let generated = header_value(text, "generated")?;
+    let seed = generated
+        .strip_prefix("eufuzz gen --seed ")?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    let format = format!("(format {})", oracle::generator::FORMAT_VERSION);
+    if !generated.ends_with(&format) {
+        return None;
+    }
+    let knobs = Knobs::parse(header_value(text, "knobs").unwrap_or("")).ok()?;
+    let bytes = std::fs::read(file.with_extension("bytes")).ok()?;
+    Some((bytes, Origin { knobs, seed }))
+}
+
 /// Runs `eufuzz reduce`; returns the exit code.
 pub fn run(args: ReduceArgs) -> Result<i32, String> {
+    let text = crate::files::read_text(args.file)?;
     let mut p = crate::compile_cmd::load(args.file, args.device)?;
     let inputs_generated = p.inputs.is_none().then_some(args.seed);
     if p.inputs.is_none() {
@@ -106,17 +130,45 @@ pub fn run(args: ReduceArgs) -> Result<i32, String> {
         return Ok(NOTHING_TO_REDUCE);
     }
     let terminal = std::io::stderr().is_terminal();
-    let reduced = reduce(&p, &original, &args.settings, |e| {
+    let start = std::time::Instant::now();
+    let mut bytes_note = None;
+    if args.device.is_none()
+        && let Some((bytes, origin)) = choice_sequence(args.file, &text)
+    {
+        let share = args.settings.budget / 3;
+        if let Some((shrunk, q)) = shrink(
+            &bytes,
+            &origin,
+            &args.settings.opts,
+            &original.signature,
+            share,
+        ) {
+            let j = judge(&q, &args.settings.opts);
+            if j.keeps(&original) && candidates::size(&q) < candidates::size(&p) {
+                bytes_note = Some((bytes.len(), shrunk.len(), p.inst_count()));
+                p = q;
+            }
+        }
+    }
+    let settings = Settings {
+        budget: args.settings.budget.saturating_sub(start.elapsed()),
+        ..args.settings
+    };
+    let mut reduced = reduce(&p, &original, &settings, |e| {
         if terminal {
             show(e)
         }
     });
+    reduced.elapsed = start.elapsed();
+    if let Some((_, _, before)) = bytes_note {
+        reduced.insts_before = before;
+    }
     let out = args.out.unwrap_or_else(|| default_output(args.file));
-    let text = format!(
-        "{}{}",
-        header(args.file, &reduced, inputs_generated),
-        print_program(&reduced.program)
-    );
+    let mut head = header(args.file, &reduced, inputs_generated);
+    if let Some((from, to, _)) = bytes_note {
+        head.push_str(&format!("# choice sequence: {from} -> {to} bytes\n"));
+    }
+    let text = format!("{head}{}", print_program(&reduced.program));
     write_atomic(&out, text.as_bytes())?;
     println!(
         "{}: {} -> {} instructions, signature {}, written to {}",

@@ -9,6 +9,7 @@
 //! parallel and still takes the first kept one in order (C-Reduce's rule), giving the same
 //! result as one job.
 
+pub mod bytes;
 pub mod candidates;
 pub mod interesting;
 
