@@ -16,7 +16,7 @@ pub mod interesting;
 use compiler::Program;
 use compiler::pipeline::CompileOptions;
 use compiler::text::print_program;
-use interesting::{Judgement, judge};
+use interesting::{Judgement, judge, judge_towards};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -84,7 +84,12 @@ impl Cache {
                     .iter()
                     .map(|&i| {
                         let p = &variants[i];
-                        s.spawn(move || (i, judge(p, &settings.opts).keeps(target)))
+                        s.spawn(move || {
+                            (
+                                i,
+                                judge_towards(p, &settings.opts, Some(target)).keeps(target),
+                            )
+                        })
                     })
                     .collect();
                 handles
