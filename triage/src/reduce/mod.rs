@@ -4,7 +4,8 @@
 //! [`candidates`] run from coarse to fine, each until none of its variants is kept, and the
 //! whole sequence repeats until a round changes nothing (or the budget is spent). A variant is
 //! kept when it has the original's bucket signature and its reference run is no less defined
-//! ([`interesting`]). Variants are tried in a fixed order and the first kept one wins, so the
+//! ([`interesting`]). Variants are tried in a fixed order (resuming, after a kept variant,
+//! where it was found) and the first kept one wins, so the
 //! result depends only on the input; `jobs > 1` tests the next few variants speculatively in
 //! parallel and still takes the first kept one in order (C-Reduce's rule), giving the same
 //! result as one job.
@@ -65,18 +66,24 @@ struct Cache {
 }
 
 impl Cache {
-    /// Whether each variant is kept, testing `jobs` at a time; stops at the first kept one.
+    /// Whether each variant is kept, testing `jobs` at a time in the order `from`, `from + 1`,
+    /// …, wrapping around; stops at the first kept one.
     fn first_kept(
         &mut self,
         variants: &[Program],
+        from: usize,
         target: &Judgement,
         settings: &Settings,
     ) -> Option<usize> {
         let keys: Vec<String> = variants.iter().map(print_program).collect();
+        let n = variants.len();
+        let order: Vec<usize> = (0..n).map(|k| (from.min(n) + k) % n.max(1)).collect();
         let mut k = 0;
-        while k < variants.len() {
-            let end = (k + settings.jobs.max(1)).min(variants.len());
-            let fresh: Vec<usize> = (k..end)
+        while k < n {
+            let end = (k + settings.jobs.max(1)).min(n);
+            let fresh: Vec<usize> = order[k..end]
+                .iter()
+                .copied()
                 .filter(|&i| !self.seen.contains_key(&keys[i]))
                 .collect();
             let results: Vec<(usize, bool)> = std::thread::scope(|s| {
@@ -103,7 +110,10 @@ impl Cache {
                     self.seen.insert(keys[i].clone(), kept);
                 }
             }
-            if let Some(i) = (k..end).find(|&i| self.seen.get(&keys[i]) == Some(&true)) {
+            if let Some(&i) = order[k..end]
+                .iter()
+                .find(|&&i| self.seen.get(&keys[i]) == Some(&true))
+            {
                 return Some(i);
             }
             k = end;
@@ -130,6 +140,9 @@ pub fn reduce(
         progress(Event::Round { round });
         let before = candidates::size(&best);
         for step in &candidates::STEPS {
+            // Where the last kept variant of this step was: the next search resumes there
+            // (delta debugging keeps its granularity instead of starting over).
+            let mut resume = 0;
             loop {
                 if start.elapsed() >= settings.budget {
                     out_of_budget = true;
@@ -140,9 +153,10 @@ pub fn reduce(
                     .into_iter()
                     .filter(|v| candidates::size(v) < size)
                     .collect();
-                let Some(i) = cache.first_kept(&variants, target, settings) else {
+                let Some(i) = cache.first_kept(&variants, resume, target, settings) else {
                     break;
                 };
+                resume = i;
                 best = variants[i].clone();
                 progress(Event::Kept {
                     step: step.name,
