@@ -81,10 +81,14 @@ impl Selected {
 #[cfg(not(feature = "zoo"))]
 pub type Selected = ();
 
-/// Looks bugs up by name: one name, a comma-separated list, or `all`.
+/// Looks bugs up by name: one name, a comma-separated list, `all`, or `none` (no bug, e.g.
+/// to run a zoo reproducer with its bug off).
 pub fn select(names: &str) -> Result<Selected, String> {
     #[cfg(feature = "zoo")]
     {
+        if names == "none" {
+            return Ok(Selected::default());
+        }
         if names == "all" {
             return Ok(ALL.iter().fold(Selected::default(), |s, (b, _)| s.with(*b)));
         }
@@ -103,6 +107,9 @@ pub fn select(names: &str) -> Result<Selected, String> {
     }
     #[cfg(not(feature = "zoo"))]
     {
+        if names == "none" {
+            return Ok(());
+        }
         Err(format!(
             "zoo bug `{names}` needs a build with the zoo feature (cargo build -p triage --features zoo)"
         ))
@@ -143,5 +150,6 @@ mod tests {
         let all = select("all").expect("all");
         assert!(ALL.iter().all(|(b, _)| all.contains(*b)));
         assert!(select("imul-dst-overlap,no-such-bug").is_err());
+        assert_eq!(select("none"), Ok(Selected::default()));
     }
 }

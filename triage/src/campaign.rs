@@ -170,7 +170,7 @@ fn reproducer(
         head.push_str(&format!("# options: {}\n", c.options_line));
     }
     head.push_str(&format!(
-        "# inputs: input set {set} of the campaign (kept below)\n"
+        "# failing inputs: input set {set} of the campaign (kept below)\n"
     ));
     head.push_str(&provenance(g, Some(seed), &c.knobs));
     format!("{head}{}", print_program(&p))

@@ -5,9 +5,11 @@ mod bucket;
 mod bucket_cmd;
 mod campaign;
 mod compile_cmd;
+mod directives;
 mod equiv_cmd;
 mod files;
 mod fmt_cmd;
+mod gate;
 mod gen_cmd;
 mod load;
 mod reduce;
@@ -159,6 +161,30 @@ enum Command {
         #[command(flatten)]
         opts: CompileArgs,
     },
+    /// Replay a corpus of reproducers against their in-file expectations (merge gating).
+    ///
+    /// Every .eu file under PATHS runs as its header directives say (`# expect:`, `# xfail:`,
+    /// `# options:`, `# devices:`, `# inputs:`, `# zoo:`; see corpus/README.md), in parallel.
+    /// Prints each unexpected result and `N passed, N failed, N xfail, N skipped`. An xfail
+    /// that passes is an error. Exit code 0 only if every result matches its expectation, 1
+    /// otherwise, 2 if a path cannot be read.
+    Gate {
+        /// Files or directories (default: corpus).
+        paths: Vec<PathBuf>,
+        /// Files checked at once (default: every core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Also write the results as JUnit XML here (for CI test views).
+        #[arg(long)]
+        junit: Option<PathBuf>,
+        /// Print the results as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Rewrite the `# expect:` line of files whose result changed (after a deliberate
+        /// change), printing what changed.
+        #[arg(long)]
+        bless: bool,
+    },
     /// Group campaign reproducers by bucket (one root cause each).
     ///
     /// Reads the `# bucket:` line campaigns write into each reproducer and lists every bucket
@@ -280,7 +306,8 @@ struct CompileArgs {
     /// Spill every spillable VGRF to scratch (like INTEL_DEBUG=spill_fs).
     #[arg(long)]
     spill_all: bool,
-    /// Inject a historical bug by name (builds with the zoo feature only).
+    /// Inject historical bugs by name: NAME, a,b,c or all (builds with the zoo feature
+    /// only); `none` runs a file's `# zoo:` bug switched off.
     #[arg(long)]
     zoo: Option<String>,
 }
@@ -342,35 +369,83 @@ struct CheckArgs {
     all_devices: bool,
 }
 
-fn check_main(files: &[PathBuf], args: &CompileArgs, c: &CheckArgs) -> Result<i32, String> {
-    let o = args.resolve()?;
-    let devices: Vec<Option<compiler::Device>> = if c.all_devices {
+/// What a file's directives ask `check` for, where the command line does not say.
+struct FileCheck {
+    devices: Vec<Option<compiler::Device>>,
+    compile: compiler::pipeline::CompileOptions,
+    inputs: usize,
+}
+
+fn file_check(
+    f: &std::path::Path,
+    args: &CompileArgs,
+    c: &CheckArgs,
+    cli: &compile_cmd::Options,
+) -> Result<FileCheck, String> {
+    let text = files::read_text(f)?;
+    let d = directives::parse(&text).map_err(|e| format!("{}:{e}", f.display()))?;
+    let devices = if c.all_devices {
         compiler::device::ALL_DEVICES
             .iter()
             .copied()
             .map(Some)
             .collect()
+    } else if cli.device.is_some() {
+        vec![cli.device]
     } else {
-        vec![o.device]
+        d.devices
+            .map_or(vec![None], |ds| ds.into_iter().map(Some).collect())
     };
+    // The command line adds to the file's options; its --zoo (`none` included) replaces the
+    // file's bug.
+    let mut compile = if args.zoo.is_some() {
+        let mut words = vec![];
+        let mut it = d.options.iter();
+        while let Some(w) = it.next() {
+            if w == "--zoo" {
+                it.next();
+            } else {
+                words.push(w.clone());
+            }
+        }
+        let mut o =
+            gate::compile_options(&words, None).map_err(|e| format!("{}: {e}", f.display()))?;
+        o.zoo = cli.compile.zoo;
+        o
+    } else {
+        let zoo = d.zoo.as_deref().filter(|_| gate::ZOO_BUILD);
+        gate::compile_options(&d.options, zoo).map_err(|e| format!("{}: {e}", f.display()))?
+    };
+    compile.spill_all |= cli.compile.spill_all;
+    compile.o0 |= cli.compile.o0;
+    Ok(FileCheck {
+        devices,
+        compile,
+        inputs: c.inputs.max(d.inputs),
+    })
+}
+
+fn check_main(files: &[PathBuf], args: &CompileArgs, c: &CheckArgs) -> Result<i32, String> {
+    let o = args.resolve()?;
     let mut tally = compile_cmd::CheckTally::default();
     for f in files {
-        let original = match compile_cmd::load(f, None) {
-            Ok(p) => p,
+        let loaded = compile_cmd::load(f, None).and_then(|p| Ok((p, file_check(f, args, c, &o)?)));
+        let (original, fc) = match loaded {
+            Ok(x) => x,
             Err(e) => {
                 eprintln!("{e}");
                 tally.unreadable += 1;
                 continue;
             }
         };
-        for &device in &devices {
+        for &device in &fc.devices {
             let mut p = original.clone();
             let retargeted = device.is_some_and(|d| d != original.device);
             if let Some(d) = device {
                 p.device = d;
             }
-            let (sets, sources) = compile_cmd::input_sets(&p, c.inputs, c.seed);
-            let report = compile_cmd::check(&p, &sets, sources, &o.compile);
+            let (sets, sources) = compile_cmd::input_sets(&p, fc.inputs, c.seed);
+            let report = compile_cmd::check(&p, &sets, sources, &fc.compile);
             tally.add(retargeted, &report);
             print!(
                 "{}",
@@ -425,6 +500,48 @@ fn options_line(spill_all: bool, zoo: Option<&str>) -> String {
     parts.join(" ")
 }
 
+fn gate_main(
+    paths: Vec<PathBuf>,
+    jobs: Option<usize>,
+    junit: Option<PathBuf>,
+    json: bool,
+    bless: bool,
+) -> Result<i32, String> {
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from("corpus")]
+    } else {
+        paths
+    };
+    let files = gate::collect(&paths)?;
+    if files.is_empty() {
+        return Err("no .eu files to gate".into());
+    }
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let results = gate::run(&files, jobs);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&results).map_err(|e| e.to_string())?
+        );
+    } else {
+        print!("{}", gate::render(&results));
+    }
+    if let Some(path) = junit {
+        let xml = reports::junit::render("eufuzz gate", &gate::junit_cases(&results));
+        files::write_atomic(&path, xml.as_bytes())?;
+    }
+    if bless {
+        for line in gate::bless(&results)? {
+            println!("{line}");
+        }
+    }
+    Ok(if results.iter().any(gate::GateResult::is_error) {
+        1
+    } else {
+        0
+    })
+}
+
 fn bucket_main(dirs: &[PathBuf], json: bool, known: Option<PathBuf>) -> Result<i32, String> {
     let default_known = PathBuf::from("corpus/known-issues.toml");
     let known = match known {
@@ -446,22 +563,8 @@ fn bucket_main(dirs: &[PathBuf], json: bool, known: Option<PathBuf>) -> Result<i
 
 /// Compile options from a reproducer's `# options:` line (`--spill-all -O0 --zoo NAME`).
 fn options_from_line(line: &str) -> Result<compiler::pipeline::CompileOptions, String> {
-    let mut args = CompileArgs {
-        device: None,
-        opt_level: 2,
-        spill_all: false,
-        zoo: None,
-    };
-    let mut words = line.split_whitespace();
-    while let Some(w) = words.next() {
-        match w {
-            "--spill-all" => args.spill_all = true,
-            "-O0" => args.opt_level = 0,
-            "--zoo" => args.zoo = words.next().map(str::to_string),
-            other => return Err(format!("unknown option `{other}` in `# options:`")),
-        }
-    }
-    Ok(args.resolve()?.compile)
+    let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    gate::compile_options(&words, None)
 }
 
 fn rebucket_main(dirs: &[PathBuf]) -> Result<i32, String> {
@@ -549,6 +652,16 @@ fn main() {
             seed,
             opts,
         } => reduce_main(&file, out, signature, jobs, budget, seed, &opts).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            2
+        }),
+        Command::Gate {
+            paths,
+            jobs,
+            junit,
+            json,
+            bless,
+        } => gate_main(paths, jobs, junit, json, bless).unwrap_or_else(|e| {
             eprintln!("{e}");
             2
         }),

@@ -75,7 +75,7 @@ pub fn header(file: &Path, r: &Reduced, inputs_generated: Option<u64>) -> String
     ));
     if let Some(seed) = inputs_generated {
         h.push_str(&format!(
-            "# inputs: generated from seed {seed} (the original carried none)\n"
+            "# failing inputs: generated from seed {seed} (the original carried none)\n"
         ));
     }
     h

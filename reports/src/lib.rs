@@ -1,0 +1,4 @@
+//! Rendering of eufuzz results for people and CI systems. Takes plain data (no types from
+//! the compiler or the oracle), so the formats can be tested and reused on their own.
+
+pub mod junit;

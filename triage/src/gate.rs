@@ -1,0 +1,446 @@
+//! `eufuzz gate`: replay a corpus of self-describing reproducers ([`crate::directives`]) in
+//! parallel and compare every result with its expectation, for merge gating. An expected
+//! failure that passes is an error (deqp-runner's rule): the bug was fixed, so the file's
+//! expectation must say so.
+
+use crate::campaign::signature;
+use crate::compile_cmd::{check, describe_verdict, input_sets};
+use crate::directives::{self, Directives, Expectation};
+use compiler::Device;
+use compiler::pipeline::CompileOptions;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// How one (file, device) check compares with its expectation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Passed,
+    Failed,
+    /// Failed as its `# xfail:` says.
+    XFail,
+    /// Expected to fail (`# xfail:`) but passed: an error.
+    XPass,
+    Skipped,
+}
+
+/// The result of one (file, device) check.
+#[derive(Clone, Debug, Serialize)]
+pub struct GateResult {
+    pub file: String,
+    pub device: Option<String>,
+    pub status: Status,
+    /// What the file expects (`pass`, a signature, `xfail …`).
+    pub expected: String,
+    /// What happened: `pass`, a signature, or why nothing ran.
+    pub actual: String,
+    /// One line about the verdict (or the skip reason).
+    pub detail: String,
+    pub seconds: f64,
+}
+
+impl GateResult {
+    pub fn is_error(&self) -> bool {
+        matches!(self.status, Status::Failed | Status::XPass)
+    }
+}
+
+/// Compile options from `# options:` words (`--spill-all`, `-O0`, `--zoo NAME`) and the
+/// file's `# zoo:` bug when this build has the zoo.
+pub fn compile_options(words: &[String], zoo: Option<&str>) -> Result<CompileOptions, String> {
+    let mut opts = CompileOptions::default();
+    let mut bugs: Vec<String> = zoo.map(str::to_string).into_iter().collect();
+    let mut it = words.iter();
+    while let Some(w) = it.next() {
+        match w.as_str() {
+            "--spill-all" => opts.spill_all = true,
+            "-O0" => opts.o0 = true,
+            "--zoo" => bugs.push(
+                it.next()
+                    .ok_or("`--zoo` needs a bug name in `# options:`")?
+                    .clone(),
+            ),
+            other => return Err(format!("unknown option `{other}` in `# options:`")),
+        }
+    }
+    if !bugs.is_empty() {
+        opts.zoo = compiler::zoo::select(&bugs.join(","))?;
+    }
+    Ok(opts)
+}
+
+fn describe(e: &Expectation) -> String {
+    match e {
+        Expectation::Pass => "pass".into(),
+        Expectation::Fail(s) => s.clone(),
+        Expectation::XFail { reason, signature } => match signature {
+            Some(s) => format!("xfail {s} ({reason})"),
+            None => format!("xfail ({reason})"),
+        },
+    }
+}
+
+/// Compares what happened (`actual`: `pass` or a signature) with the expectation.
+pub fn judge(expect: &Expectation, actual: &str) -> Status {
+    let failed = actual != "pass";
+    match expect {
+        Expectation::Pass if !failed => Status::Passed,
+        Expectation::Fail(s) if s == actual => Status::Passed,
+        Expectation::XFail { signature, .. } if failed => {
+            if signature.as_deref().is_none_or(|s| s == actual) {
+                Status::XFail
+            } else {
+                Status::Failed
+            }
+        }
+        Expectation::XFail { .. } => Status::XPass,
+        _ => Status::Failed,
+    }
+}
+
+/// One unit of work: a file on one device (`None`: its own target).
+struct Job {
+    file: PathBuf,
+    device: Option<Device>,
+}
+
+fn error(file: &Path, message: String) -> GateResult {
+    GateResult {
+        file: file.display().to_string(),
+        device: None,
+        status: Status::Failed,
+        expected: "-".into(),
+        actual: "error".into(),
+        detail: message,
+        seconds: 0.0,
+    }
+}
+
+/// The jobs of one file, or the error that stops it from running.
+fn plan(file: &Path) -> Result<Vec<Job>, String> {
+    let text = crate::files::read_text(file)?;
+    let d = directives::parse(&text).map_err(|e| format!("{}:{e}", file.display()))?;
+    Ok(match d.devices {
+        None => vec![Job {
+            file: file.to_path_buf(),
+            device: None,
+        }],
+        Some(devices) => devices
+            .into_iter()
+            .map(|dev| Job {
+                file: file.to_path_buf(),
+                device: Some(dev),
+            })
+            .collect(),
+    })
+}
+
+/// Whether this build contains the zoo (a `# zoo:` file's bug is injected only then).
+pub const ZOO_BUILD: bool = cfg!(feature = "zoo");
+
+fn run_job(job: &Job) -> GateResult {
+    let start = Instant::now();
+    let mut r = run_job_untimed(job);
+    r.seconds = start.elapsed().as_secs_f64();
+    r
+}
+
+fn run_job_untimed(job: &Job) -> GateResult {
+    let file = &job.file;
+    let text = match crate::files::read_text(file) {
+        Ok(t) => t,
+        Err(e) => return error(file, e),
+    };
+    let d: Directives = match directives::parse(&text) {
+        Ok(d) => d,
+        Err(e) => return error(file, format!("{}:{e}", file.display())),
+    };
+    let mut p = match compiler::text::parse_program(&text) {
+        Ok(p) => p,
+        Err(e) => return error(file, format!("{}:{e}", file.display())),
+    };
+    let own_target = job.device.is_none_or(|dv| dv == p.device);
+    if let Some(dv) = job.device {
+        p.device = dv;
+    }
+    let device = Some(p.device.name().to_string());
+    let (expect, zoo) = match &d.zoo {
+        Some(bug) if ZOO_BUILD => (d.expect.clone(), Some(bug.as_str())),
+        // Without the zoo the file's bug does not exist: it must pass.
+        Some(_) => (Expectation::Pass, None),
+        None => (d.expect.clone(), None),
+    };
+    let expected = describe(&expect);
+    if d.options.iter().any(|o| o == "--zoo") && !ZOO_BUILD {
+        return GateResult {
+            status: Status::Skipped,
+            device,
+            expected,
+            actual: "-".into(),
+            detail: "needs a zoo build".into(),
+            ..error(file, String::new())
+        };
+    }
+    let opts = match compile_options(&d.options, zoo) {
+        Ok(o) => o,
+        Err(e) => return error(file, format!("{}: {e}", file.display())),
+    };
+    let invalid = compiler::validate::validate(&p);
+    if let Some(v) = invalid.first() {
+        let status = if own_target {
+            Status::Failed
+        } else {
+            Status::Skipped
+        };
+        return GateResult {
+            status,
+            device,
+            expected,
+            actual: "invalid".into(),
+            detail: format!(
+                "not a valid program for this device: [{}] {}",
+                v.rule, v.message
+            ),
+            ..error(file, String::new())
+        };
+    }
+    let (sets, sources) = input_sets(&p, d.inputs, 0);
+    let report = check(&p, &sets, sources, &opts);
+    let actual = if report.verdict.is_failure() {
+        signature(&report.verdict, report.culprit.as_ref())
+    } else if let oracle::differential::Verdict::Discard { reason } = &report.verdict {
+        format!("discard/{}", reason.name())
+    } else {
+        "pass".into()
+    };
+    GateResult {
+        file: file.display().to_string(),
+        device,
+        status: judge(&expect, &actual),
+        expected,
+        detail: describe_verdict(&report.verdict),
+        actual,
+        seconds: 0.0,
+    }
+}
+
+/// Runs every file (each on its devices) with `jobs` threads; results in file order.
+pub fn run(files: &[PathBuf], jobs: usize) -> Vec<GateResult> {
+    let mut results = vec![];
+    let mut work = vec![];
+    for f in files {
+        match plan(f) {
+            Ok(js) => work.extend(js),
+            Err(e) => results.push(error(f, e)),
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<(usize, GateResult)>> = Mutex::new(vec![]);
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(job) = work.get(i) else { break };
+                    let r = run_job(job);
+                    done.lock().unwrap_or_else(|e| e.into_inner()).push((i, r));
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    done.sort_by_key(|(i, _)| *i);
+    results.extend(done.into_iter().map(|(_, r)| r));
+    results
+}
+
+/// `.eu` files under the given files and directories (recursively), sorted.
+pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    fn walk(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+        if !p.exists() {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+        if p.is_dir() {
+            let entries = std::fs::read_dir(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            for e in entries {
+                walk(&e.map_err(|e| format!("{}: {e}", p.display()))?.path(), out)?;
+            }
+        } else if p.extension().is_some_and(|x| x == "eu") {
+            out.push(p.to_path_buf());
+        }
+        Ok(())
+    }
+    let mut out = vec![];
+    for p in paths {
+        walk(p, &mut out)?;
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// The summary line: `N passed, N failed, N xfail, N skipped` (xpasses count as failed).
+pub fn summary(results: &[GateResult]) -> String {
+    let count = |s: Status| results.iter().filter(|r| r.status == s).count();
+    format!(
+        "{} passed, {} failed, {} xfail, {} skipped",
+        count(Status::Passed),
+        count(Status::Failed) + count(Status::XPass),
+        count(Status::XFail),
+        count(Status::Skipped)
+    )
+}
+
+/// The lines for the errors, then the summary.
+pub fn render(results: &[GateResult]) -> String {
+    let mut out = String::new();
+    for r in results.iter().filter(|r| r.is_error()) {
+        let at = r
+            .device
+            .as_deref()
+            .map(|d| format!("@{d}"))
+            .unwrap_or_default();
+        let what = if r.status == Status::XPass {
+            "XPASS"
+        } else {
+            "FAIL"
+        };
+        out.push_str(&format!(
+            "{what} {}{at}: expected {}, got {}\n    {}\n",
+            r.file, r.expected, r.actual, r.detail
+        ));
+    }
+    out.push_str(&summary(results));
+    out.push('\n');
+    out
+}
+
+/// The JUnit cases of a gate run.
+pub fn junit_cases(results: &[GateResult]) -> Vec<reports::junit::Case> {
+    use reports::junit::{Case, CaseResult};
+    results
+        .iter()
+        .map(|r| {
+            let path = Path::new(&r.file);
+            let class = path
+                .parent()
+                .map(|p| p.display().to_string().replace('/', "."))
+                .unwrap_or_default();
+            let name = format!(
+                "{}{}",
+                path.file_name()
+                    .map_or(r.file.clone(), |n| n.to_string_lossy().into()),
+                r.device
+                    .as_deref()
+                    .map(|d| format!("@{d}"))
+                    .unwrap_or_default()
+            );
+            let result = match r.status {
+                Status::Passed | Status::XFail => CaseResult::Passed,
+                Status::Skipped => CaseResult::Skipped {
+                    message: r.detail.clone(),
+                },
+                Status::Failed | Status::XPass => CaseResult::Failed {
+                    message: format!("expected {}, got {}", r.expected, r.actual),
+                    details: r.detail.clone(),
+                },
+            };
+            Case {
+                class,
+                name,
+                seconds: r.seconds,
+                result,
+            }
+        })
+        .collect()
+}
+
+/// Rewrites the `# expect:` line of every file whose results all disagree with it the same
+/// way (an XPASS becomes `expect: pass`, its `# xfail:` line goes); returns one line per
+/// change (or per file that cannot be blessed).
+pub fn bless(results: &[GateResult]) -> Result<Vec<String>, String> {
+    let mut lines = vec![];
+    let mut files: Vec<&str> = results
+        .iter()
+        .filter(|r| matches!(r.status, Status::Failed | Status::XPass) && r.actual != "error")
+        .map(|r| r.file.as_str())
+        .collect();
+    files.dedup();
+    for f in files {
+        let mine: Vec<&GateResult> = results
+            .iter()
+            .filter(|r| r.file == f && r.status != Status::Skipped)
+            .collect();
+        let mut actuals: Vec<&str> = mine.iter().map(|r| r.actual.as_str()).collect();
+        actuals.sort_unstable();
+        actuals.dedup();
+        if actuals.len() != 1 || actuals[0] == "invalid" || actuals[0].starts_with("discard/") {
+            lines.push(format!(
+                "{f}: not blessed: results differ or cannot be expected ({})",
+                actuals.join(", ")
+            ));
+            continue;
+        }
+        let path = Path::new(f);
+        let text = crate::files::read_text(path)?;
+        let d = directives::parse(&text).map_err(|e| format!("{f}:{e}"))?;
+        if d.zoo.is_some() && !ZOO_BUILD {
+            lines.push(format!(
+                "{f}: not blessed: a zoo file (bless it in a zoo build)"
+            ));
+            continue;
+        }
+        crate::files::write_atomic(
+            path,
+            directives::with_expectation(&text, &d, actuals[0]).as_bytes(),
+        )?;
+        lines.push(format!(
+            "{f}: expect {} -> {}",
+            describe(&d.expect),
+            actuals[0]
+        ));
+    }
+    Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expectations_against_results() {
+        let sig = "mismatch/lower_regioning/output";
+        assert_eq!(judge(&Expectation::Pass, "pass"), Status::Passed);
+        assert_eq!(judge(&Expectation::Pass, sig), Status::Failed);
+        assert_eq!(judge(&Expectation::Fail(sig.into()), sig), Status::Passed);
+        assert_eq!(
+            judge(
+                &Expectation::Fail(sig.into()),
+                "hang/allocate_registers/fuel"
+            ),
+            Status::Failed
+        );
+        let xfail = |s: Option<&str>| Expectation::XFail {
+            reason: "open".into(),
+            signature: s.map(str::to_string),
+        };
+        assert_eq!(judge(&xfail(None), sig), Status::XFail);
+        assert_eq!(judge(&xfail(Some(sig)), sig), Status::XFail);
+        assert_eq!(judge(&xfail(Some("assert/x/y")), sig), Status::Failed);
+        assert_eq!(judge(&xfail(None), "pass"), Status::XPass);
+        assert_eq!(
+            judge(&Expectation::Pass, "discard/undefined-branch"),
+            Status::Failed
+        );
+    }
+
+    #[test]
+    fn options_words() {
+        let o = compile_options(&["--spill-all".into(), "-O0".into()], None).expect("valid");
+        assert!(o.spill_all && o.o0);
+        assert!(compile_options(&["--fast".into()], None).is_err());
+    }
+}
