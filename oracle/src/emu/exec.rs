@@ -476,6 +476,7 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
         let (bits, cond) = match out {
             Out::Rounded { value, increment } => {
                 let bits = encode(value, dst_ty, inst.saturate);
+                dst_def &= !(inst.saturate && saturates_negative_zero(value, dst_ty));
                 let cond = match inst.cmod {
                     Some(CondMod::R) => Some(increment),
                     m => m.and_then(|m| flag_condition(m, bits, dst_ty)),
