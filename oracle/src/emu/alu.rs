@@ -11,9 +11,9 @@
 //!   (UD); FBH/FBL of "nothing found" give -1; LZD of 0 is 32;
 //! * BFE(width, offset, value) and BFI1(width, offset) use the low 5 bits of width/offset;
 //!   BFI2(mask, insert, base) = ((insert << tz(mask)) & mask) | (base & !mask), tz = the
-//!   mask's trailing zeros (see [`bfi2`]);
+//!   mask's trailing zeros (see `bfi2`);
 //! * Gen4/5 RNDZ/RNDE store the rounded-down value and report whether it must be
-//!   incremented (the `.r` condition; see [`Rounding`]);
+//!   incremented (the `.r` condition; see `gen4_round`);
 //! * INT_QUOTIENT/INT_REMAINDER: division by zero gives all-ones / the dividend,
 //!   INT_MIN / -1 wraps;
 //! * MAD = src0 + src1 × src2, LRP = src0 × src1 + (1 − src0) × src2, both rounded once
@@ -106,20 +106,16 @@ pub struct Ctl {
 /// rounded *down* and raises `.r` exactly when one must be added. That is the model: the
 /// stored value is ⌊x⌋, and `increment` says whether trunc(x) (resp. the even-rounded x)
 /// is ⌊x⌋ + 1. Any other use of `.r` leaves the flag undefined (see exec.rs).
-pub struct Rounding;
-
-impl Rounding {
-    fn gen4(op: Opcode, x: f64, prec: Prec) -> Out {
-        let down = x.floor();
-        let target = if op == Opcode::Rndz {
-            x.trunc()
-        } else {
-            x.round_ties_even()
-        };
-        Out::Rounded {
-            value: Num::Float(prec.round(down)),
-            increment: !x.is_nan() && target != down,
-        }
+fn gen4_round(op: Opcode, x: f64, prec: Prec) -> Out {
+    let down = x.floor();
+    let target = if op == Opcode::Rndz {
+        x.trunc()
+    } else {
+        x.round_ties_even()
+    };
+    Out::Rounded {
+        value: Num::Float(prec.round(down)),
+        increment: !x.is_nan() && target != down,
     }
 }
 
@@ -166,7 +162,7 @@ fn eval_raw(op: Opcode, srcs: &[In], ctl: &Ctl) -> Out {
     let fp = float_prec(srcs, ctl.dst);
     let fl = |i: usize| as_f64(s(i).num);
     if matches!(op, Rndz | Rnde) && ctl.ver <= 5 {
-        return Rounding::gen4(op, fl(0), fp.unwrap_or(Prec::Single));
+        return gen4_round(op, fl(0), fp.unwrap_or(Prec::Single));
     }
     let round = |v: f64| Num::Float(fp.unwrap_or(Prec::Single).round(v));
     Out::Value(match op {

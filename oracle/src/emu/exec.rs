@@ -584,7 +584,7 @@ enum Effect {
 /// The flag a conditional modifier sets from a final result, or `None` where the documents
 /// leave it undefined: `.o` (overflow) has a code (brw-backend.md §1.1, eu-hardware.md §2.3)
 /// but no operation defines when it is set, and `.r` is defined only for Gen4/5 RNDZ/RNDE
-/// (see `alu::Rounding`).
+/// (see `alu::gen4_round`).
 fn flag_condition(cmod: CondMod, bits: u64, ty: Type) -> Option<bool> {
     match cmod {
         CondMod::O | CondMod::R => None,

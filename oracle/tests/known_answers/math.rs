@@ -45,7 +45,7 @@ fn gen9_rounding_opcodes() {
 
 #[test]
 fn gen4_rndz_and_rnde_store_the_rounded_down_value_and_raise_r() {
-    // Mesa's Gen4/5 trunc: `rndz.r t, x` then `(+f0) add t, t, 1.0` (see alu.rs Rounding):
+    // Mesa's Gen4/5 trunc: `rndz.r t, x` then `(+f0) add t, t, 1.0` (see alu.rs `gen4_round`):
     // t = ⌊x⌋ and .r set when trunc(x) = ⌊x⌋ + 1.
     //   x     1.5  −1.5  2  −2  −0.25  0.75  −3.75  5
     //   ⌊x⌋   1    −2    2  −2  −1     0     −4     5
