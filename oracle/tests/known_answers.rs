@@ -88,19 +88,32 @@ pub fn run_program(setup: Setup, text: &str, srcs: &[&[Value]]) -> Registers {
     if let Some(mask) = setup.mask {
         inputs.dispatch_masks.insert(0, mask);
     }
-    let cfg = RunConfig {
-        strict: setup.strict,
-        fuel: 10_000,
-        ..RunConfig::default()
+    // Every answer holds for the fast path and for the per-channel reference alike.
+    let [fast, reference] = [true, false].map(|fast_path| {
+        let cfg = RunConfig {
+            strict: setup.strict,
+            fuel: 10_000,
+            fast_path,
+            ..RunConfig::default()
+        };
+        let (r, mut regs) = run_inspect(&p, &inputs, &cfg);
+        assert_eq!(r.outcome, Outcome::Completed, "{body}");
+        assert!(
+            r.diagnostics.is_empty(),
+            "{body}\nunexpected diagnostics: {:?}",
+            r.diagnostics
+        );
+        regs.remove(0)
+    });
+    let everything = |regs: &Registers| {
+        let (bytes, def) = regs.grf(0, regs.layout.total / 32);
+        (bytes.to_vec(), def.to_vec(), regs.flags, regs.flags_def)
     };
-    let (r, mut regs) = run_inspect(&p, &inputs, &cfg);
-    assert_eq!(r.outcome, Outcome::Completed, "{body}");
     assert!(
-        r.diagnostics.is_empty(),
-        "{body}\nunexpected diagnostics: {:?}",
-        r.diagnostics
+        everything(&fast) == everything(&reference),
+        "{body}\nthe fast path and the reference disagree"
     );
-    regs.remove(0)
+    fast
 }
 
 /// `n` elements of `ty` from the start of GRF `g<nr>` (`Some(bits)` if defined).
