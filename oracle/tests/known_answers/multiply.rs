@@ -46,6 +46,18 @@ fn ivb_dword_multiply_reads_src1_low_word_unsigned() {
         grf(&regs, 20, Type::UD, 8),
         all(&[6, 0xfffe_0002, 0x28000, 0xffff_8000, 0, 0x6fff9, 0, 0x12c])
     );
+    // A W src1 (the same low words, read as signed words) is a plain D×W multiply:
+    //   3·2 = 6; −2·−1 = 2; 5·−32768 = −163840 = 0xfffd8000; −1·−32768 = 0x8000; 0;
+    //   7·−1 = 0xfffffff9; 0; 100·3 = 0x12c.
+    let regs = run(
+        Setup::strict("ivb", 8),
+        "mul(8) g20<8;8,1>:D, g1<8;8,1>:D, g5<16;8,2>:W",
+        &[&a, &b],
+    );
+    assert_eq!(
+        grf(&regs, 20, Type::UD, 8),
+        all(&[6, 2, 0xfffd_8000, 0x8000, 0, 0xffff_fff9, 0, 0x12c])
+    );
 }
 
 /// Signed operand pairs and their 64-bit products, split by hand into (high, low) dwords.
