@@ -2,13 +2,18 @@
 //!
 //! Sources arrive decoded (modifiers applied). Integer results are exact until the
 //! destination type truncates or saturates them; float results are rounded to the precision
-//! of the widest float source (mixed F/HF computes in F). Opcode details:
+//! of the execution type, which considers the destination too (eu-hardware.md §3.4: F and
+//! HF mixed among src0, src1 and dst run in F, so an all-HF add into an F destination is
+//! computed in F). Opcode details:
 //! * shifts use the low 5 bits of the count (6 for 64-bit operands); SHR is logical on the
 //!   source's width, ASR arithmetic; ROL/ROR rotate within the source width;
 //! * FBH counts from the MSB to the first bit that differs from the sign (D) or the first one
 //!   (UD); FBH/FBL of "nothing found" give -1; LZD of 0 is 32;
 //! * BFE(width, offset, value) and BFI1(width, offset) use the low 5 bits of width/offset;
-//!   BFI2(mask, insert, base) = (insert & mask) | (base & !mask);
+//!   BFI2(mask, insert, base) = ((insert << tz(mask)) & mask) | (base & !mask), tz = the
+//!   mask's trailing zeros (see `bfi2`);
+//! * Gen4/5 RNDZ/RNDE store the rounded-down value and report whether it must be
+//!   incremented (the `.r` condition; see `gen4_round`);
 //! * INT_QUOTIENT/INT_REMAINDER: division by zero gives all-ones / the dividend,
 //!   INT_MIN / -1 wraps;
 //! * MAD = src0 + src1 × src2, LRP = src0 × src1 + (1 − src0) × src2, both rounded once
@@ -30,11 +35,21 @@ pub struct In {
     pub ty: Type,
 }
 
-fn float_prec(srcs: &[In]) -> Option<Prec> {
-    srcs.iter()
+/// The float precision an operation computes in: the widest float source, raised from HF
+/// to F when the destination is F (eu-hardware.md §3.4: "if any pair among (src0, src1,
+/// dst) is F/HF mixed → F"; a one-source HF operation takes the destination type). `None`
+/// for integer execution.
+fn float_prec(srcs: &[In], dst: Type) -> Option<Prec> {
+    let widest = srcs
+        .iter()
         .filter(|s| s.ty.is_float())
         .map(|s| Prec::of(s.ty))
-        .max()
+        .max()?;
+    Some(if widest == Prec::Half && dst == Type::F {
+        Prec::Single
+    } else {
+        widest
+    })
 }
 
 fn int(n: Num) -> i128 {
@@ -64,17 +79,64 @@ pub enum Out {
     Value(Num),
     /// CMP/CMPN: the condition (the destination gets all ones or zero).
     Condition(bool),
+    /// Gen4/5 RNDZ/RNDE: the stored value and whether it must be incremented (`.r`).
+    Rounded {
+        value: Num,
+        increment: bool,
+    },
 }
 
-/// Evaluates `op` for one channel. `sel_pred` is the predicate bit of a predicated SEL;
-/// `cmod` is the instruction's modifier (CMP condition, SEL min/max). A float result that
-/// is NaN takes the first NaN source (see [`propagate_nan`]); moves and selects pass their
-/// source through.
-pub fn eval(op: Opcode, srcs: &[In], cmod: Option<CondMod>, sel_pred: Option<bool>) -> Out {
-    match eval_raw(op, srcs, cmod, sel_pred) {
+/// What a channel's evaluation needs besides its sources.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctl {
+    /// The destination type (it takes part in the execution type, §3.4).
+    pub dst: Type,
+    /// The instruction's modifier (CMP condition, SEL min/max).
+    pub cmod: Option<CondMod>,
+    /// The predicate bit of a predicated SEL.
+    pub sel_pred: Option<bool>,
+    /// The device generation (`verx10 / 10`).
+    pub ver: u32,
+}
+
+/// Gen4/5 RNDZ and RNDE (brw-backend.md §1.1 lists `R=7 (gen≤5 only)`, eu-hardware.md §2.3
+/// `.r`=7 (Gen≤5)). The documents do not define these two opcodes' results on Gen4/5; Mesa's
+/// Gen4/5 sequence for trunc/round-even is `rndz.r dst, x` (resp. `rnde.r`) followed by
+/// `(+f0) add dst, dst, 1.0`, which is only right if the instruction stores the value
+/// rounded *down* and raises `.r` exactly when one must be added. That is the model: the
+/// stored value is ⌊x⌋, and `increment` says whether trunc(x) (resp. the even-rounded x)
+/// is ⌊x⌋ + 1. Any other use of `.r` leaves the flag undefined (see exec.rs).
+fn gen4_round(op: Opcode, x: f64, prec: Prec) -> Out {
+    let down = x.floor();
+    let target = if op == Opcode::Rndz {
+        x.trunc()
+    } else {
+        x.round_ties_even()
+    };
+    Out::Rounded {
+        value: Num::Float(prec.round(down)),
+        increment: !x.is_nan() && target != down,
+    }
+}
+
+/// BFI2(mask, insert, base): the insert value is shifted left by the mask's trailing zeros
+/// before it is merged under the mask. The documents give BFI2 only as Mesa's
+/// bitfield-insert partner of BFI1 (brw-backend.md §1.1, eu-hardware.md §6.10) without a
+/// formula; the shift is what the issue (item 7) and Mesa's use of BFI1 + BFI2 for
+/// `bitfieldInsert(base, insert, offset, bits)` (BFI1 makes the mask `bits` wide at
+/// `offset`, BFI2 takes `insert` unshifted) require. A zero mask yields `base`.
+fn bfi2(mask: u32, insert: u32, base: u32) -> u32 {
+    let shifted = insert.checked_shl(mask.trailing_zeros()).unwrap_or(0);
+    (shifted & mask) | (base & !mask)
+}
+
+/// Evaluates `op` for one channel. A float result that is NaN takes the first NaN source
+/// (see [`propagate_nan`]); moves and selects pass their source through.
+pub fn eval(op: Opcode, srcs: &[In], ctl: &Ctl) -> Out {
+    match eval_raw(op, srcs, ctl) {
         Out::Value(Num::Float(r))
             if r.is_nan()
-                && float_prec(srcs).is_some()
+                && float_prec(srcs, ctl.dst).is_some()
                 && !matches!(op, Opcode::Mov | Opcode::Sel) =>
         {
             Out::Value(Num::Float(propagate_nan(srcs.iter().filter_map(
@@ -88,16 +150,20 @@ pub fn eval(op: Opcode, srcs: &[In], cmod: Option<CondMod>, sel_pred: Option<boo
     }
 }
 
-fn eval_raw(op: Opcode, srcs: &[In], cmod: Option<CondMod>, sel_pred: Option<bool>) -> Out {
+fn eval_raw(op: Opcode, srcs: &[In], ctl: &Ctl) -> Out {
     use Opcode::*;
+    let (cmod, sel_pred) = (ctl.cmod, ctl.sel_pred);
     let s = |i: usize| {
         srcs.get(i).copied().unwrap_or(In {
             num: Num::Int(0),
             ty: Type::UD,
         })
     };
-    let fp = float_prec(srcs);
+    let fp = float_prec(srcs, ctl.dst);
     let fl = |i: usize| as_f64(s(i).num);
+    if matches!(op, Rndz | Rnde) && ctl.ver <= 5 {
+        return gen4_round(op, fl(0), fp.unwrap_or(Prec::Single));
+    }
     let round = |v: f64| Num::Float(fp.unwrap_or(Prec::Single).round(v));
     Out::Value(match op {
         Mov => s(0).num,
@@ -215,7 +281,7 @@ fn eval_raw(op: Opcode, srcs: &[In], cmod: Option<CondMod>, sel_pred: Option<boo
         }
         Bfi2 => {
             let (m, ins, base) = (ubits(s(0)), ubits(s(1)), ubits(s(2)));
-            Num::Int(((ins & m) | (base & !m)) as i128)
+            Num::Int(bfi2(m as u32, ins as u32, base as u32) as i128)
         }
         Rcp => round(1.0 / fl(0)),
         Rsq => round(1.0 / libm::sqrt(fl(0))),
@@ -305,15 +371,26 @@ mod tests {
 
     fn val(o: Out) -> Num {
         match o {
-            Out::Value(n) => n,
+            Out::Value(n) | Out::Rounded { value: n, .. } => n,
             Out::Condition(c) => Num::Int(c as i128),
         }
+    }
+
+    /// Evaluates on a Gen9 part into a destination of src0's type.
+    fn ev(op: Opcode, srcs: &[In], cmod: Option<CondMod>, sel_pred: Option<bool>) -> Out {
+        let ctl = Ctl {
+            dst: srcs[0].ty,
+            cmod,
+            sel_pred,
+            ver: 9,
+        };
+        eval(op, srcs, &ctl)
     }
 
     #[test]
     fn shifts_mask_the_count() {
         assert_eq!(
-            val(eval(
+            val(ev(
                 Opcode::Shl,
                 &[i(1, Type::UD), i(33, Type::UD)],
                 None,
@@ -322,7 +399,7 @@ mod tests {
             Num::Int(2)
         );
         assert_eq!(
-            val(eval(
+            val(ev(
                 Opcode::Shr,
                 &[i(-1, Type::D), i(28, Type::UD)],
                 None,
@@ -331,7 +408,7 @@ mod tests {
             Num::Int(0xf)
         );
         assert_eq!(
-            val(eval(
+            val(ev(
                 Opcode::Asr,
                 &[i(-16, Type::D), i(2, Type::UD)],
                 None,
@@ -340,7 +417,7 @@ mod tests {
             Num::Int(-4)
         );
         assert_eq!(
-            val(eval(
+            val(ev(
                 Opcode::Rol,
                 &[i(0x8000_0001, Type::UD), i(1, Type::UD)],
                 None,
@@ -353,23 +430,23 @@ mod tests {
     #[test]
     fn bit_ops() {
         assert_eq!(
-            val(eval(Opcode::Fbh, &[i(0x0000_ffff, Type::UD)], None, None)),
+            val(ev(Opcode::Fbh, &[i(0x0000_ffff, Type::UD)], None, None)),
             Num::Int(16)
         );
         assert_eq!(
-            val(eval(Opcode::Fbh, &[i(-2, Type::D)], None, None)),
+            val(ev(Opcode::Fbh, &[i(-2, Type::D)], None, None)),
             Num::Int(31)
         );
         assert_eq!(
-            val(eval(Opcode::Fbh, &[i(-1, Type::D)], None, None)),
+            val(ev(Opcode::Fbh, &[i(-1, Type::D)], None, None)),
             Num::Int(-1)
         );
         assert_eq!(
-            val(eval(Opcode::Fbl, &[i(0, Type::UD)], None, None)),
+            val(ev(Opcode::Fbl, &[i(0, Type::UD)], None, None)),
             Num::Int(-1)
         );
         assert_eq!(
-            val(eval(
+            val(ev(
                 Opcode::Bfe,
                 &[i(4, Type::D), i(4, Type::D), i(0xf0, Type::D)],
                 None,
@@ -378,7 +455,7 @@ mod tests {
             Num::Int(-1)
         );
         assert_eq!(
-            val(eval(
+            val(ev(
                 Opcode::Bfe,
                 &[i(4, Type::UD), i(4, Type::UD), i(0xf0, Type::UD)],
                 None,
@@ -392,24 +469,19 @@ mod tests {
     fn min_max_and_cmpn_with_nan() {
         let nan = f(f64::NAN);
         assert_eq!(
-            val(eval(Opcode::Sel, &[nan, f(2.0)], Some(CondMod::L), None)),
+            val(ev(Opcode::Sel, &[nan, f(2.0)], Some(CondMod::L), None)),
             Num::Float(2.0)
         );
         assert_eq!(
-            val(eval(
-                Opcode::Sel,
-                &[f(3.0), f(2.0)],
-                Some(CondMod::Ge),
-                None
-            )),
+            val(ev(Opcode::Sel, &[f(3.0), f(2.0)], Some(CondMod::Ge), None)),
             Num::Float(3.0)
         );
         assert!(matches!(
-            eval(Opcode::Cmpn, &[f(1.0), nan], Some(CondMod::L), None),
+            ev(Opcode::Cmpn, &[f(1.0), nan], Some(CondMod::L), None),
             Out::Condition(true)
         ));
         assert!(matches!(
-            eval(Opcode::Cmp, &[f(1.0), nan], Some(CondMod::L), None),
+            ev(Opcode::Cmp, &[f(1.0), nan], Some(CondMod::L), None),
             Out::Condition(false)
         ));
     }
@@ -417,7 +489,7 @@ mod tests {
     #[test]
     fn division_edges() {
         let q = |a, b| {
-            val(eval(
+            val(ev(
                 Opcode::IntQuotient,
                 &[i(a, Type::D), i(b, Type::D)],
                 None,
@@ -427,7 +499,7 @@ mod tests {
         assert_eq!(q(7, -2), Num::Int(-3));
         assert_eq!(q(i32::MIN as i128, -1), Num::Int(i32::MIN as i128));
         assert_eq!(q(5, 0), Num::Int(-1));
-        let r = val(eval(
+        let r = val(ev(
             Opcode::IntRemainder,
             &[i(-7, Type::D), i(2, Type::D)],
             None,

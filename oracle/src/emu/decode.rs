@@ -178,11 +178,12 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
                 message: format!("execution size {exec} cannot be executed"),
             });
         }
-        let dst = resolve(&inst.dst, exec, &layout, strict).map_err(fault)?;
+        let group = inst.group as u32;
+        let dst = resolve(&inst.dst, exec, group, &layout, strict).map_err(fault)?;
         let srcs = inst
             .srcs
             .iter()
-            .map(|s| resolve(s, exec, &layout, strict))
+            .map(|s| resolve(s, exec, group, &layout, strict))
             .collect::<Result<Vec<_>, _>>()
             .map_err(fault)?;
         let violations = checker.as_ref().map_or(vec![], |c| c.check(inst));

@@ -11,13 +11,16 @@
 //! bit is undefined when the result is; an instruction breaking a hardware restriction
 //! (strict mode) writes undefined results.
 
-use super::alu::{In, Out, eval};
+use super::alu::{Ctl, In, Out, eval};
 use super::decode::{DInst, Decoded};
 use super::operand::{Loc, Operand};
 use super::result::{DiagKind, Diagnostic};
 use super::state::{ACC_FULL_BITS, ACC_LANES, AccLane, Frame, Thread};
-use super::value::{Num, apply_modifiers, cmod_holds, decode, encode, mask_of, vector_imm_element};
-use compiler::inst::PredKind;
+use super::value::{
+    Num, apply_modifiers, cmod_holds, decode, encode, mask_of, saturates_negative_zero,
+    vector_imm_element,
+};
+use compiler::inst::{CondMod, PredKind};
 use compiler::types::Type;
 use compiler::{Device, Opcode};
 
@@ -164,9 +167,29 @@ pub fn read_raw_bytes(t: &Thread, op: &Operand, c: u32) -> (u64, [u8; 8]) {
             let at = offs[c as usize] as usize;
             def[..size].copy_from_slice(&t.space.def[at..at + size]);
         }
+        Loc::ChannelEnable { offset } => {
+            for (k, d) in def[..size].iter_mut().enumerate() {
+                *d = channel_enable_known(t, offset + 8 * k as u32, 8) as u8;
+            }
+        }
         _ => def[..size].fill(all as u8),
     }
     (bits, def)
+}
+
+/// `ce0` as an instruction with channel offset `offset` reads it: the control-flow enables
+/// shifted down by the offset (eu-hardware.md §1.7: quarter control "magically shifts" the
+/// value read from `ce0`). The register does not consider the dispatch mask (§2.1), so the
+/// bits of channels that were not dispatched (or lie beyond the dispatch width) hold
+/// control-flow state the documents do not describe: they are undefined. For a dispatched
+/// channel the control-flow enable is exactly its bit of the active mask.
+fn channel_enable(t: &Thread, offset: u32) -> u64 {
+    t.active.checked_shr(offset).unwrap_or(0) as u64
+}
+
+/// Whether the `count` channel bits of `ce0` from channel `first` on are all known.
+fn channel_enable_known(t: &Thread, first: u32, count: u32) -> bool {
+    (first..first + count).all(|ch| bit(t.dispatched, ch))
 }
 
 /// Reads channel `c` of a source operand: raw bits (of the element's type) and defined-ness.
@@ -191,20 +214,31 @@ pub fn read_raw(t: &Thread, op: &Operand, c: u32) -> (u64, bool) {
             let def = t.flags_def.checked_shr(shift).unwrap_or(0) & mask_of(op.ty);
             (bits, def == mask_of(op.ty))
         }
-        Loc::ChannelEnable => (t.active as u64, true),
+        Loc::ChannelEnable { offset } => (
+            channel_enable(t, *offset) & mask_of(op.ty),
+            channel_enable_known(t, *offset, op.ty.size() * 8),
+        ),
         Loc::Null | Loc::Unmodelled => (0, false),
     }
 }
 
+/// Whether a source negate means bitwise NOT: on logic ops (AND/OR/XOR/NOT) from Gen8 on;
+/// before Gen8 it is the arithmetic negation every integer source gets (eu-hardware.md
+/// §3.6; Mesa folds negates into logic ops only on Gen8+ for this reason).
+pub fn negate_is_not(op: compiler::Opcode, ver: u32) -> bool {
+    op.is_logic() && ver >= 8
+}
+
 /// Reads and decodes channel `c` of source `i`, applying modifiers.
-fn read_src(t: &Thread, d: &DInst, i: usize, c: u32) -> (In, bool) {
+fn read_src(t: &Thread, d: &DInst, i: usize, c: u32, ver: u32) -> (In, bool) {
     let op = &d.srcs[i];
     let (bits, def) = read_raw(t, op, c);
     // Vector immediates arrive expanded to their execution type; everything else is
     // decoded as its own type (a B source sign-extends from 8 bits).
     let ty = op.ty.exec_type();
     let num = decode(bits, if op.ty.is_vector_imm() { ty } else { op.ty });
-    let num = apply_modifiers(num, op.ty, op.abs, op.negate, d.inst.op.is_logic());
+    let logic = negate_is_not(d.inst.op, ver);
+    let num = apply_modifiers(num, op.ty, op.abs, op.negate, logic);
     (In { num, ty }, def)
 }
 
@@ -272,6 +306,7 @@ fn set_flag(t: &mut Thread, b: u32, v: bool, def: bool) {
 /// `effects` is a buffer reused across instructions (its contents do not matter).
 pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> u32 {
     let inst = &d.inst;
+    let ver = ctx.device.info().verx10 / 10;
     let e = enables(t, d, ctx.dispatch_width);
     let violated = !d.violations.is_empty();
     let n = inst.exec_size as u32;
@@ -328,28 +363,31 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
             }
             effects.push(Effect::Flag {
                 c,
-                cond: inst.cmod.map(|m| cmod_holds(m, bits, dst_ty)),
+                cond: inst.cmod.and_then(|m| flag_condition(m, bits, dst_ty)),
                 def,
             });
             continue;
         }
         for (i, slot) in srcs.iter_mut().enumerate().take(nsrc) {
-            let (v, dv) = read_src(t, d, i, c);
+            let (v, dv) = read_src(t, d, i, c, ver);
             *slot = v;
             def &= dv;
         }
         if truncate_src1 {
-            // The 32×16 multiplier only sees the low 16 bits of src1 (src0 before Gen7).
+            // The 32×16 multiplier only sees the low 16 bits of src1 (src0 before Gen7),
+            // eu-hardware.md §4, brw-backend.md §6. They are read as an unsigned word
+            // whatever the declared type: Mesa's MULH is `mul acc0, a, b` + `mach dst, a, b`
+            // with b retyped to UW only on Gen8+ (brw-backend.md §6 case 3, "gen8+: emulate
+            // the 32×16 partial product"), so on Gen7 a D src1 must give the same partial
+            // product a × b.uw[0] for MACH (which adds a × the high word) to complete the
+            // exact 64-bit product (§4: "MACH writes the high 32 bits ... the accumulator
+            // keeps the low 32 bits").
             let k = ctx.device.info().mul_low16_src as usize;
             let low = match srcs[k].num {
                 Num::Int(v) => v as u16,
                 Num::Float(_) => 0,
             };
-            srcs[k].num = Num::Int(if srcs[k].ty.is_signed() {
-                low as i16 as i128
-            } else {
-                low as i128
-            });
+            srcs[k].num = Num::Int(low as i128);
         }
         let sel_pred = if inst.op == Opcode::Sel && inst.predicate.is_some() {
             let (v, dv) = predicate(t, d, c);
@@ -362,6 +400,12 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
         // Accumulator-coupled opcodes.
         let (lane, lane_exists) = implicit_lane(ctx, inst.group as u32, c, integer);
         let mut acc_write: Option<AccLane> = None;
+        let ctl = Ctl {
+            dst: dst_ty,
+            cmod: inst.cmod,
+            sel_pred,
+            ver,
+        };
         let out = match inst.op {
             Opcode::Mach => {
                 let acc = if lane_exists {
@@ -372,7 +416,6 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
                         defined_bits: 0,
                     }
                 };
-                def &= acc.defined_bits >= ACC_FULL_BITS;
                 let (a, b) = (srcs[0], srcs[1]);
                 let a_v = match a.num {
                     Num::Int(v) => v,
@@ -388,14 +431,24 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
                     (b_v as u32 as i128) >> 16
                 };
                 let full = acc.value + ((a_v * b_hi) << 16);
+                // The low 32 bits of a sum depend only on the low 32 bits of its terms: after
+                // a 33-bit accumulator write (a MOV, brw-backend.md §1.6) the accumulator's
+                // low dword comes out right and only the high dword (MACH's destination) is
+                // garbage (issue item 7, the lower_regioning accumulator bug, §5.5).
+                let acc_bits = match acc.defined_bits {
+                    b if b >= ACC_FULL_BITS => ACC_FULL_BITS,
+                    b if b >= 32 => 32,
+                    _ => 0,
+                };
                 acc_write = Some(AccLane {
                     value: full,
-                    defined_bits: if def { ACC_FULL_BITS } else { 0 },
+                    defined_bits: if def { acc_bits } else { 0 },
                 });
+                def &= acc.defined_bits >= ACC_FULL_BITS;
                 Out::Value(Num::Int(full >> 32))
             }
             Opcode::Addc | Opcode::Subb => {
-                let out = eval(inst.op, &srcs[..nsrc], inst.cmod, sel_pred);
+                let out = eval(inst.op, &srcs[..nsrc], &ctl);
                 let (a, b) = (
                     match srcs[0].num {
                         Num::Int(v) => v as u32 as i128,
@@ -417,9 +470,19 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
                 });
                 out
             }
-            _ => eval(inst.op, &srcs[..nsrc], inst.cmod, sel_pred),
+            _ => eval(inst.op, &srcs[..nsrc], &ctl),
         };
+        let mut dst_def = def;
         let (bits, cond) = match out {
+            Out::Rounded { value, increment } => {
+                let bits = encode(value, dst_ty, inst.saturate);
+                dst_def &= !(inst.saturate && saturates_negative_zero(value, dst_ty));
+                let cond = match inst.cmod {
+                    Some(CondMod::R) => Some(increment),
+                    m => m.and_then(|m| flag_condition(m, bits, dst_ty)),
+                };
+                (bits, cond)
+            }
             Out::Value(num) => {
                 // An integer MUL into the accumulator keeps the full product.
                 if inst.op == Opcode::Mul && integer && matches!(d.dst.loc, Loc::Acc(_)) {
@@ -439,13 +502,29 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
                     continue;
                 }
                 let bits = encode(num, dst_ty, inst.saturate);
-                (bits, inst.cmod.map(|m| cmod_holds(m, bits, dst_ty)))
+                dst_def &= !(inst.saturate && saturates_negative_zero(num, dst_ty));
+                (
+                    bits,
+                    inst.cmod.and_then(|m| flag_condition(m, bits, dst_ty)),
+                )
             }
-            Out::Condition(cond) => (if cond { mask_of(dst_ty) } else { 0 }, Some(cond)),
+            Out::Condition(cond) => {
+                // CMP.o / CMP.r: no condition the documents define (see flag_condition).
+                let known = !matches!(inst.cmod, Some(CondMod::O | CondMod::R));
+                dst_def &= known;
+                (
+                    if cond { mask_of(dst_ty) } else { 0 },
+                    known.then_some(cond),
+                )
+            }
         };
-        effects.push(Effect::Dst { c, bits, def });
+        effects.push(Effect::Dst {
+            c,
+            bits,
+            def: dst_def,
+        });
         if let Some(value) =
-            acc_write.or_else(|| inst.acc_wr.then(|| acc_from_write(bits, dst_ty, def)))
+            acc_write.or_else(|| inst.acc_wr.then(|| acc_from_write(bits, dst_ty, dst_def)))
             && lane_exists
         {
             effects.push(Effect::Acc { lane, value });
@@ -500,6 +579,17 @@ enum Effect {
         cond: Option<bool>,
         def: bool,
     },
+}
+
+/// The flag a conditional modifier sets from a final result, or `None` where the documents
+/// leave it undefined: `.o` (overflow) has a code (brw-backend.md §1.1, eu-hardware.md §2.3)
+/// but no operation defines when it is set, and `.r` is defined only for Gen4/5 RNDZ/RNDE
+/// (see `alu::gen4_round`).
+fn flag_condition(cmod: CondMod, bits: u64, ty: Type) -> Option<bool> {
+    match cmod {
+        CondMod::O | CondMod::R => None,
+        m => Some(cmod_holds(m, bits, ty)),
+    }
 }
 
 fn set_cmod_flag(t: &mut Thread, d: &DInst, c: u32, cond: Option<bool>, def: bool) {

@@ -64,6 +64,10 @@ pub fn classify(d: &DInst, hardware_mul: bool, dxd: bool) -> Option<Kernel> {
     if !d.violations.is_empty() || inst.acc_wr || d.srcs.is_empty() {
         return None;
     }
+    // `.o`/`.r` leave the flag undefined (or are Gen4/5 rounding): the generic path's job.
+    if matches!(inst.cmod, Some(CondMod::O | CondMod::R)) {
+        return None;
+    }
     if !d.srcs.iter().all(plain_location) || !matches!(d.dst.loc, Loc::Space(_) | Loc::Null) {
         return None;
     }
@@ -204,16 +208,21 @@ fn int_in(op: &Operand, bits: u32, logic: bool) -> i64 {
 /// Bits of an F result (rounded once from f64, a NaN keeping its payload), saturated
 /// (NaN → 0, clamp to [0, 1]) if asked.
 fn single_bits(r: f64, sat: bool) -> u32 {
-    if !sat {
-        return super::value::float_bits(r, Type::F) as u32;
-    }
-    let clamped = if r.is_nan() {
-        0.0
-    } else {
-        (r as f32 as f64).clamp(0.0, 1.0) as f32
-    };
-    clamped.to_bits()
+    let bits = super::value::float_bits(r, Type::F) as u32;
+    if sat { saturate_single(bits) } else { bits }
 }
+
+/// Saturates F bits: NaN → 0, clamp to [0, 1].
+fn saturate_single(bits: u32) -> u32 {
+    let f = f32::from_bits(bits);
+    if f.is_nan() {
+        0
+    } else {
+        f.clamp(0.0, 1.0).to_bits()
+    }
+}
+
+const NEGATIVE_ZERO: u32 = 0x8000_0000;
 
 /// Executes a fast-path instruction; returns the channels it ran for.
 pub fn exec(t: &mut Thread, d: &DInst, k: Kernel, ctx: &Ctx) -> u32 {
@@ -221,12 +230,12 @@ pub fn exec(t: &mut Thread, d: &DInst, k: Kernel, ctx: &Ctx) -> u32 {
     let n = d.inst.exec_size as usize;
     match k {
         Kernel::RawMove => raw_move(t, d, &e, n),
-        Kernel::Compute(a) => compute(t, d, a, &e, n),
+        Kernel::Compute(a) => compute(t, d, a, &e, n, ctx.device.info().verx10 / 10),
     }
 }
 
 /// Gathers the sources, computes every channel, scatters the enabled ones.
-fn compute(t: &mut Thread, d: &DInst, k: Arith, e: &Enables, n: usize) -> u32 {
+fn compute(t: &mut Thread, d: &DInst, k: Arith, e: &Enables, n: usize, ver: u32) -> u32 {
     let mut g = [Gathered {
         vals: [0; 32],
         def: u32::MAX,
@@ -237,6 +246,8 @@ fn compute(t: &mut Thread, d: &DInst, k: Arith, e: &Enables, n: usize) -> u32 {
     let mut def = g[0].def & g[1].def & g[2].def & !e.unknown;
     let mut out = [0u32; 32];
     let mut cond = [false; 32];
+    // Channels whose destination is undefined though their flag is not.
+    let mut unsure_dst = 0u32;
     let sat = d.inst.saturate;
     match k {
         Arith::Float(op) => {
@@ -246,7 +257,8 @@ fn compute(t: &mut Thread, d: &DInst, k: Arith, e: &Enables, n: usize) -> u32 {
                 d.srcs.get(2).unwrap_or(&d.srcs[0]),
             );
             let raw_move = op == Op::Mov && !s0.negate && !s0.abs && !sat;
-            let fin = |v: f64| single_bits(v, sat);
+            // Saturation comes after the channel loop, which needs the unsaturated bits.
+            let fin = |v: f64| single_bits(v, false);
             let nan = |r: f64, srcs: &[f64]| {
                 if r.is_nan() {
                     super::value::propagate_nan(srcs.iter().copied())
@@ -287,9 +299,18 @@ fn compute(t: &mut Thread, d: &DInst, k: Arith, e: &Enables, n: usize) -> u32 {
                 }
                 _ => {}
             }
+            if sat && !matches!(op, Op::Cmp(_)) {
+                // A saturated −0.0 has no documented sign: undefined (value.rs).
+                for (c, o) in out.iter_mut().enumerate().take(n) {
+                    if *o == NEGATIVE_ZERO {
+                        unsure_dst |= 1 << c;
+                    }
+                    *o = saturate_single(*o);
+                }
+            }
         }
         Arith::Int(op) => {
-            let logic = matches!(op, Op::And | Op::Or | Op::Xor | Op::Not);
+            let logic = super::exec::negate_is_not(d.inst.op, ver);
             let (s0, s1) = (&d.srcs[0], d.srcs.get(1).unwrap_or(&d.srcs[0]));
             let a = |x: u32| int_in(s0, x, logic);
             let b = |x: u32| int_in(s1, x, logic);
@@ -365,7 +386,7 @@ fn compute(t: &mut Thread, d: &DInst, k: Arith, e: &Enables, n: usize) -> u32 {
     }
     let exec = e.exec;
     def &= exec;
-    scatter(t, &d.dst, n, exec, def, &out);
+    scatter(t, &d.dst, n, exec, def & !unsure_dst, &out);
     if let Some(m) = d.inst.cmod
         && d.inst.op != Opcode::Sel
     {

@@ -123,6 +123,7 @@ fn new_thread(
             defined_bits: 0,
         }; ACC_LANES],
         active: dispatch,
+        dispatched: dispatch,
         halted: 0,
         stack: vec![],
         ip: 0,

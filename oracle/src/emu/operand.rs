@@ -20,8 +20,9 @@ pub enum Loc {
     Imm(u64),
     /// The null register.
     Null,
-    /// `ce0`: reads the channel-enable mask.
-    ChannelEnable,
+    /// `ce0`: reads the channel-enable mask from channel `offset` (the instruction's
+    /// quarter/nibble channel offset) on.
+    ChannelEnable { offset: u32 },
     /// An architecture register the model does not hold (a0, sr0, cr0, ...): reads are
     /// undefined, writes are dropped.
     Unmodelled,
@@ -79,11 +80,12 @@ fn checked(
     Ok(offs.map(|a| a as u32).collect())
 }
 
-/// Resolves `reg` for an instruction `exec_size` channels wide. `strict` forbids virtual
-/// registers (hardware IR uses fixed GRFs only).
+/// Resolves `reg` for an instruction `exec_size` channels wide whose first channel is
+/// `group`. `strict` forbids virtual registers (hardware IR uses fixed GRFs only).
 pub fn resolve(
     reg: &Reg,
     exec_size: u32,
+    group: u32,
     layout: &Layout,
     strict: bool,
 ) -> Result<Operand, OperandError> {
@@ -172,7 +174,7 @@ pub fn resolve(
                 let offs = region_offsets(base, region, ty, n);
                 Loc::Flag(checked(offs, ty, 0, 8, || format!("f{nr}"))?)
             }
-            Arf::Mask => Loc::ChannelEnable,
+            Arf::Mask => Loc::ChannelEnable { offset: group },
             _ => Loc::Unmodelled,
         },
     };

@@ -140,6 +140,9 @@ pub struct Thread {
     pub acc: [AccLane; ACC_LANES],
     /// Channels currently enabled: dispatched, and not disabled by control flow.
     pub active: u32,
+    /// The thread's dispatch mask (no bits at or beyond the dispatch width): which bits of
+    /// `ce0`, which ignores it, the model knows (eu-hardware.md §2.1).
+    pub dispatched: u32,
     /// Channels parked by HALT until the HALT_TARGET.
     pub halted: u32,
     pub stack: Vec<Frame>,

@@ -9,7 +9,8 @@
 //!   NaN → 0;
 //! * integer → float, wider float → narrower float: round to nearest even (HF via `half`);
 //! * integer → narrower integer: keep the low bits (wrap), unless saturating;
-//! * saturate: floats clamp to [0, 1] with NaN → 0; integers clamp to the destination range.
+//! * saturate: floats clamp to [0, 1] with NaN → 0 (the sign of a saturated −0.0 is not
+//!   documented: see [`saturates_negative_zero`]); integers clamp to the destination range.
 //!
 //! Denormals are preserved (no flush to zero).
 
@@ -242,9 +243,19 @@ pub fn encode(n: Num, ty: Type, sat: bool) -> u64 {
     (v as u64) & mask_of(ty)
 }
 
+/// Whether saturating `n` into float type `ty` starts from −0.0 (after rounding to `ty`).
+/// Saturate clamps to [0.0, 1.0] (eu-hardware.md §3.5 [P?], brw-backend.md §1.7), but
+/// neither document says whether −0.0, which compares equal to 0.0, leaves the clamp as
+/// −0.0 or +0.0: the emulator makes that result undefined rather than pick a sign.
+pub fn saturates_negative_zero(n: Num, ty: Type) -> bool {
+    ty.is_float()
+        && matches!(decode(encode(n, ty, false), ty), Num::Float(f) if f == 0.0 && f.is_sign_negative())
+}
+
 /// Whether a conditional modifier holds for a final (converted, saturated) result.
-/// Z/NZ/G/GE/L/LE compare with zero; a NaN satisfies only NZ and U. O (overflow) and R
-/// (Gen4/5 round) are never set by this model.
+/// Z/NZ/G/GE/L/LE compare with zero; a NaN satisfies only NZ and U (brw-backend.md §1.7).
+/// O (overflow) and R (Gen4/5 round) are not a comparison: the caller decides them (their
+/// flag is undefined except for Gen4/5 RNDZ/RNDE `.r`).
 pub fn cmod_holds(cmod: CondMod, bits: u64, ty: Type) -> bool {
     match decode(bits, ty) {
         Num::Float(f) => {
