@@ -264,7 +264,12 @@ impl Opcode {
         matches!(self, Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not)
     }
 
-    /// Operations that accept a conditional modifier writing the flag register.
+    /// Hardware operations that accept a conditional modifier (brw-backend.md §10.3 #2: FBL
+    /// cannot carry one, so a compare cannot be folded into it; eu-hardware.md §6.10: BFI2
+    /// cannot). The documents list no more; the other bit-scan/count operations (FBH, CBIT,
+    /// BFREV, LZD), bit-field ops, rotates, MACH and the math functions are left out as the
+    /// conservative reading: a modifier there is rejected rather than given invented flag
+    /// semantics. SEL's modifier selects min/max instead of writing the flag.
     pub fn can_do_cmod(self) -> bool {
         use Opcode::*;
         matches!(
@@ -291,8 +296,13 @@ impl Opcode {
                 | Rndd
                 | Rnde
                 | Rndz
-                | Lzd
         )
+    }
+
+    /// Operations the IR accepts a conditional modifier on: the hardware ones, plus MULH,
+    /// whose lowering tests the finished product with a separate `mov.cmod`.
+    pub fn ir_can_do_cmod(self) -> bool {
+        self.can_do_cmod() || self == Opcode::Mulh
     }
 }
 

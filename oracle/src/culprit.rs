@@ -55,7 +55,11 @@ pub fn legalising_pass(rule: &str) -> &'static str {
             || r.starts_with("avg-")
             || matches!(
                 r,
-                "src0-null" | "src1-null" | "unsupported-instruction" | "int-div-modifiers"
+                "src0-null"
+                    | "src1-null"
+                    | "unsupported-instruction"
+                    | "int-div-modifiers"
+                    | "cmod-not-supported"
             ) =>
         {
             "lower_alu_restrictions"

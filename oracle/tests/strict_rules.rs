@@ -678,6 +678,21 @@ fn cases() -> Vec<Case> {
             "mov(8) g10<8;8,1>:F, [1.0, 2.0, 0.5, 0.25]:VF",
         ),
         (
+            // brw-backend.md §10.3 #2; legal where the opcode takes a modifier.
+            "cmod-not-supported",
+            "skl",
+            None,
+            "fbl.ge.f0.0(8) g10<8;8,1>:UD, g2<8;8,1>:UD",
+            "fbl(8) g10<8;8,1>:UD, g2<8;8,1>:UD",
+        ),
+        (
+            "cmod-not-supported",
+            "hsw",
+            None,
+            "cbit.z.f0.0(8) g10<8;8,1>:UD, g2<8;8,1>:UD",
+            "add.z.f0.0(8) g10<8;8,1>:UD, g2<8;8,1>:UD, g4<8;8,1>:UD",
+        ),
+        (
             "v-dst-stride",
             "skl",
             None,

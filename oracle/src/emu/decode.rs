@@ -2,7 +2,7 @@
 //! hardware-restriction violations attached (strict mode).
 
 use super::layout::Layout;
-use super::operand::{Operand, OperandError, resolve};
+use super::operand::{Operand, OperandError, resolve, resolve_dst};
 use compiler::{Inst, Opcode, Program};
 use rustc_hash::FxHashMap;
 
@@ -178,7 +178,7 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
                 message: format!("execution size {exec} cannot be executed"),
             });
         }
-        let dst = resolve(&inst.dst, exec, &layout, strict).map_err(fault)?;
+        let dst = resolve_dst(&inst.dst, exec, &layout, strict).map_err(fault)?;
         let srcs = inst
             .srcs
             .iter()

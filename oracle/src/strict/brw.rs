@@ -241,6 +241,10 @@ pub static TABLE: &[Row] = &[
         applies: |d| d.verx10 >= 120,
     },
     Row {
+        rule: &ins::CMOD_NOT_SUPPORTED,
+        applies: always,
+    },
+    Row {
         rule: &ins::CMP_CMOD,
         applies: always,
     },

@@ -226,6 +226,10 @@ pub static TABLE: &[Row] = &[
     },
     // §6.10 instructions
     Row {
+        rule: &ins::CMOD_NOT_SUPPORTED,
+        applies: always,
+    },
+    Row {
         rule: &ins::CMP_CMOD,
         applies: always,
     },

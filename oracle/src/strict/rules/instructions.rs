@@ -214,3 +214,13 @@ rule!(
             && i.srcs.iter().any(|s| s.ty.is_int())
     }
 );
+rule!(
+    // brw-backend.md §10.3 #2 (`non_cmod_instruction`: FBL cannot carry a conditional
+    // modifier), eu-hardware.md §6.10 (BFI2); the rest of `Opcode::can_do_cmod` is the
+    // conservative reading where the documents are silent. Mesa leaves this to the
+    // optimiser, so the text is ours.
+    CMOD_NOT_SUPPORTED,
+    "cmod-not-supported",
+    "This instruction cannot have a conditional modifier",
+    |i, _| i.cmod.is_some() && !i.op.can_do_cmod()
+);
