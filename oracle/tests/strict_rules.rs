@@ -693,6 +693,43 @@ fn cases() -> Vec<Case> {
             "add.z.f0.0(8) g10<8;8,1>:UD, g2<8;8,1>:UD, g4<8;8,1>:UD",
         ),
         (
+            // eu-hardware.md §3.3; not applicable to one-source instructions (see below).
+            "imm-src0-two-source",
+            "skl",
+            None,
+            "add(8) g10<8;8,1>:F, 1.0:F, g2<8;8,1>:F",
+            "add(8) g10<8;8,1>:F, g2<8;8,1>:F, 1.0:F",
+        ),
+        (
+            "imm-src0-two-source",
+            "hsw",
+            None,
+            "cmp.l.f0.0(8) null:D, 3:D, g2<8;8,1>:D",
+            "cmp.g.f0.0(8) null:D, g2<8;8,1>:D, 3:D",
+        ),
+        (
+            "imm-64bit-multi-source",
+            "skl",
+            None,
+            "add(4) g10<4;4,1>:DF, g2<4;4,1>:DF, 1.0:DF { NoMask }",
+            "mov(4) g10<4;4,1>:DF, 1.0:DF { NoMask }",
+        ),
+        (
+            "send-payload-subreg",
+            "skl",
+            None,
+            "send(8) null:UD, g120.16<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }",
+            "send(8) null:UD, g120<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }",
+        ),
+        (
+            // brw-backend.md §1.7, §4.1 rule 7: not a restriction from Gen8 on.
+            "simd32-masked-pre-gen8",
+            "ivb",
+            Some("bdw"),
+            "mov(32) g10<8;8,1>:UW, g2<8;8,1>:UW",
+            "mov(32) g10<8;8,1>:UW, g2<8;8,1>:UW { NoMask }",
+        ),
+        (
             "v-dst-stride",
             "skl",
             None,
@@ -759,4 +796,54 @@ fn a_broken_restriction_makes_the_destination_undefined() {
     let (g20, d20) = regs[0].grf(20, 1);
     assert!(d20.iter().all(|&x| x == 1) && g20[..4] == 1.0f32.to_le_bytes());
     assert!(regs[0].grf(21, 1).1.iter().all(|&x| x == 0));
+}
+
+/// Rules that must stay silent where they do not apply (a third case next to the
+/// violating/legal pair above, for rules that exist on every part).
+#[test]
+fn new_rules_are_not_applicable_elsewhere() {
+    for (rule, dev, text) in [
+        // One-source instructions take any immediate in src0, 64-bit ones too.
+        ("imm-src0-two-source", "skl", "mov(8) g10<8;8,1>:F, 1.0:F"),
+        ("imm-64bit-multi-source", "skl", "mov(4) g10<4;4,1>:Q, 0x100000000:Q { NoMask }"),
+        // A one-source math function ignores its (null) second source.
+        ("imm-src0-two-source", "skl", "rcp(8) g10<8;8,1>:F, g2<8;8,1>:F"),
+        // Only SEND payloads are register-aligned; ALU sources may start anywhere.
+        ("send-payload-subreg", "skl", "mov(4) g10<4;4,1>:UD, g2.16<4;4,1>:UD { NoMask }"),
+        // Control flow is not split by width lowering.
+        ("simd32-masked-pre-gen8", "ivb", "endif(32)"),
+        ("cmod-not-supported", "skl", "add.ge.f0.0(8) g10<8;8,1>:F, g2<8;8,1>:F, 1.0:F"),
+    ] {
+        let got = rules(dev, text);
+        assert!(!got.contains(&rule), "{rule} reported for `{text}` on {dev}");
+    }
+}
+
+/// ExecSize 64 and 128 parse, and a strict run names `invalid-exec-size` rather than only
+/// faulting (eu-hardware.md §1.1: ExecSize codes 6 and 7 are invalid; §6.1).
+#[test]
+fn wide_exec_sizes_reach_the_strict_rule() {
+    use oracle::{RunConfig, run};
+    for n in [64, 128] {
+        let text = format!(
+            "eu 1\ntarget skl\ndispatch 8\nSTART B0\n    mov({n}) g10<8;8,1>:UB, g2<8;8,1>:UB {{ NoMask }}\nEND B0\n"
+        );
+        let p = parse_program(&text).unwrap();
+        let r = run(
+            &p,
+            &Default::default(),
+            &RunConfig {
+                strict: true,
+                fuel: 100,
+                ..RunConfig::default()
+            },
+        );
+        assert!(
+            r.diagnostics
+                .iter()
+                .any(|d| d.rule.as_deref() == Some("invalid-exec-size") && d.ip == 0),
+            "ExecSize {n}: {:?}",
+            r.diagnostics
+        );
+    }
 }

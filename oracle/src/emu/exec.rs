@@ -116,7 +116,11 @@ pub fn mask_enables(t: &Thread, d: &DInst, dispatch_width: u32) -> Enables {
     } else {
         (1u32 << known) - 1
     };
-    let active = t.active.checked_shr(g).unwrap_or(0);
+    let mut active = t.active.checked_shr(g).unwrap_or(0);
+    if d.low_mask_halves {
+        // Pre-Gen8 SIMD32: both halves take the low 16 mask bits (see `DInst`).
+        active = (active & 0xffff) | (active & 0xffff) << 16;
+    }
     let unknown = all & !known_mask;
     Enables {
         exec: (active & all & known_mask) | unknown,

@@ -46,6 +46,10 @@ pub static TABLE: &[Row] = &[
         applies: always,
     },
     Row {
+        rule: &sends::SEND_PAYLOAD_SUBREG,
+        applies: always,
+    },
+    Row {
         rule: &sends::SEND_NON_GRF,
         applies: always,
     },
@@ -62,6 +66,15 @@ pub static TABLE: &[Row] = &[
         applies: |d| d.verx10 < 100,
     },
     // §6.4 operand types
+    // §3.3 immediates
+    Row {
+        rule: &ty::IMM_SRC0_TWO_SOURCE,
+        applies: always,
+    },
+    Row {
+        rule: &ty::IMM_64BIT_MULTI_SOURCE,
+        applies: always,
+    },
     Row {
         rule: &ty::BYTE_SRC1,
         applies: |d| d.verx10 >= 110,

@@ -25,6 +25,10 @@ pub static TABLE: &[Row] = &[
         applies: always,
     },
     Row {
+        rule: &reg::SIMD32_MASKED_PRE_GEN8,
+        applies: |d| generation(d) < 8,
+    },
+    Row {
         rule: &ty::BAD_ENCODING_ELK,
         applies: always,
     },
@@ -47,8 +51,21 @@ pub static TABLE: &[Row] = &[
         applies: |d| generation(d) >= 7,
     },
     Row {
+        rule: &sends::SEND_PAYLOAD_SUBREG,
+        applies: always,
+    },
+    Row {
         rule: &sends::R127_OVERLAP,
         applies: |d| generation(d) >= 8,
+    },
+    // §3.3 immediates
+    Row {
+        rule: &ty::IMM_SRC0_TWO_SOURCE,
+        applies: always,
+    },
+    Row {
+        rule: &ty::IMM_64BIT_MULTI_SOURCE,
+        applies: always,
     },
     // §6.4 operand types
     Row {

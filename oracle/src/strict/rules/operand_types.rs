@@ -250,3 +250,32 @@ rule!(
     |i, _| matches!(vector_imm(i), Some(Type::V | Type::UV))
         && dst_hstride(i) * i.dst.ty.size() != 2
 );
+
+/// Two-source hardware instructions (math with one operand and 3-source ones excluded).
+fn two_source(inst: &Inst) -> bool {
+    !is_send_like(inst) && !inst.op.is_3src() && super::hw_src_count(inst) == 2
+}
+
+rule!(
+    // eu-hardware.md §3.3: "A 2-source instruction may only have an immediate in src1" (the
+    // encoding has no immediate field for src0). Mesa's emitter asserts it; the text is ours.
+    IMM_SRC0_TWO_SOURCE,
+    "imm-src0-two-source",
+    "A two-source instruction may only have an immediate in src1",
+    |i, _| two_source(i) && i.srcs.first().is_some_and(Reg::is_imm)
+);
+rule!(
+    // eu-hardware.md §3.3: "64-bit immediates (DF/Q/UQ) exist only for single-source
+    // instructions" (on Gfx12+ they overlap the conditional-modifier field).
+    IMM_64BIT_MULTI_SOURCE,
+    "imm-64bit-multi-source",
+    "64-bit immediates are only allowed on single-source instructions",
+    |i, _| {
+        !is_send_like(i)
+            && (i.op.is_3src() || super::hw_src_count(i) >= 2)
+            && i.srcs
+                .iter()
+                .take(super::hw_src_count(i))
+                .any(|s| s.is_imm() && s.ty.size() == 8)
+    }
+);
