@@ -718,7 +718,7 @@ fn cases() -> Vec<Case> {
             "send-payload-subreg",
             "skl",
             None,
-            "send(8) null:UD, g120.16<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }",
+            "send(8) null:UD, g120.4<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }",
             "send(8) null:UD, g120<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }",
         ),
         (
@@ -728,6 +728,14 @@ fn cases() -> Vec<Case> {
             Some("bdw"),
             "mov(32) g10<8;8,1>:UW, g2<8;8,1>:UW",
             "mov(32) g10<8;8,1>:UW, g2<8;8,1>:UW { NoMask }",
+        ),
+        (
+            // eu-hardware.md §6.4: mixed float is exempt only on CHV among Gen4–8 parts.
+            "dst-subreg-exec-align",
+            "bdw",
+            Some("chv"),
+            "add(8) g10.1<16;8,2>:HF, g2<8;8,1>:F, g4<8;8,1>:F",
+            "add(8) g10<16;8,2>:HF, g2<8;8,1>:F, g4<8;8,1>:F",
         ),
         (
             "v-dst-stride",
@@ -809,7 +817,7 @@ fn new_rules_are_not_applicable_elsewhere() {
         // A one-source math function ignores its (null) second source.
         ("imm-src0-two-source", "skl", "rcp(8) g10<8;8,1>:F, g2<8;8,1>:F"),
         // Only SEND payloads are register-aligned; ALU sources may start anywhere.
-        ("send-payload-subreg", "skl", "mov(4) g10<4;4,1>:UD, g2.16<4;4,1>:UD { NoMask }"),
+        ("send-payload-subreg", "skl", "mov(4) g10<4;4,1>:UD, g2.4<4;4,1>:UD { NoMask }"),
         // Control flow is not split by width lowering.
         ("simd32-masked-pre-gen8", "ivb", "endif(32)"),
         ("cmod-not-supported", "skl", "add.ge.f0.0(8) g10<8;8,1>:F, g2<8;8,1>:F, 1.0:F"),

@@ -113,11 +113,11 @@ pub static TABLE: &[Row] = &[
         applies: always,
     },
     Row {
-        rule: &ty::DST_SUBREG_BYTE,
+        rule: &ty::DST_SUBREG_BYTE_ELK,
         applies: always,
     },
     Row {
-        rule: &ty::DST_SUBREG,
+        rule: &ty::DST_SUBREG_ELK,
         applies: always,
     },
     // §6.5 mixed float (Gen8)

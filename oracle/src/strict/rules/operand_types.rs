@@ -224,6 +224,26 @@ rule!(
         && !subnr(&i.dst).is_multiple_of(exec_type(i).size())
 );
 
+rule!(
+    // eu-hardware.md §6.4: elk exempts mixed float from the narrowing rules only on CHV, so
+    // on BDW a mixed-float HF destination must still sit at a multiple of the execution
+    // type's size (the subreg rows share the stride row's condition).
+    DST_SUBREG_BYTE_ELK,
+    "dst-subreg-exec-align-byte",
+    "Destination subreg must be aligned to the size of the execution data type (or to the next lowest byte for byte destinations)",
+    |i, d| narrowing(i, d.device == compiler::Device::Chv)
+        && i.dst.ty.size() == 1
+        && !matches!(subnr(&i.dst) % exec_type(i).size(), 0 | 1)
+);
+rule!(
+    DST_SUBREG_ELK,
+    "dst-subreg-exec-align",
+    "Destination subreg must be aligned to the size of the execution data type",
+    |i, d| narrowing(i, d.device == compiler::Device::Chv)
+        && i.dst.ty.size() != 1
+        && !subnr(&i.dst).is_multiple_of(exec_type(i).size())
+);
+
 fn vector_imm(inst: &Inst) -> Option<Type> {
     inst.srcs
         .iter()
