@@ -738,6 +738,29 @@ fn cases() -> Vec<Case> {
             "add(8) g10<16;8,2>:HF, g2<8;8,1>:F, g4<8;8,1>:F",
         ),
         (
+            // eu-hardware.md §5.1, §6.9: no DepCtrl on 64-bit operations on CHV/BXT/GLK.
+            "qword-lp-depctrl",
+            "chv",
+            Some("bdw"),
+            "mov(4) g10<4;4,1>:DF, g2<4;4,1>:DF { NoMask NoDDClr }",
+            "mov(4) g10<4;4,1>:DF, g2<4;4,1>:DF { NoMask }",
+        ),
+        (
+            "qword-lp-depctrl",
+            "bxt",
+            Some("skl"),
+            "mov(4) g10<4;4,1>:DF, g2<4;4,1>:DF { NoMask NoDDChk }",
+            "mov(4) g10<4;4,1>:DF, g2<4;4,1>:DF { NoMask }",
+        ),
+        (
+            // eu-hardware.md §0.1: Gfx12 has SWSB instead of the DepCtrl bits.
+            "depctrl-gfx12",
+            "tgl",
+            Some("skl"),
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F { NoDDClr NoDDChk }",
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
+        (
             "v-dst-stride",
             "skl",
             None,
@@ -821,6 +844,8 @@ fn new_rules_are_not_applicable_elsewhere() {
         // Control flow is not split by width lowering.
         ("simd32-masked-pre-gen8", "ivb", "endif(32)"),
         ("cmod-not-supported", "skl", "add.ge.f0.0(8) g10<8;8,1>:F, g2<8;8,1>:F, 1.0:F"),
+        // DepCtrl on a 32-bit operation is fine on the low-power parts.
+        ("qword-lp-depctrl", "chv", "mov(8) g10<8;8,1>:F, g2<8;8,1>:F { NoDDClr NoDDChk }"),
     ] {
         let got = rules(dev, text);
         assert!(!got.contains(&rule), "{rule} reported for `{text}` on {dev}");

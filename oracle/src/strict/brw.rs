@@ -241,6 +241,10 @@ pub static TABLE: &[Row] = &[
         applies: |d| matches!(d.device, Device::Bxt | Device::Glk),
     },
     Row {
+        rule: &qword::LP_DEPCTRL,
+        applies: |d| matches!(d.device, Device::Bxt | Device::Glk),
+    },
+    Row {
         rule: &qword::LSB_MOVE,
         applies: |d| d.verx10 >= 125,
     },
@@ -251,6 +255,10 @@ pub static TABLE: &[Row] = &[
     // §6.10 instructions
     Row {
         rule: &ins::MUL_DW_MODIFIER,
+        applies: |d| d.verx10 >= 120,
+    },
+    Row {
+        rule: &ins::DEPCTRL_GFX12,
         applies: |d| d.verx10 >= 120,
     },
     Row {

@@ -241,6 +241,10 @@ pub static TABLE: &[Row] = &[
         rule: &qword::LP_ARF,
         applies: |d| d.device == Device::Chv,
     },
+    Row {
+        rule: &qword::LP_DEPCTRL,
+        applies: |d| d.device == Device::Chv,
+    },
     // §6.10 instructions
     Row {
         rule: &ins::CMOD_NOT_SUPPORTED,

@@ -224,3 +224,11 @@ rule!(
     "This instruction cannot have a conditional modifier",
     |i, _| i.cmod.is_some() && !i.op.can_do_cmod()
 );
+rule!(
+    // eu-hardware.md §0.1: Gfx12 replaced the dependency-control bits with software
+    // scoreboarding (SWSB), so NoDDClr/NoDDChk have no encoding there. The text is ours.
+    DEPCTRL_GFX12,
+    "depctrl-gfx12",
+    "NoDDClr and NoDDChk do not exist from Gfx12 on (software scoreboarding)",
+    |i, _| i.no_dd_clear || i.no_dd_check
+);
