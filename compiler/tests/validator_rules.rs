@@ -518,3 +518,15 @@ fn cmod_not_supported() {
         assert!(validate(&prog("skl", 8, good)).is_empty(), "{good}");
     }
 }
+
+#[test]
+fn add3_exists_from_gfx12_5_with_word_or_dword_integers() {
+    // eu-hardware.md §7.3: ADD3 on Gfx12.5+, integer D/UD/W/UW only.
+    let body = "add3(8) v0:D, attr0:D, v1:D, 7:W";
+    case(Rule::UnsupportedOpcode, prog("dg2", 8, body), prog("tgl", 8, body));
+    case(
+        Rule::IllegalType,
+        prog("dg2", 8, body),
+        prog("dg2", 8, "add3(8) v0:F, attr0:F, v1:F, v1:F"),
+    );
+}

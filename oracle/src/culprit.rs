@@ -55,6 +55,7 @@ pub fn legalising_pass(rule: &str) -> &'static str {
             || r.starts_with("bfi2-")
             || r.starts_with("avg-")
             || r.starts_with("imm-")
+            || r.starts_with("add3-")
             || matches!(
                 r,
                 "src0-null"

@@ -761,6 +761,29 @@ fn cases() -> Vec<Case> {
             "mov(8) g10<8;8,1>:F, g2<8;8,1>:F",
         ),
         (
+            // eu-hardware.md §6.10, §7.3: ADD3 (Gfx12.5) is integer D/UD/W/UW only.
+            "add3-dst-type",
+            "dg2",
+            Some("tgl"),
+            "add3(8) g10<8;8,1>:F, g2<8;8,1>:D, g4<8;8,1>:D, g6<8;8,1>:D",
+            "add3(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<8;8,1>:D, g6<8;8,1>:D",
+        ),
+        (
+            "add3-src-type",
+            "dg2",
+            Some("tgl"),
+            "add3(8) g10<8;8,1>:D, g2<32;8,4>:B, g4<8;8,1>:D, g6<8;8,1>:D",
+            "add3(8) g10<8;8,1>:D, g2<16;8,2>:W, g4<8;8,1>:D, g6<8;8,1>:D",
+        ),
+        (
+            // eu-hardware.md §3.3: ADD3 immediates must be W/UW.
+            "add3-imm-type",
+            "dg2",
+            Some("tgl"),
+            "add3(8) g10<8;8,1>:D, 1:D, g4<8;8,1>:D, g6<8;8,1>:D",
+            "add3(8) g10<8;8,1>:D, 1:W, g4<8;8,1>:D, g6<8;8,1>:D",
+        ),
+        (
             "v-dst-stride",
             "skl",
             None,
@@ -844,6 +867,8 @@ fn new_rules_are_not_applicable_elsewhere() {
         // Control flow is not split by width lowering.
         ("simd32-masked-pre-gen8", "ivb", "endif(32)"),
         ("cmod-not-supported", "skl", "add.ge.f0.0(8) g10<8;8,1>:F, g2<8;8,1>:F, 1.0:F"),
+        // ADD3 is no instruction before Gfx12.5 (unsupported-instruction says so there).
+        ("add3-imm-type", "tgl", "add3(8) g10<8;8,1>:D, 1:D, g4<8;8,1>:D, g6<8;8,1>:D"),
         // DepCtrl on a 32-bit operation is fine on the low-power parts.
         ("qword-lp-depctrl", "chv", "mov(8) g10<8;8,1>:F, g2<8;8,1>:F { NoDDClr NoDDChk }"),
     ] {
@@ -879,4 +904,53 @@ fn wide_exec_sizes_reach_the_strict_rule() {
             r.diagnostics
         );
     }
+}
+
+/// MAC reads the accumulator implicitly (eu-hardware.md §4), which the 64-bit low-power rules
+/// forbid (§5.1: "MAC, AccWrEnable, or non-null ARF src/dst") and the mixed-float HF rule
+/// counts as an accumulator source (§6.5).
+#[test]
+fn mac_is_an_implicit_accumulator_read() {
+    let qword = "mac(4) g10<4;4,1>:DF, g2<4;4,1>:DF, g4<4;4,1>:DF { NoMask }";
+    assert!(rules("chv", qword).contains(&"qword-lp-arf"));
+    assert!(!rules("bdw", qword).contains(&"qword-lp-arf"));
+    let mul = "mul(4) g10<4;4,1>:DF, g2<4;4,1>:DF, g4<4;4,1>:DF { NoMask }";
+    assert!(!rules("chv", mul).contains(&"qword-lp-arf"));
+    let hf = "mac(8) g10<8;8,1>:HF, g2<8;8,1>:F, g4<8;8,1>:F";
+    assert!(rules("skl", hf).contains(&"mixed-acc-hf-dst-stride"));
+    let hf2 = "mac(8) g10<16;8,2>:HF, g2<8;8,1>:F, g4<8;8,1>:F";
+    assert!(!rules("skl", hf2).contains(&"mixed-acc-hf-dst-stride"));
+}
+
+/// MAC computes acc + src0 × src1 (eu-hardware.md §4): 10 + 3 × −4 = −2 in every channel; a
+/// float MAC's rounding is not documented, so its result is undefined.
+#[test]
+fn mac_adds_the_product_to_the_accumulator() {
+    use oracle::{RunConfig, run_inspect};
+    let run = |body: &str| {
+        let text = format!("eu 1\ntarget skl\ndispatch 8\nSTART B0\n{body}\nEND B0\n");
+        let p = parse_program(&text).unwrap();
+        run_inspect(
+            &p,
+            &Default::default(),
+            &RunConfig {
+                strict: true,
+                fuel: 100,
+                ..RunConfig::default()
+            },
+        )
+    };
+    let (r, regs) = run(
+        "    mov(8) g2<8;8,1>:D, 3:D\n    mov(8) g4<8;8,1>:D, -4:D\n    mov(8) acc0<8;8,1>:D, 10:D\n    mac(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<8;8,1>:D",
+    );
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    let (g, d) = regs[0].grf(10, 1);
+    assert!(d.iter().all(|&x| x == 1));
+    for c in 0..8 {
+        assert_eq!(g[4 * c..4 * c + 4], (-2i32).to_le_bytes(), "channel {c}");
+    }
+    let (_, regs) = run(
+        "    mov(8) g2<8;8,1>:F, 3.0:F\n    mov(8) g4<8;8,1>:F, 2.0:F\n    mov(8) acc0<8;8,1>:F, 1.0:F\n    mac(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F",
+    );
+    assert!(regs[0].grf(10, 1).1.iter().all(|&x| x == 0));
 }

@@ -398,6 +398,29 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
                 });
                 Out::Value(Num::Int(full >> 32))
             }
+            Opcode::Mac => {
+                // eu-hardware.md §4: MAC reads the accumulator implicitly,
+                // dst = acc + src0 × src1. Integer accumulators hold a sign-extended value
+                // with at least 32 defined bits after a write. For floats the documents do
+                // not say whether the product is rounded before the add: the result is
+                // undefined rather than an invented rounding.
+                let acc = if lane_exists {
+                    t.acc[lane]
+                } else {
+                    AccLane {
+                        value: 0,
+                        defined_bits: 0,
+                    }
+                };
+                def &= integer && acc.defined_bits >= 32;
+                let int_of = |n: Num| match n {
+                    Num::Int(v) => v,
+                    Num::Float(_) => 0,
+                };
+                Out::Value(Num::Int(
+                    acc.value + int_of(srcs[0].num) * int_of(srcs[1].num),
+                ))
+            }
             Opcode::Addc | Opcode::Subb => {
                 let out = eval(inst.op, &srcs[..nsrc], inst.cmod, sel_pred);
                 let (a, b) = (

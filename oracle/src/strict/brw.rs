@@ -333,6 +333,18 @@ pub static TABLE: &[Row] = &[
         rule: &ins::ADD_MIX,
         applies: always,
     },
+    Row {
+        rule: &ins::ADD3_DST,
+        applies: |d| d.verx10 >= 125,
+    },
+    Row {
+        rule: &ins::ADD3_SRC,
+        applies: |d| d.verx10 >= 125,
+    },
+    Row {
+        rule: &ins::ADD3_IMM,
+        applies: |d| d.verx10 >= 125,
+    },
     // 3-source: Align16 on Gfx9, Align1 from Gfx11
     Row {
         rule: &tri::ALIGN16_IMM,

@@ -232,3 +232,31 @@ rule!(
     "NoDDClr and NoDDChk do not exist from Gfx12 on (software scoreboarding)",
     |i, _| i.no_dd_clear || i.no_dd_check
 );
+
+/// ADD3's register and immediate types (eu-hardware.md §6.10, §7.3; §3.3 "ADD3 immediates
+/// must be W/UW").
+fn add3_word_or_dword(t: Type) -> bool {
+    matches!(t, Type::D | Type::UD | Type::W | Type::UW)
+}
+
+rule!(
+    ADD3_DST,
+    "add3-dst-type",
+    "Destination must be integer D, UD, W, or UW type.",
+    |i, _| i.op == Opcode::Add3 && !add3_word_or_dword(i.dst.ty)
+);
+rule!(
+    ADD3_SRC,
+    "add3-src-type",
+    "Source must be integer D, UD, W, or UW type.",
+    |i, _| i.op == Opcode::Add3 && i.srcs.iter().any(|s| !s.is_imm() && !add3_word_or_dword(s.ty))
+);
+rule!(
+    ADD3_IMM,
+    "add3-imm-type",
+    "Immediate source must be integer W or UW type.",
+    |i, _| i.op == Opcode::Add3
+        && i.srcs
+            .iter()
+            .any(|s| s.is_imm() && !matches!(s.ty, Type::W | Type::UW))
+);

@@ -62,7 +62,11 @@ rule!(
     LP_ARF,
     "qword-lp-arf",
     "Architecture registers cannot be used when the execution type is 64-bit",
-    |i, _| applies(i) && (i.acc_wr || is_arf(&i.dst) || i.srcs.iter().any(is_arf))
+    |i, _| applies(i)
+        && (i.acc_wr
+            || i.op == compiler::Opcode::Mac
+            || is_arf(&i.dst)
+            || i.srcs.iter().any(is_arf))
 );
 
 rule!(
