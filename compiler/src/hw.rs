@@ -99,6 +99,8 @@ pub fn first_generation(op: crate::opcode::Opcode) -> Option<u32> {
     match op {
         Bfrev | Bfe | Bfi1 | Bfi2 | Fbh | Fbl | Cbit | Addc | Subb => Some(70),
         Rol | Ror => Some(110),
+        // eu-hardware.md §7.3: ADD3 from Gfx12.5.
+        Add3 => Some(125),
         _ => None,
     }
 }

@@ -171,6 +171,14 @@ pub struct Inst {
     pub saturate: bool,
     /// AccWrEnable: also update the accumulator.
     pub acc_wr: bool,
+    /// NoDDClr: do not clear the destination's dependency scoreboard entry (a pre-Gfx12
+    /// scheduling hint, brw-backend.md §1.1 `no_dd_clear`). It changes no result: the
+    /// emulator runs instructions in order; the strict rules say where it may appear.
+    #[serde(default)]
+    pub no_dd_clear: bool,
+    /// NoDDChk: do not wait on the destination's dependency scoreboard (`no_dd_check`).
+    #[serde(default)]
+    pub no_dd_check: bool,
     pub eot: bool,
     /// LOAD_PAYLOAD: how many leading sources are whole-register header sources.
     pub header_size: u8,
@@ -192,6 +200,8 @@ impl Inst {
             flag_subreg: 0,
             saturate: false,
             acc_wr: false,
+            no_dd_clear: false,
+            no_dd_check: false,
             eot: false,
             header_size: 0,
             dst,

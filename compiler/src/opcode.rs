@@ -28,6 +28,10 @@ pub enum Opcode {
     Avg,
     Mul,
     Mach,
+    /// Multiply-accumulate: `acc + src0 × src1` (reads the accumulator implicitly).
+    Mac,
+    /// Three-source integer add (Gfx12.5+).
+    Add3,
     Mad,
     Lrp,
     Frc,
@@ -80,7 +84,7 @@ pub enum Opcode {
 }
 
 /// Every opcode with its printed name (Mesa's `brw_instruction_name` spelling where one exists).
-pub const OPCODE_NAMES: [(Opcode, &str); 63] = [
+pub const OPCODE_NAMES: [(Opcode, &str); 65] = [
     (Opcode::Mov, "mov"),
     (Opcode::Sel, "sel"),
     (Opcode::Not, "not"),
@@ -100,6 +104,8 @@ pub const OPCODE_NAMES: [(Opcode, &str); 63] = [
     (Opcode::Avg, "avg"),
     (Opcode::Mul, "mul"),
     (Opcode::Mach, "mach"),
+    (Opcode::Mac, "mac"),
+    (Opcode::Add3, "add3"),
     (Opcode::Mad, "mad"),
     (Opcode::Lrp, "lrp"),
     (Opcode::Frc, "frc"),
@@ -173,8 +179,8 @@ impl Opcode {
             Mov | Not | Frc | Rndu | Rndd | Rnde | Rndz | Bfrev | Fbh | Fbl | Cbit | Lzd | Rcp
             | Rsq | Sqrt | Exp2 | Log2 | Sin | Cos => 1,
             Sel | And | Or | Xor | Shr | Shl | Asr | Rol | Ror | Cmp | Cmpn | Add | Addc | Subb
-            | Avg | Mul | Mach | Bfi1 | Pow | IntQuotient | IntRemainder | Mulh => 2,
-            Mad | Lrp | Bfe | Bfi2 => 3,
+            | Avg | Mul | Mach | Mac | Bfi1 | Pow | IntQuotient | IntRemainder | Mulh => 2,
+            Mad | Lrp | Bfe | Bfi2 | Add3 => 3,
             LoadPayload => return SrcCount::AtLeast(1),
             // color, component count (imm), render target (imm)
             FbWriteLogical => 3,
@@ -204,7 +210,10 @@ impl Opcode {
 
     /// Three-source (Align16 on older parts) instructions.
     pub fn is_3src(self) -> bool {
-        matches!(self, Opcode::Mad | Opcode::Lrp | Opcode::Bfe | Opcode::Bfi2)
+        matches!(
+            self,
+            Opcode::Mad | Opcode::Lrp | Opcode::Bfe | Opcode::Bfi2 | Opcode::Add3
+        )
     }
 
     /// Extended math functions (one MATH instruction each in hardware).
@@ -264,7 +273,13 @@ impl Opcode {
         matches!(self, Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not)
     }
 
-    /// Operations that accept a conditional modifier writing the flag register.
+    /// Hardware operations that accept a conditional modifier (brw-backend.md §10.3 #2: FBL
+    /// cannot carry one, so a compare cannot be folded into it; eu-hardware.md §6.10: BFI2
+    /// cannot). The documents list no more; the other bit-scan/count operations (FBH, CBIT,
+    /// BFREV, LZD), bit-field ops, rotates, MACH and the math functions are left out as the
+    /// conservative reading: a modifier there is rejected rather than given invented flag
+    /// semantics (MAC included). ADD3 takes one (brw-backend.md §10.3 #33, `add3.nz`). SEL's
+    /// modifier selects min/max instead of writing the flag.
     pub fn can_do_cmod(self) -> bool {
         use Opcode::*;
         matches!(
@@ -280,6 +295,7 @@ impl Opcode {
                 | Cmp
                 | Cmpn
                 | Add
+                | Add3
                 | Addc
                 | Subb
                 | Avg
@@ -291,8 +307,13 @@ impl Opcode {
                 | Rndd
                 | Rnde
                 | Rndz
-                | Lzd
         )
+    }
+
+    /// Operations the IR accepts a conditional modifier on: the hardware ones, plus MULH,
+    /// whose lowering tests the finished product with a separate `mov.cmod`.
+    pub fn ir_can_do_cmod(self) -> bool {
+        self.can_do_cmod() || self == Opcode::Mulh
     }
 }
 

@@ -487,3 +487,46 @@ fn messages_and_payloads_take_no_source_modifiers() {
         skl16("tex_logical(16) v3:F, (abs)attr0:F, v0:F, 0:UD"),
     );
 }
+
+#[test]
+fn cmod_not_supported() {
+    // brw-backend.md §10.3 #2: FBL cannot carry a conditional modifier.
+    case(
+        Rule::CmodNotSupported,
+        prog("skl", 8, "fbl(8) v0:UD, attr0:UD"),
+        prog("skl", 8, "fbl.ge.f0.0(8) v0:UD, attr0:UD"),
+    );
+    for bad in [
+        "fbh.z.f0.0(8) v0:UD, attr0:UD",
+        "cbit.nz.f0.0(8) v0:UD, attr0:UD",
+        "bfrev.g.f0.0(8) v0:UD, attr0:UD",
+        "lzd.l.f0.0(8) v0:UD, attr0:UD",
+        "rcp.ge.f0.0(8) v0:F, attr0:F",
+    ] {
+        assert!(
+            rules_of(&prog("skl", 8, bad)).contains(&Rule::CmodNotSupported),
+            "{bad}"
+        );
+    }
+    // Not applicable: opcodes that take a modifier, and MULH, whose lowering tests the
+    // product with a separate compare.
+    for good in [
+        "add.ge.f0.0(8) v0:F, attr0:F, 1.0:F",
+        "mov.nz.f0.0(8) v0:UD, attr0:UD",
+        "mulh.l.f0.0(8) v0:D, attr0:D, v1:D",
+    ] {
+        assert!(validate(&prog("skl", 8, good)).is_empty(), "{good}");
+    }
+}
+
+#[test]
+fn add3_exists_from_gfx12_5_with_word_or_dword_integers() {
+    // eu-hardware.md §7.3: ADD3 on Gfx12.5+, integer D/UD/W/UW only.
+    let body = "add3(8) v0:D, attr0:D, v1:D, 7:W";
+    case(Rule::UnsupportedOpcode, prog("dg2", 8, body), prog("tgl", 8, body));
+    case(
+        Rule::IllegalType,
+        prog("dg2", 8, body),
+        prog("dg2", 8, "add3(8) v0:F, attr0:F, v1:F, v1:F"),
+    );
+}

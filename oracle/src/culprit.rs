@@ -43,9 +43,10 @@ pub fn legalising_pass(rule: &str) -> &'static str {
         "invalid-exec-size"
         | "3src-simd16"
         | "dst-spans-more-than-two-grfs"
-        | "src-spans-more-than-two-grfs" => "lower_simd_width",
+        | "src-spans-more-than-two-grfs"
+        | "simd32-masked-pre-gen8" => "lower_simd_width",
         "eot-grf-range" | "r127-send-overlap" | "split-send-overlap" => "allocate_registers",
-        "send-from-non-grf" | "split-send-src1" => "lower_logical_sends",
+        "send-from-non-grf" | "split-send-src1" | "send-payload-subreg" => "lower_logical_sends",
         r if r.starts_with("mul-") || r == "dw-mul-sat-cmod" => "lower_integer_multiplication",
         r if r.starts_with("3src-")
             || r.starts_with("logic-")
@@ -53,9 +54,15 @@ pub fn legalising_pass(rule: &str) -> &'static str {
             || r.starts_with("cmp-")
             || r.starts_with("bfi2-")
             || r.starts_with("avg-")
+            || r.starts_with("imm-")
+            || r.starts_with("add3-")
             || matches!(
                 r,
-                "src0-null" | "src1-null" | "unsupported-instruction" | "int-div-modifiers"
+                "src0-null"
+                    | "src1-null"
+                    | "unsupported-instruction"
+                    | "int-div-modifiers"
+                    | "cmod-not-supported"
             ) =>
         {
             "lower_alu_restrictions"

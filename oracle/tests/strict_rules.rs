@@ -678,6 +678,112 @@ fn cases() -> Vec<Case> {
             "mov(8) g10<8;8,1>:F, [1.0, 2.0, 0.5, 0.25]:VF",
         ),
         (
+            // brw-backend.md §10.3 #2; legal where the opcode takes a modifier.
+            "cmod-not-supported",
+            "skl",
+            None,
+            "fbl.ge.f0.0(8) g10<8;8,1>:UD, g2<8;8,1>:UD",
+            "fbl(8) g10<8;8,1>:UD, g2<8;8,1>:UD",
+        ),
+        (
+            "cmod-not-supported",
+            "hsw",
+            None,
+            "cbit.z.f0.0(8) g10<8;8,1>:UD, g2<8;8,1>:UD",
+            "add.z.f0.0(8) g10<8;8,1>:UD, g2<8;8,1>:UD, g4<8;8,1>:UD",
+        ),
+        (
+            // eu-hardware.md §3.3; not applicable to one-source instructions (see below).
+            "imm-src0-two-source",
+            "skl",
+            None,
+            "add(8) g10<8;8,1>:F, 1.0:F, g2<8;8,1>:F",
+            "add(8) g10<8;8,1>:F, g2<8;8,1>:F, 1.0:F",
+        ),
+        (
+            "imm-src0-two-source",
+            "hsw",
+            None,
+            "cmp.l.f0.0(8) null:D, 3:D, g2<8;8,1>:D",
+            "cmp.g.f0.0(8) null:D, g2<8;8,1>:D, 3:D",
+        ),
+        (
+            "imm-64bit-multi-source",
+            "skl",
+            None,
+            "add(4) g10<4;4,1>:DF, g2<4;4,1>:DF, 1.0:DF { NoMask }",
+            "mov(4) g10<4;4,1>:DF, 1.0:DF { NoMask }",
+        ),
+        (
+            "send-payload-subreg",
+            "skl",
+            None,
+            "send(8) null:UD, g120.4<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }",
+            "send(8) null:UD, g120<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }",
+        ),
+        (
+            // brw-backend.md §1.7, §4.1 rule 7: not a restriction from Gen8 on.
+            "simd32-masked-pre-gen8",
+            "ivb",
+            Some("bdw"),
+            "mov(32) g10<8;8,1>:UW, g2<8;8,1>:UW",
+            "mov(32) g10<8;8,1>:UW, g2<8;8,1>:UW { NoMask }",
+        ),
+        (
+            // eu-hardware.md §6.4: mixed float is exempt only on CHV among Gen4–8 parts.
+            "dst-subreg-exec-align",
+            "bdw",
+            Some("chv"),
+            "add(8) g10.1<16;8,2>:HF, g2<8;8,1>:F, g4<8;8,1>:F",
+            "add(8) g10<16;8,2>:HF, g2<8;8,1>:F, g4<8;8,1>:F",
+        ),
+        (
+            // eu-hardware.md §5.1, §6.9: no DepCtrl on 64-bit operations on CHV/BXT/GLK.
+            "qword-lp-depctrl",
+            "chv",
+            Some("bdw"),
+            "mov(4) g10<4;4,1>:DF, g2<4;4,1>:DF { NoMask NoDDClr }",
+            "mov(4) g10<4;4,1>:DF, g2<4;4,1>:DF { NoMask }",
+        ),
+        (
+            "qword-lp-depctrl",
+            "bxt",
+            Some("skl"),
+            "mov(4) g10<4;4,1>:DF, g2<4;4,1>:DF { NoMask NoDDChk }",
+            "mov(4) g10<4;4,1>:DF, g2<4;4,1>:DF { NoMask }",
+        ),
+        (
+            // eu-hardware.md §0.1: Gfx12 has SWSB instead of the DepCtrl bits.
+            "depctrl-gfx12",
+            "tgl",
+            Some("skl"),
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F { NoDDClr NoDDChk }",
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
+        (
+            // eu-hardware.md §6.10, §7.3: ADD3 (Gfx12.5) is integer D/UD/W/UW only.
+            "add3-dst-type",
+            "dg2",
+            Some("tgl"),
+            "add3(8) g10<8;8,1>:F, g2<8;8,1>:D, g4<8;8,1>:D, g6<8;8,1>:D",
+            "add3(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<8;8,1>:D, g6<8;8,1>:D",
+        ),
+        (
+            "add3-src-type",
+            "dg2",
+            Some("tgl"),
+            "add3(8) g10<8;8,1>:D, g2<32;8,4>:B, g4<8;8,1>:D, g6<8;8,1>:D",
+            "add3(8) g10<8;8,1>:D, g2<16;8,2>:W, g4<8;8,1>:D, g6<8;8,1>:D",
+        ),
+        (
+            // eu-hardware.md §3.3: ADD3 immediates must be W/UW.
+            "add3-imm-type",
+            "dg2",
+            Some("tgl"),
+            "add3(8) g10<8;8,1>:D, 1:D, g4<8;8,1>:D, g6<8;8,1>:D",
+            "add3(8) g10<8;8,1>:D, 1:W, g4<8;8,1>:D, g6<8;8,1>:D",
+        ),
+        (
             "v-dst-stride",
             "skl",
             None,
@@ -744,4 +850,107 @@ fn a_broken_restriction_makes_the_destination_undefined() {
     let (g20, d20) = regs[0].grf(20, 1);
     assert!(d20.iter().all(|&x| x == 1) && g20[..4] == 1.0f32.to_le_bytes());
     assert!(regs[0].grf(21, 1).1.iter().all(|&x| x == 0));
+}
+
+/// Rules that must stay silent where they do not apply (a third case next to the
+/// violating/legal pair above, for rules that exist on every part).
+#[test]
+fn new_rules_are_not_applicable_elsewhere() {
+    for (rule, dev, text) in [
+        // One-source instructions take any immediate in src0, 64-bit ones too.
+        ("imm-src0-two-source", "skl", "mov(8) g10<8;8,1>:F, 1.0:F"),
+        ("imm-64bit-multi-source", "skl", "mov(4) g10<4;4,1>:Q, 0x100000000:Q { NoMask }"),
+        // A one-source math function ignores its (null) second source.
+        ("imm-src0-two-source", "skl", "rcp(8) g10<8;8,1>:F, g2<8;8,1>:F"),
+        // Only SEND payloads are register-aligned; ALU sources may start anywhere.
+        ("send-payload-subreg", "skl", "mov(4) g10<4;4,1>:UD, g2.4<4;4,1>:UD { NoMask }"),
+        // Control flow is not split by width lowering.
+        ("simd32-masked-pre-gen8", "ivb", "endif(32)"),
+        ("cmod-not-supported", "skl", "add.ge.f0.0(8) g10<8;8,1>:F, g2<8;8,1>:F, 1.0:F"),
+        // ADD3 is no instruction before Gfx12.5 (unsupported-instruction says so there).
+        ("add3-imm-type", "tgl", "add3(8) g10<8;8,1>:D, 1:D, g4<8;8,1>:D, g6<8;8,1>:D"),
+        // DepCtrl on a 32-bit operation is fine on the low-power parts.
+        ("qword-lp-depctrl", "chv", "mov(8) g10<8;8,1>:F, g2<8;8,1>:F { NoDDClr NoDDChk }"),
+    ] {
+        let got = rules(dev, text);
+        assert!(!got.contains(&rule), "{rule} reported for `{text}` on {dev}");
+    }
+}
+
+/// ExecSize 64 and 128 parse, and a strict run names `invalid-exec-size` rather than only
+/// faulting (eu-hardware.md §1.1: ExecSize codes 6 and 7 are invalid; §6.1).
+#[test]
+fn wide_exec_sizes_reach_the_strict_rule() {
+    use oracle::{RunConfig, run};
+    for n in [64, 128] {
+        let text = format!(
+            "eu 1\ntarget skl\ndispatch 8\nSTART B0\n    mov({n}) g10<8;8,1>:UB, g2<8;8,1>:UB {{ NoMask }}\nEND B0\n"
+        );
+        let p = parse_program(&text).unwrap();
+        let r = run(
+            &p,
+            &Default::default(),
+            &RunConfig {
+                strict: true,
+                fuel: 100,
+                ..RunConfig::default()
+            },
+        );
+        assert!(
+            r.diagnostics
+                .iter()
+                .any(|d| d.rule.as_deref() == Some("invalid-exec-size") && d.ip == 0),
+            "ExecSize {n}: {:?}",
+            r.diagnostics
+        );
+    }
+}
+
+/// MAC reads the accumulator implicitly (eu-hardware.md §4), which the 64-bit low-power rules
+/// forbid (§5.1: "MAC, AccWrEnable, or non-null ARF src/dst") and the mixed-float HF rule
+/// counts as an accumulator source (§6.5).
+#[test]
+fn mac_is_an_implicit_accumulator_read() {
+    let qword = "mac(4) g10<4;4,1>:DF, g2<4;4,1>:DF, g4<4;4,1>:DF { NoMask }";
+    assert!(rules("chv", qword).contains(&"qword-lp-arf"));
+    assert!(!rules("bdw", qword).contains(&"qword-lp-arf"));
+    let mul = "mul(4) g10<4;4,1>:DF, g2<4;4,1>:DF, g4<4;4,1>:DF { NoMask }";
+    assert!(!rules("chv", mul).contains(&"qword-lp-arf"));
+    let hf = "mac(8) g10<8;8,1>:HF, g2<8;8,1>:F, g4<8;8,1>:F";
+    assert!(rules("skl", hf).contains(&"mixed-acc-hf-dst-stride"));
+    let hf2 = "mac(8) g10<16;8,2>:HF, g2<8;8,1>:F, g4<8;8,1>:F";
+    assert!(!rules("skl", hf2).contains(&"mixed-acc-hf-dst-stride"));
+}
+
+/// MAC computes acc + src0 × src1 (eu-hardware.md §4): 10 + 3 × −4 = −2 in every channel; a
+/// float MAC's rounding is not documented, so its result is undefined.
+#[test]
+fn mac_adds_the_product_to_the_accumulator() {
+    use oracle::{RunConfig, run_inspect};
+    let run = |body: &str| {
+        let text = format!("eu 1\ntarget skl\ndispatch 8\nSTART B0\n{body}\nEND B0\n");
+        let p = parse_program(&text).unwrap();
+        run_inspect(
+            &p,
+            &Default::default(),
+            &RunConfig {
+                strict: true,
+                fuel: 100,
+                ..RunConfig::default()
+            },
+        )
+    };
+    let (r, regs) = run(
+        "    mov(8) g2<8;8,1>:D, 3:D\n    mov(8) g4<8;8,1>:D, -4:D\n    mov(8) acc0<8;8,1>:D, 10:D\n    mac(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<8;8,1>:D",
+    );
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    let (g, d) = regs[0].grf(10, 1);
+    assert!(d.iter().all(|&x| x == 1));
+    for c in 0..8 {
+        assert_eq!(g[4 * c..4 * c + 4], (-2i32).to_le_bytes(), "channel {c}");
+    }
+    let (_, regs) = run(
+        "    mov(8) g2<8;8,1>:F, 3.0:F\n    mov(8) g4<8;8,1>:F, 2.0:F\n    mov(8) acc0<8;8,1>:F, 1.0:F\n    mac(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F",
+    );
+    assert!(regs[0].grf(10, 1).1.iter().all(|&x| x == 0));
 }

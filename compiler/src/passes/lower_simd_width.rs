@@ -81,8 +81,11 @@ pub fn lowered_width(p: &Program, inst: &Inst) -> u32 {
     let hf = inst.dst.ty == Type::HF || inst.srcs.iter().any(|s| s.ty == Type::HF);
     use Opcode::*;
     match inst.op {
-        If | Else | Endif | Do | While | Break | Continue | Halt | HaltTarget | Nop | Send
-        | ScratchRead | ScratchWrite => n,
+        If | Else | Endif | Do | While | Break | Continue | Halt | HaltTarget | Nop | Send => n,
+        // Before Gen8 a masked SIMD32 instruction applies the low 16 mask bits to both halves
+        // (brw-backend.md §1.7, §4.1 rule 7): masked scratch access goes at most SIMD16.
+        ScratchRead | ScratchWrite if info.verx10 < 80 && !inst.nomask => n.min(16),
+        ScratchRead | ScratchWrite => n,
         LoadPayload if inst.header_size == 0 => {
             // Each component of the payload (one source) may span at most two registers.
             let regs = inst
@@ -244,6 +247,18 @@ fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst
                 };
             } else if !(s.is_uniform() || s.is_imm() || s.is_null()) {
                 piece.srcs[i] = s.horiz_offset(offset_of(k));
+            }
+        }
+        if matches!(inst.op, Opcode::ScratchRead | Opcode::ScratchWrite) {
+            // Channel c lives at scratch offset + c × element size: a piece's channels
+            // start `k × w` elements further on.
+            let (at, data) = match inst.op {
+                Opcode::ScratchRead => (0, inst.dst),
+                _ => (1, inst.srcs[0]),
+            };
+            if let Some(bits) = inst.imm_src(at) {
+                let moved = bits + (k * w * data.ty.size()) as u64;
+                piece.srcs[at] = Reg::imm(moved, inst.srcs[at].ty);
             }
         }
         if dst_copy {

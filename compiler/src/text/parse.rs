@@ -620,6 +620,8 @@ fn parse_controls(c: &mut Cursor, inst: &mut Inst, flag: &mut Option<u8>) -> Res
         match tok {
             "NoMask" => inst.nomask = true,
             "AccWrEnable" => inst.acc_wr = true,
+            "NoDDClr" => inst.no_dd_clear = true,
+            "NoDDChk" => inst.no_dd_check = true,
             "EOT" => inst.eot = true,
             _ if tok.starts_with("header=") => match tok["header=".len()..].parse() {
                 Ok(n) => inst.header_size = n,
@@ -637,7 +639,7 @@ fn parse_controls(c: &mut Cursor, inst: &mut Inst, flag: &mut Option<u8>) -> Res
                 Some(g) => inst.group = g,
                 None => {
                     return c.err(format!(
-                        "unknown control `{tok}`: expected NoMask, AccWrEnable, EOT, 1Q..4Q, 1H/2H, 1N..8N, groupN, fN.M or header=N"
+                        "unknown control `{tok}`: expected NoMask, AccWrEnable, NoDDClr, NoDDChk, EOT, 1Q..4Q, 1H/2H, 1N..8N, groupN, fN.M or header=N"
                     ));
                 }
             },

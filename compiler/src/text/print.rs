@@ -221,6 +221,12 @@ pub fn print_inst(inst: &Inst) -> String {
     if inst.acc_wr {
         controls.push("AccWrEnable".into());
     }
+    if inst.no_dd_clear {
+        controls.push("NoDDClr".into());
+    }
+    if inst.no_dd_check {
+        controls.push("NoDDChk".into());
+    }
     if inst.eot {
         controls.push("EOT".into());
     }

@@ -66,6 +66,20 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
             format!("{} takes {want} sources, has {n}", inst.op.name()),
         );
     }
+    if let Some(cmod) = inst.cmod
+        && !inst.op.ir_can_do_cmod()
+    {
+        // brw-backend.md §10.3 #2 (FBL), eu-hardware.md §6.10 (BFI2).
+        r.add(
+            Rule::CmodNotSupported,
+            Some(ip),
+            format!(
+                "{} cannot carry a conditional modifier (.{})",
+                inst.op.name(),
+                cmod.name()
+            ),
+        );
+    }
     let uses_flag = inst.predicate.is_some() || inst.writes_flag();
     let flag_bits = 16 * p.device.info().flag_subregs;
     let (first, count) = inst.flag_bits();

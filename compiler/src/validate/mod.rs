@@ -82,10 +82,13 @@ pub enum Rule {
     /// The opcode does not exist on the device (bit operations and ADDC/SUBB before Gen7,
     /// ROL/ROR before Gen11).
     UnsupportedOpcode,
+    /// A conditional modifier on an opcode that cannot carry one (FBL and the other
+    /// bit-scan/count ops, BFI2, rotates, math; see `Opcode::can_do_cmod`).
+    CmodNotSupported,
 }
 
 /// Every rule, in declaration order.
-pub const ALL_RULES: [Rule; 32] = [
+pub const ALL_RULES: [Rule; 33] = [
     Rule::DispatchWidth,
     Rule::ThreadCount,
     Rule::EmptyBlock,
@@ -118,6 +121,7 @@ pub const ALL_RULES: [Rule; 32] = [
     Rule::SendPayload,
     Rule::ScratchOutOfBounds,
     Rule::UnsupportedOpcode,
+    Rule::CmodNotSupported,
 ];
 
 impl Rule {
@@ -156,6 +160,7 @@ impl Rule {
             Rule::SendPayload => "send-payload",
             Rule::ScratchOutOfBounds => "scratch-out-of-bounds",
             Rule::UnsupportedOpcode => "unsupported-opcode",
+            Rule::CmodNotSupported => "cmod-not-supported",
         }
     }
 

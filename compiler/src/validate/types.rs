@@ -22,6 +22,8 @@ enum Want {
     FloatMath,
     /// Integer, not 64-bit.
     IntNot64,
+    /// D, UD, W or UW (ADD3, eu-hardware.md §7.3).
+    DwordOrWord,
 }
 
 impl Want {
@@ -35,6 +37,7 @@ impl Want {
             Want::Ud => t == Type::UD,
             Want::FloatMath => matches!(t, Type::F | Type::HF),
             Want::IntNot64 => t.is_int() && !t.is_64bit(),
+            Want::DwordOrWord => matches!(t, Type::D | Type::UD | Type::W | Type::UW),
         }
     }
 
@@ -47,6 +50,7 @@ impl Want {
             Want::Ud => "UD",
             Want::FloatMath => "F or HF",
             Want::IntNot64 => "integer types up to 32 bits",
+            Want::DwordOrWord => "D, UD, W or UW",
         }
     }
 }
@@ -59,6 +63,7 @@ fn want_for(op: Opcode) -> Want {
         | IntRemainder => Want::Dword,
         Addc | Subb => Want::Ud,
         Avg => Want::IntNot64,
+        Add3 => Want::DwordOrWord,
         Frc | Rndu | Rndd | Rnde | Rndz | Mad | Lrp => Want::Float,
         Rcp | Rsq | Sqrt | Exp2 | Log2 | Sin | Cos | Pow => Want::FloatMath,
         _ => Want::Any,

@@ -212,6 +212,8 @@ fn eval_raw(op: Opcode, srcs: &[In], ctl: &Ctl) -> Out {
             None => Num::Int(int(s(0).num) + int(s(1).num)),
         },
         Avg => Num::Int((int(s(0).num) + int(s(1).num) + 1) >> 1),
+        // eu-hardware.md §7.3: integer D/UD/W/UW only; the sum wraps to the destination.
+        Add3 => Num::Int(int(s(0).num) + int(s(1).num) + int(s(2).num)),
         Mul => match fp {
             Some(_) => round(fl(0) * fl(1)),
             None => Num::Int(int(s(0).num).wrapping_mul(int(s(1).num))),

@@ -2,7 +2,7 @@
 //! hardware-restriction violations attached (strict mode).
 
 use super::layout::Layout;
-use super::operand::{Operand, OperandError, resolve};
+use super::operand::{Operand, OperandError, resolve, resolve_dst};
 use compiler::{Inst, Opcode, Program};
 use rustc_hash::FxHashMap;
 
@@ -37,6 +37,11 @@ pub struct DInst<'p> {
     pub violations: Vec<Restriction>,
     /// The fast-path kernel, for the common 32-bit ALU shapes.
     pub kernel: Option<super::fast::Kernel>,
+    /// Hardware mode before Gen8, a non-NoMask SIMD32 instruction: the second half of the
+    /// channels uses the low 16 execution-mask bits again (brw-backend.md §1.7, "Pre-gen8: a
+    /// SIMD32 instruction applies the low 16 mask bits to both halves"). Logical IR keeps
+    /// per-channel semantics: its SIMD32 instructions are split before they reach hardware.
+    pub low_mask_halves: bool,
 }
 
 /// A program ready to execute (borrowing the program's instructions).
@@ -179,7 +184,7 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
             });
         }
         let group = inst.group as u32;
-        let dst = resolve(&inst.dst, exec, group, &layout, strict).map_err(fault)?;
+        let dst = resolve_dst(&inst.dst, exec, group, &layout, strict).map_err(fault)?;
         let srcs = inst
             .srcs
             .iter()
@@ -187,6 +192,8 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
             .collect::<Result<Vec<_>, _>>()
             .map_err(fault)?;
         let violations = checker.as_ref().map_or(vec![], |c| c.check(inst));
+        let low_mask_halves =
+            strict && exec == 32 && !inst.nomask && p.device.info().verx10 < 80;
         let mut d = DInst {
             inst,
             dst,
@@ -194,6 +201,7 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
             cf,
             violations,
             kernel: None,
+            low_mask_halves,
         };
         d.kernel = super::fast::classify(&d, hardware_mul, p.device.info().has_integer_dword_mul);
         out.push(d);

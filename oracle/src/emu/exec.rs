@@ -119,7 +119,11 @@ pub fn mask_enables(t: &Thread, d: &DInst, dispatch_width: u32) -> Enables {
     } else {
         (1u32 << known) - 1
     };
-    let active = t.active.checked_shr(g).unwrap_or(0);
+    let mut active = t.active.checked_shr(g).unwrap_or(0);
+    if d.low_mask_halves {
+        // Pre-Gen8 SIMD32: both halves take the low 16 mask bits (see `DInst`).
+        active = (active & 0xffff) | (active & 0xffff) << 16;
+    }
     let unknown = all & !known_mask;
     Enables {
         exec: (active & all & known_mask) | unknown,
@@ -446,6 +450,29 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
                 });
                 def &= acc.defined_bits >= ACC_FULL_BITS;
                 Out::Value(Num::Int(full >> 32))
+            }
+            Opcode::Mac => {
+                // eu-hardware.md §4: MAC reads the accumulator implicitly,
+                // dst = acc + src0 × src1. Integer accumulators hold a sign-extended value
+                // with at least 32 defined bits after a write. For floats the documents do
+                // not say whether the product is rounded before the add: the result is
+                // undefined rather than an invented rounding.
+                let acc = if lane_exists {
+                    t.acc[lane]
+                } else {
+                    AccLane {
+                        value: 0,
+                        defined_bits: 0,
+                    }
+                };
+                def &= integer && acc.defined_bits >= 32;
+                let int_of = |n: Num| match n {
+                    Num::Int(v) => v,
+                    Num::Float(_) => 0,
+                };
+                Out::Value(Num::Int(
+                    acc.value + int_of(srcs[0].num) * int_of(srcs[1].num),
+                ))
             }
             Opcode::Addc | Opcode::Subb => {
                 let out = eval(inst.op, &srcs[..nsrc], &ctl);

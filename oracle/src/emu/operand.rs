@@ -196,6 +196,26 @@ pub fn resolve(
     })
 }
 
+/// Resolves a destination. A hardware destination's region is just its horizontal stride
+/// (eu-hardware.md §1.2 "Destination (region is just HorzStride)": channel `i` at
+/// `base + i*Hd*Sd`; brw-backend.md §1.4): whatever vstride/width the operand carries is not
+/// part of the encoding, so channel `c` lands at element `c*hstride` — the same bytes the
+/// strict rules count (`dst_bytes` in strict/rules/regions.rs).
+pub fn resolve_dst(
+    reg: &Reg,
+    exec_size: u32,
+    group: u32,
+    layout: &Layout,
+    strict: bool,
+) -> Result<Operand, OperandError> {
+    let mut reg = *reg;
+    if let RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } = &mut reg.kind {
+        // <hstride;1,0> walks element c*hstride for channel c.
+        *region = Region::new(region.hstride, 1, 0);
+    }
+    resolve(&reg, exec_size, group, layout, strict)
+}
+
 /// Byte address of each component `k` register block of a message operand: the operand's
 /// first byte plus `k` × one component, for payload-style (contiguous) access.
 pub fn first_byte(op: &Operand) -> Option<u32> {

@@ -30,6 +30,9 @@ impl<'p> Prepared<'p> {
         let decoded = decode(p, cfg.strict, hardware_mul);
         let restrictions = match &decoded {
             Ok(d) => strict_diagnostics(d, p.device),
+            // An instruction that cannot even be decoded (ExecSize 64 or 128) still names
+            // the restriction it breaks (`invalid-exec-size`), ahead of the fault.
+            Err(_) if cfg.strict => undecodable_diagnostics(p),
             Err(_) => vec![],
         };
         Prepared {
@@ -69,6 +72,7 @@ impl<'p> Prepared<'p> {
         let decoded = match &self.decoded {
             Ok(d) => d,
             Err(e) => {
+                result.diagnostics = self.restrictions.clone();
                 result.outcome = Outcome::Fault {
                     thread: 0,
                     ip: e.ip,
@@ -114,6 +118,23 @@ fn strict_diagnostics(decoded: &Decoded, device: Device) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// Strict diagnostics of a program that failed to decode, straight from the rule tables.
+fn undecodable_diagnostics(p: &Program) -> Vec<Diagnostic> {
+    let checker = crate::strict::Checker::new(p.device);
+    p.insts()
+        .enumerate()
+        .flat_map(|(ip, inst)| {
+            checker.check(inst).into_iter().map(move |v| Diagnostic {
+                kind: DiagKind::HardwareRestriction,
+                thread: 0,
+                ip,
+                rule: Some(v.rule.to_string()),
+                message: format!("{} ({})", v.message, p.device),
+            })
+        })
+        .collect()
 }
 
 /// Whether `p` writes buffers (so threads can race on them).

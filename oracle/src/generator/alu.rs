@@ -348,7 +348,7 @@ impl Gen<'_, '_> {
                 Predicate::INVERSE
             };
             inst = inst.with_pred(pred, flag);
-        } else if self.has(Feature::Modifiers) && self.chance(1, 8) {
+        } else if self.has(Feature::Modifiers) && self.chance(1, 8) && op.ir_can_do_cmod() {
             inst = inst.with_cmod(self.pick(&CONDS), flag);
         }
         if self.has(Feature::Modifiers) && ty.is_float() && self.chance(1, 6) {

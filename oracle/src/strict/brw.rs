@@ -46,6 +46,10 @@ pub static TABLE: &[Row] = &[
         applies: always,
     },
     Row {
+        rule: &sends::SEND_PAYLOAD_SUBREG,
+        applies: always,
+    },
+    Row {
         rule: &sends::SEND_NON_GRF,
         applies: always,
     },
@@ -62,6 +66,15 @@ pub static TABLE: &[Row] = &[
         applies: |d| d.verx10 < 100,
     },
     // §6.4 operand types
+    // §3.3 immediates
+    Row {
+        rule: &ty::IMM_SRC0_TWO_SOURCE,
+        applies: always,
+    },
+    Row {
+        rule: &ty::IMM_64BIT_MULTI_SOURCE,
+        applies: always,
+    },
     Row {
         rule: &ty::BYTE_SRC1,
         applies: |d| d.verx10 >= 110,
@@ -228,6 +241,10 @@ pub static TABLE: &[Row] = &[
         applies: |d| matches!(d.device, Device::Bxt | Device::Glk),
     },
     Row {
+        rule: &qword::LP_DEPCTRL,
+        applies: |d| matches!(d.device, Device::Bxt | Device::Glk),
+    },
+    Row {
         rule: &qword::LSB_MOVE,
         applies: |d| d.verx10 >= 125,
     },
@@ -239,6 +256,14 @@ pub static TABLE: &[Row] = &[
     Row {
         rule: &ins::MUL_DW_MODIFIER,
         applies: |d| d.verx10 >= 120,
+    },
+    Row {
+        rule: &ins::DEPCTRL_GFX12,
+        applies: |d| d.verx10 >= 120,
+    },
+    Row {
+        rule: &ins::CMOD_NOT_SUPPORTED,
+        applies: always,
     },
     Row {
         rule: &ins::CMP_CMOD,
@@ -307,6 +332,18 @@ pub static TABLE: &[Row] = &[
     Row {
         rule: &ins::ADD_MIX,
         applies: always,
+    },
+    Row {
+        rule: &ins::ADD3_DST,
+        applies: |d| d.verx10 >= 125,
+    },
+    Row {
+        rule: &ins::ADD3_SRC,
+        applies: |d| d.verx10 >= 125,
+    },
+    Row {
+        rule: &ins::ADD3_IMM,
+        applies: |d| d.verx10 >= 125,
     },
     // 3-source: Align16 on Gfx9, Align1 from Gfx11
     Row {

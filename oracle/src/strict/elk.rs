@@ -25,6 +25,10 @@ pub static TABLE: &[Row] = &[
         applies: always,
     },
     Row {
+        rule: &reg::SIMD32_MASKED_PRE_GEN8,
+        applies: |d| generation(d) < 8,
+    },
+    Row {
         rule: &ty::BAD_ENCODING_ELK,
         applies: always,
     },
@@ -47,8 +51,21 @@ pub static TABLE: &[Row] = &[
         applies: |d| generation(d) >= 7,
     },
     Row {
+        rule: &sends::SEND_PAYLOAD_SUBREG,
+        applies: always,
+    },
+    Row {
         rule: &sends::R127_OVERLAP,
         applies: |d| generation(d) >= 8,
+    },
+    // §3.3 immediates
+    Row {
+        rule: &ty::IMM_SRC0_TWO_SOURCE,
+        applies: always,
+    },
+    Row {
+        rule: &ty::IMM_64BIT_MULTI_SOURCE,
+        applies: always,
     },
     // §6.4 operand types
     Row {
@@ -96,11 +113,11 @@ pub static TABLE: &[Row] = &[
         applies: always,
     },
     Row {
-        rule: &ty::DST_SUBREG_BYTE,
+        rule: &ty::DST_SUBREG_BYTE_ELK,
         applies: always,
     },
     Row {
-        rule: &ty::DST_SUBREG,
+        rule: &ty::DST_SUBREG_ELK,
         applies: always,
     },
     // §6.5 mixed float (Gen8)
@@ -224,7 +241,15 @@ pub static TABLE: &[Row] = &[
         rule: &qword::LP_ARF,
         applies: |d| d.device == Device::Chv,
     },
+    Row {
+        rule: &qword::LP_DEPCTRL,
+        applies: |d| d.device == Device::Chv,
+    },
     // §6.10 instructions
+    Row {
+        rule: &ins::CMOD_NOT_SUPPORTED,
+        applies: always,
+    },
     Row {
         rule: &ins::CMP_CMOD,
         applies: always,

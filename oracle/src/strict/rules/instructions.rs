@@ -214,3 +214,49 @@ rule!(
             && i.srcs.iter().any(|s| s.ty.is_int())
     }
 );
+rule!(
+    // brw-backend.md §10.3 #2 (`non_cmod_instruction`: FBL cannot carry a conditional
+    // modifier), eu-hardware.md §6.10 (BFI2); the rest of `Opcode::can_do_cmod` is the
+    // conservative reading where the documents are silent. Mesa leaves this to the
+    // optimiser, so the text is ours.
+    CMOD_NOT_SUPPORTED,
+    "cmod-not-supported",
+    "This instruction cannot have a conditional modifier",
+    |i, _| i.cmod.is_some() && !i.op.can_do_cmod()
+);
+rule!(
+    // eu-hardware.md §0.1: Gfx12 replaced the dependency-control bits with software
+    // scoreboarding (SWSB), so NoDDClr/NoDDChk have no encoding there. The text is ours.
+    DEPCTRL_GFX12,
+    "depctrl-gfx12",
+    "NoDDClr and NoDDChk do not exist from Gfx12 on (software scoreboarding)",
+    |i, _| i.no_dd_clear || i.no_dd_check
+);
+
+/// ADD3's register and immediate types (eu-hardware.md §6.10, §7.3; §3.3 "ADD3 immediates
+/// must be W/UW").
+fn add3_word_or_dword(t: Type) -> bool {
+    matches!(t, Type::D | Type::UD | Type::W | Type::UW)
+}
+
+rule!(
+    ADD3_DST,
+    "add3-dst-type",
+    "Destination must be integer D, UD, W, or UW type.",
+    |i, _| i.op == Opcode::Add3 && !add3_word_or_dword(i.dst.ty)
+);
+rule!(
+    ADD3_SRC,
+    "add3-src-type",
+    "Source must be integer D, UD, W, or UW type.",
+    |i, _| i.op == Opcode::Add3 && i.srcs.iter().any(|s| !s.is_imm() && !add3_word_or_dword(s.ty))
+);
+rule!(
+    ADD3_IMM,
+    "add3-imm-type",
+    "Immediate source must be integer W or UW type.",
+    |i, _| i.op == Opcode::Add3
+        && i.srcs
+            .iter()
+            .any(|s| s.is_imm() && !matches!(s.ty, Type::W | Type::UW))
+);

@@ -83,7 +83,7 @@ rule!(
     |i, _| {
         is_mixed_float(i)
             && i.dst.ty == Type::HF
-            && (acc_sources(i).next().is_some() || i.op == Opcode::Mach)
+            && (acc_sources(i).next().is_some() || matches!(i.op, Opcode::Mach | Opcode::Mac))
             && dst_hstride(i) != 2
     }
 );

@@ -224,6 +224,26 @@ rule!(
         && !subnr(&i.dst).is_multiple_of(exec_type(i).size())
 );
 
+rule!(
+    // eu-hardware.md §6.4: elk exempts mixed float from the narrowing rules only on CHV, so
+    // on BDW a mixed-float HF destination must still sit at a multiple of the execution
+    // type's size (the subreg rows share the stride row's condition).
+    DST_SUBREG_BYTE_ELK,
+    "dst-subreg-exec-align-byte",
+    "Destination subreg must be aligned to the size of the execution data type (or to the next lowest byte for byte destinations)",
+    |i, d| narrowing(i, d.device == compiler::Device::Chv)
+        && i.dst.ty.size() == 1
+        && !matches!(subnr(&i.dst) % exec_type(i).size(), 0 | 1)
+);
+rule!(
+    DST_SUBREG_ELK,
+    "dst-subreg-exec-align",
+    "Destination subreg must be aligned to the size of the execution data type",
+    |i, d| narrowing(i, d.device == compiler::Device::Chv)
+        && i.dst.ty.size() != 1
+        && !subnr(&i.dst).is_multiple_of(exec_type(i).size())
+);
+
 fn vector_imm(inst: &Inst) -> Option<Type> {
     inst.srcs
         .iter()
@@ -249,4 +269,33 @@ rule!(
     "Destination must have stride equivalent to word in order to use the V or UV type",
     |i, _| matches!(vector_imm(i), Some(Type::V | Type::UV))
         && dst_hstride(i) * i.dst.ty.size() != 2
+);
+
+/// Two-source hardware instructions (math with one operand and 3-source ones excluded).
+fn two_source(inst: &Inst) -> bool {
+    !is_send_like(inst) && !inst.op.is_3src() && super::hw_src_count(inst) == 2
+}
+
+rule!(
+    // eu-hardware.md §3.3: "A 2-source instruction may only have an immediate in src1" (the
+    // encoding has no immediate field for src0). Mesa's emitter asserts it; the text is ours.
+    IMM_SRC0_TWO_SOURCE,
+    "imm-src0-two-source",
+    "A two-source instruction may only have an immediate in src1",
+    |i, _| two_source(i) && i.srcs.first().is_some_and(Reg::is_imm)
+);
+rule!(
+    // eu-hardware.md §3.3: "64-bit immediates (DF/Q/UQ) exist only for single-source
+    // instructions" (on Gfx12+ they overlap the conditional-modifier field).
+    IMM_64BIT_MULTI_SOURCE,
+    "imm-64bit-multi-source",
+    "64-bit immediates are only allowed on single-source instructions",
+    |i, _| {
+        !is_send_like(i)
+            && (i.op.is_3src() || super::hw_src_count(i) >= 2)
+            && i.srcs
+                .iter()
+                .take(super::hw_src_count(i))
+                .any(|s| s.is_imm() && s.ty.size() == 8)
+    }
 );

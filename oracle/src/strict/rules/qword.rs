@@ -62,7 +62,19 @@ rule!(
     LP_ARF,
     "qword-lp-arf",
     "Architecture registers cannot be used when the execution type is 64-bit",
-    |i, _| applies(i) && (i.acc_wr || is_arf(&i.dst) || i.srcs.iter().any(is_arf))
+    |i, _| applies(i)
+        && (i.acc_wr
+            || i.op == compiler::Opcode::Mac
+            || is_arf(&i.dst)
+            || i.srcs.iter().any(is_arf))
+);
+
+rule!(
+    // eu-hardware.md §5.1, §6.9 ("9LP / CHV with NoDDChk or NoDDClr").
+    LP_DEPCTRL,
+    "qword-lp-depctrl",
+    "DepCtrl is not allowed when the execution type is 64-bit",
+    |i, _| applies(i) && (i.no_dd_clear || i.no_dd_check)
 );
 
 /// Float destination or double precision, the ops the Gfx12.5 rules cover.

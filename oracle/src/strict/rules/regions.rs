@@ -308,3 +308,17 @@ rule!(SRC1_NULL, "src1-null", "src1 is null", |i, _| {
 pub fn always(_: &DeviceInfo) -> bool {
     true
 }
+
+rule!(
+    // brw-backend.md §1.7: "Pre-gen8: a SIMD32 instruction applies the low 16 mask bits to
+    // both halves", which is why width lowering caps every non-NoMask instruction at SIMD16
+    // before Gen8 (§4.1 rule 7). The emulator models the aliasing (`DInst::low_mask_halves`);
+    // this rule names the instruction a compiler left unsplit. The text is ours.
+    SIMD32_MASKED_PRE_GEN8,
+    "simd32-masked-pre-gen8",
+    "Before Gen8 a SIMD32 instruction applies the low 16 execution-mask bits to both halves: non-NoMask instructions must be at most SIMD16",
+    |i, _| i.exec_size == 32
+        && !i.nomask
+        && !i.op.is_control_flow()
+        && i.op != compiler::Opcode::Nop
+);

@@ -72,3 +72,20 @@ rule!(
         dst + desc.rlen as u32 > 127 && src + desc.mlen as u32 > dst
     }
 );
+rule!(
+    // A SEND payload is counted in whole registers (mlen/ex_mlen, eu-hardware.md §6.3, whose
+    // overlap rule compares register numbers only): the hardware takes the payload's
+    // register number and no sub-register, so a payload starting inside a register would
+    // send bytes the program did not mean. [P?] The documents do not state the encoding;
+    // rejecting it is the conservative reading. The text is ours.
+    SEND_PAYLOAD_SUBREG,
+    "send-payload-subreg",
+    "A SEND payload must start at sub-register 0",
+    |i, _| {
+        i.op == Opcode::Send
+            && i.srcs
+                .iter()
+                .take(2)
+                .any(|s| matches!(s.kind, RegKind::Fixed { subnr, .. } if subnr != 0))
+    }
+);
