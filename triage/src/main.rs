@@ -102,12 +102,6 @@ enum Command {
         #[arg(long, conflicts_with = "device")]
         all_devices: bool,
     },
-    /// Execute a program on the EU emulator and print what it made observable.
-    ///
-    /// Prints every render-target write per thread and channel (undefined bytes as `..`),
-    /// final buffer contents and diagnostics. Inputs come from the file's INPUTS section
-    /// unless --inputs or --seed is given. Exit code 1 on an emulator fault, running out of
-    /// fuel, or (with --strict) a broken hardware restriction.
     /// Generate a program (with its inputs) from a seed and print it as .eu.
     ///
     /// The same seed and knobs give the same program on every machine. Knobs come from
@@ -161,6 +155,12 @@ enum Command {
     /// NAME.bytes (the generator bytes); prints statistics at the end. Exit code 1 if
     /// anything failed.
     Campaign(CampaignArgs),
+    /// Execute a program on the EU emulator and print what it made observable.
+    ///
+    /// Prints every render-target write per thread and channel (undefined bytes as `..`),
+    /// final buffer contents and diagnostics. Inputs come from the file's INPUTS section
+    /// unless --inputs or --seed is given. Exit code 1 on an emulator fault, running out of
+    /// fuel, or (with --strict) a broken hardware restriction.
     Run {
         /// The .eu program.
         file: PathBuf,
