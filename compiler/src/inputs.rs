@@ -76,9 +76,7 @@ pub fn values_to_bytes(values: &[Value]) -> Vec<u8> {
 /// after a sample changes nothing; a `Float` surface returns arbitrary floats (±Inf, NaN,
 /// −0.0, denormals, values outside [0, 1]), so a dropped saturate shows (issue 9 item 6).
 /// The texel values themselves are the emulator's (oracle `emu::messages`).
-#[derive(
-    Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize, Arbitrary,
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize, Arbitrary)]
 pub enum TextureFormat {
     /// Normalised texels in [0, 1]: what a surface without a format line holds.
     #[default]

@@ -19,7 +19,10 @@ fn texture_formats_parse_and_print_back() {
     assert_eq!(inputs.texture_format(5), TextureFormat::Unorm);
     assert_eq!(inputs.texture_format(7), TextureFormat::Unorm);
     let printed = print_program(&p);
-    assert!(printed.contains("    texture 2 float\n    texture 5 unorm\n"), "{printed}");
+    assert!(
+        printed.contains("    texture 2 float\n    texture 5 unorm\n"),
+        "{printed}"
+    );
     assert_eq!(parse_program(&printed).unwrap(), p);
 }
 
@@ -32,8 +35,18 @@ fn files_without_texture_lines_stay_valid() {
 #[test]
 fn malformed_texture_lines_are_errors_at_their_position() {
     let cases = [
-        ("    texture 0 srgb\n", 13, 19, "unknown texture format `srgb`"),
-        ("    texture 0 float\n    texture 0 unorm\n", 14, 20, "texture 0 format given twice"),
+        (
+            "    texture 0 srgb\n",
+            13,
+            19,
+            "unknown texture format `srgb`",
+        ),
+        (
+            "    texture 0 float\n    texture 0 unorm\n",
+            14,
+            20,
+            "texture 0 format given twice",
+        ),
         ("    texture 0\n", 13, 14, "expected a texture format"),
         ("    texture 0 float extra\n", 13, 21, "extra"),
         ("    texture 300 float\n", 13, 13, "texture index"),

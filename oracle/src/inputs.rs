@@ -118,7 +118,7 @@ impl Pool {
         let lanes = (0..width)
             .map(|_| match below(4) {
                 _ if repeated => palette[0],
-                0 | 1 | 2 => palette[below(palette.len() as u64) as usize],
+                0..=2 => palette[below(palette.len() as u64) as usize],
                 _ => special_value(below),
             })
             .collect();
@@ -186,7 +186,7 @@ pub fn textures_sampled(p: &Program) -> Vec<u8> {
         .filter_map(|i| match i.op {
             Opcode::TexLogical => i.imm_src(2).and_then(|s| u8::try_from(s).ok()),
             Opcode::Send => match i.desc.map(|d| d.kind) {
-                Some(compiler::inst::MsgKind::Sample { surface }) => u8::try_from(surface).ok(),
+                Some(compiler::inst::MsgKind::Sample { surface }) => Some(surface),
                 _ => None,
             },
             _ => None,

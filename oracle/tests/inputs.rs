@@ -58,14 +58,14 @@ fn texels(format: Option<TextureFormat>) -> Vec<[f32; 4]> {
     let (_, regs) = run_inspect(&p, &inputs, &RunConfig::default());
     let mut out = vec![];
     for r in &regs {
-        let comps: Vec<Vec<Option<u64>>> = (0..4)
-            .map(|k| elems_of(&r.vgrf(0).0[k * 64..], &r.vgrf(0).1[k * 64..], Type::F, 16))
-            .collect();
-        for c in 0..16 {
-            out.push(std::array::from_fn(|k| {
-                f32::from_bits(comps[k][c].expect("a defined texel") as u32)
-            }));
-        }
+        // Component k of channel c is dword c of the k-th 64-byte block.
+        let (bytes, def) = r.vgrf(0);
+        let dwords = elems_of(bytes, def, Type::F, 64);
+        out.extend((0..16).map(|c| {
+            std::array::from_fn(|k| {
+                f32::from_bits(dwords[k * 16 + c].expect("a defined texel") as u32)
+            })
+        }));
     }
     out
 }
@@ -142,7 +142,10 @@ fn generated_sets_make_equalities_happen() {
         .iter()
         .filter(|i| i.uniforms[0].bits == i.uniforms[1].bits)
         .count();
-    assert!(equal_uniforms >= 8, "u0 == u1 in {equal_uniforms} of 64 sets");
+    assert!(
+        equal_uniforms >= 8,
+        "u0 == u1 in {equal_uniforms} of 64 sets"
+    );
     let neighbours = sets
         .iter()
         .filter(|i| {
@@ -160,7 +163,10 @@ fn generated_sets_make_equalities_happen() {
             c.iter().filter(|&&(x, _)| x == c[0].0).count() >= 10
         })
         .count();
-    assert!(repeated >= 4, "attr0 mostly one value in {repeated} of 64 sets");
+    assert!(
+        repeated >= 4,
+        "attr0 mostly one value in {repeated} of 64 sets"
+    );
 }
 
 #[test]

@@ -40,11 +40,7 @@ pub fn shape_differences(a: &Program, b: &Program) -> Vec<String> {
         b.dispatch_width.to_string(),
     );
     field("threads", a.threads.to_string(), b.threads.to_string());
-    field(
-        "attrs",
-        attr_list(&a.attr_sizes),
-        attr_list(&b.attr_sizes),
-    );
+    field("attrs", attr_list(&a.attr_sizes), attr_list(&b.attr_sizes));
     field("uniforms", a.uniforms.to_string(), b.uniforms.to_string());
     out
 }

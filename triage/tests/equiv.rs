@@ -67,8 +67,14 @@ fn equiv_refuses_programs_that_take_different_inputs() {
     assert_eq!(out.status.code(), Some(0), "{}", text_of(&out));
 
     let cases = [
-        (shaped("bdw", 16, 1, 1, &[2]), "target: A has skl, B has bdw"),
-        (shaped("skl", 8, 1, 1, &[2]), "dispatch width: A has 16, B has 8"),
+        (
+            shaped("bdw", 16, 1, 1, &[2]),
+            "target: A has skl, B has bdw",
+        ),
+        (
+            shaped("skl", 8, 1, 1, &[2]),
+            "dispatch width: A has 16, B has 8",
+        ),
         (shaped("skl", 16, 2, 1, &[2]), "threads: A has 1, B has 2"),
         (shaped("skl", 16, 1, 2, &[2]), "uniforms: A has 1, B has 2"),
         (
@@ -130,7 +136,10 @@ fn corpus_equiv_pairs_are_not_equivalent() {
         "subtract-merge-int",
         "sample-saturate",
     ] {
-        let (a, b) = (corpus(&format!("{pair}-a.eu")), corpus(&format!("{pair}-b.eu")));
+        let (a, b) = (
+            corpus(&format!("{pair}-a.eu")),
+            corpus(&format!("{pair}-b.eu")),
+        );
         let out = eufuzz(&["equiv", &a, &b]);
         assert_eq!(out.status.code(), Some(1), "{pair}: {}", text_of(&out));
         assert!(text_of(&out).contains("NOT EQUIVALENT"), "{pair}");

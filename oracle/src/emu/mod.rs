@@ -103,7 +103,12 @@ fn new_thread(
     g0[20..24].copy_from_slice(&(SCRATCH_BASE | (index & 0x3ff)).to_le_bytes());
     space.write_bytes(0, &g0, &[1; 32]);
     let uniform_len = (p.uniforms as usize * 4).div_ceil(reg) * reg;
-    write_payload(&mut space, layout.uniform_base, &inputs.uniforms, uniform_len);
+    write_payload(
+        &mut space,
+        layout.uniform_base,
+        &inputs.uniforms,
+        uniform_len,
+    );
     for (k, (&base, &size)) in layout.attr_bases.iter().zip(&p.attr_sizes).enumerate() {
         let len = size as usize * reg;
         let values = inputs
