@@ -24,6 +24,22 @@ impl Value {
         Value::new(Type::F, v.to_bits() as u64)
     }
 
+    /// [`Value::f`] in a constant (a table of special values).
+    pub const fn f_const(v: f32) -> Value {
+        Value {
+            ty: Type::F,
+            bits: v.to_bits() as u64,
+        }
+    }
+
+    /// [`Value::ud`] in a constant.
+    pub const fn ud_const(v: u32) -> Value {
+        Value {
+            ty: Type::UD,
+            bits: v as u64,
+        }
+    }
+
     pub fn ud(v: u32) -> Value {
         Value::new(Type::UD, v as u64)
     }
@@ -56,8 +72,40 @@ pub fn values_to_bytes(values: &[Value]) -> Vec<u8> {
     out
 }
 
-/// Inputs for one run. Anything not given is zero, and a thread without a dispatch mask has
-/// all its channels enabled.
+/// What a sampled surface holds. Texels of a `Unorm` surface lie in [0, 1], so a saturate
+/// after a sample changes nothing; a `Float` surface returns arbitrary floats (±Inf, NaN,
+/// −0.0, denormals, values outside [0, 1]), so a dropped saturate shows (issue 9 item 6).
+/// The texel values themselves are the emulator's (oracle `emu::messages`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize, Arbitrary)]
+pub enum TextureFormat {
+    /// Normalised texels in [0, 1]: what a surface without a format line holds.
+    #[default]
+    Unorm,
+    /// 32-bit float texels, any bit pattern a float can have.
+    Float,
+}
+
+impl TextureFormat {
+    /// The word naming the format in the INPUTS section (`texture 0 float`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TextureFormat::Unorm => "unorm",
+            TextureFormat::Float => "float",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<TextureFormat> {
+        match name {
+            "unorm" => Some(TextureFormat::Unorm),
+            "float" => Some(TextureFormat::Float),
+            _ => None,
+        }
+    }
+}
+
+/// Inputs for one run. Bytes not given (a short attr or uniform list) are undefined, not
+/// zero: outputs computed from them are not compared. A thread without a dispatch mask has
+/// all its channels enabled, and a texture without a format is `Unorm`.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize, Arbitrary)]
 pub struct Inputs {
     /// Push constants from `u0` on.
@@ -68,6 +116,9 @@ pub struct Inputs {
     pub dispatch_masks: BTreeMap<u32, u32>,
     /// Per-channel input contents by (thread, attr number), from the attr's first byte on.
     pub attrs: BTreeMap<(u32, u32), Vec<Value>>,
+    /// Format of each sampled surface by texture index (absent: `Unorm`).
+    #[serde(default)]
+    pub textures: BTreeMap<u8, TextureFormat>,
 }
 
 impl Inputs {
@@ -79,6 +130,11 @@ impl Inputs {
             (1u32 << dispatch_width) - 1
         };
         self.dispatch_masks.get(&thread).copied().unwrap_or(all) & all
+    }
+
+    /// The format of texture `surface`.
+    pub fn texture_format(&self, surface: u8) -> TextureFormat {
+        self.textures.get(&surface).copied().unwrap_or_default()
     }
 }
 

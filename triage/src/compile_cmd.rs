@@ -211,14 +211,17 @@ impl CheckTally {
     }
 
     /// 2 if a file could not be read, else 1 if any check disagreed or a file is invalid
-    /// for its own target, else 0.
+    /// for its own target, else 3 (undecided) if any check had every input set discarded,
+    /// else 0.
     pub fn exit_code(&self) -> i32 {
         if self.unreadable > 0 {
-            2
+            crate::exit::MALFORMED
         } else if self.disagree + self.invalid > 0 {
-            1
+            crate::exit::PROBLEMS
+        } else if self.discarded > 0 {
+            crate::exit::UNDECIDED
         } else {
-            0
+            crate::exit::OK
         }
     }
 }

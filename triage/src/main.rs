@@ -7,6 +7,7 @@ mod campaign;
 mod compile_cmd;
 mod directives;
 mod equiv_cmd;
+mod exit;
 mod files;
 mod fmt_cmd;
 mod gate;
@@ -25,8 +26,11 @@ use std::path::PathBuf;
 /// compiler backend.
 ///
 /// Programs are written in the `.eu` text form (close to Mesa's printed IR). Exit codes:
-/// 0 success, 1 problems found (violations, non-canonical files), 2 unreadable or malformed
-/// input.
+/// 0 success, 1 problems found (violations, non-canonical files, a disagreement, B not
+/// equivalent to A), 2 unreadable or malformed input, 3 undecided (`check`, `equiv`: every
+/// input set was discarded because the reference branched on undefined values or ran out
+/// of fuel, so nothing was compared), 4 incomparable (`equiv`: the two programs take
+/// different inputs).
 #[derive(Parser)]
 #[command(name = "eufuzz", version, about, long_about)]
 struct Cli {
@@ -80,7 +84,11 @@ enum Command {
     /// reference run of the input, on the file's inputs or generated ones.
     ///
     /// Exit code 0 if every file agrees: no failing pass, no validator rule broken, no
-    /// hardware restriction broken, and every byte the reference defines matches.
+    /// hardware restriction broken, and every byte the reference defines matches. Exit code
+    /// 1 if any check disagrees or a file is invalid for its own target, 2 if a file cannot
+    /// be read, else 3 (undecided) if some check had every input set discarded (the
+    /// reference branched on undefined values or ran out of fuel): nothing was compared
+    /// there, which is neither a pass nor a failure.
     Check {
         /// The .eu programs.
         #[arg(required = true)]
@@ -100,12 +108,6 @@ enum Command {
         #[arg(long, conflicts_with = "device")]
         all_devices: bool,
     },
-    /// Execute a program on the EU emulator and print what it made observable.
-    ///
-    /// Prints every render-target write per thread and channel (undefined bytes as `..`),
-    /// final buffer contents and diagnostics. Inputs come from the file's INPUTS section
-    /// unless --inputs or --seed is given. Exit code 1 on an emulator fault, running out of
-    /// fuel, or (with --strict) a broken hardware restriction.
     /// Generate a program (with its inputs) from a seed and print it as .eu.
     ///
     /// The same seed and knobs give the same program on every machine. Knobs come from
@@ -118,13 +120,27 @@ enum Command {
     },
     /// Are two programs equivalent: does B refine A on generated inputs?
     ///
-    /// Runs A (the reference) and B on A's own inputs and K generated input sets. Prints a
-    /// distinguishing input set and the channel diff when B does not refine A. Exit code 0
-    /// equivalent, 1 not.
+    /// Runs A (the reference) and B on A's own INPUTS section (B's is ignored) and K input
+    /// sets generated for A. B refines A when every byte A defines, B produces the same
+    /// (NaN payloads of float results aside); input sets on which A branches on undefined
+    /// values or does not complete are discarded. Prints a distinguishing input set and the
+    /// channel diff when B does not refine A.
+    ///
+    /// Both programs must take the same inputs: the same target, dispatch width, threads,
+    /// attrs (number and sizes) and uniform count. Otherwise equiv refuses and names each
+    /// difference (exit code 4); "B refines A" means nothing when B reads inputs A does not
+    /// have. Registers, scratch size and the code may differ. A B in hardware IR (no VGRFs)
+    /// runs in strict mode, like a compiled program.
+    ///
+    /// Exit codes: 0 equivalent, 1 NOT equivalent, 2 unreadable, malformed or invalid
+    /// program, 3 UNDECIDED (every input set discarded: nothing was compared), 4 the
+    /// programs have different shapes.
     Equiv {
         a: PathBuf,
         b: PathBuf,
-        /// Generated input sets.
+        /// Generated input sets (besides A's INPUTS section). Some are correlated (values
+        /// repeated across channels, attrs and uniforms; equal special values; x and x±1)
+        /// so that equalities such as `Inf - Inf` occur.
         #[arg(long, default_value_t = 16)]
         inputs: usize,
         /// First seed of the generated input sets.
@@ -224,6 +240,12 @@ enum Command {
     /// NAME.bytes (the generator bytes); prints statistics at the end. Exit code 1 if
     /// anything failed.
     Campaign(CampaignArgs),
+    /// Execute a program on the EU emulator and print what it made observable.
+    ///
+    /// Prints every render-target write per thread and channel (undefined bytes as `..`),
+    /// final buffer contents and diagnostics. Inputs come from the file's INPUTS section
+    /// unless --inputs or --seed is given. Exit code 1 on an emulator fault, running out of
+    /// fuel, or (with --strict) a broken hardware restriction.
     Run {
         /// The .eu program.
         file: PathBuf,

@@ -3,7 +3,7 @@
 
 use crate::cfg::{Cfg, Edge, EdgeKind};
 use crate::device::{ALL_DEVICES, Device};
-use crate::inputs::{Inputs, Value};
+use crate::inputs::{Inputs, TextureFormat, Value};
 use crate::inst::{CMOD_NAMES, Inst, MsgDesc, MsgKind, PRED_NAMES, Predicate};
 use crate::opcode::Opcode;
 use crate::program::{Block, Program};
@@ -768,7 +768,7 @@ fn parse_values(c: &mut Cursor) -> Result<Vec<Value>> {
 /// One line of the INPUTS section; returns whether the section is still open.
 fn parse_input_line(c: &mut Cursor, inputs: &mut Inputs) -> Result<bool> {
     let at = c.pos;
-    let w = c.expect_word("an input line (uniforms, buffer, thread) or `END INPUTS`")?;
+    let w = c.expect_word("an input line (uniforms, buffer, texture, thread) or `END INPUTS`")?;
     match w {
         "END" => {
             if c.word() != Some("INPUTS") {
@@ -792,6 +792,19 @@ fn parse_input_line(c: &mut Cursor, inputs: &mut Inputs) -> Result<bool> {
             }
             let values = parse_values(c)?;
             inputs.buffers.insert(surface, values);
+        }
+        "texture" => {
+            let surface: u8 = c.number("texture index")?;
+            let name = c.expect_word("a texture format (unorm or float)")?;
+            let Some(format) = TextureFormat::from_name(name) else {
+                return c.err(format!(
+                    "unknown texture format `{name}`: expected unorm or float"
+                ));
+            };
+            if inputs.textures.insert(surface, format).is_some() {
+                return c.err(format!("texture {surface} format given twice"));
+            }
+            c.expect_end("the texture format")?;
         }
         "thread" => {
             let t: u32 = c.number("thread index")?;
@@ -823,7 +836,7 @@ fn parse_input_line(c: &mut Cursor, inputs: &mut Inputs) -> Result<bool> {
             c.pos = at;
             c.skip_ws();
             return c.err(format!(
-                "unknown input line `{other}`: expected uniforms, buffer, thread or END INPUTS"
+                "unknown input line `{other}`: expected uniforms, buffer, texture, thread or END INPUTS"
             ));
         }
     }

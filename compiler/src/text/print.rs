@@ -137,6 +137,9 @@ pub fn print_inputs(inputs: &Inputs) -> String {
     for (surface, data) in &inputs.buffers {
         line(format!("buffer {surface}"), data);
     }
+    for (surface, format) in &inputs.textures {
+        line(format!("texture {surface} {}", format.name()), &[]);
+    }
     let mut threads: Vec<u32> = inputs.dispatch_masks.keys().copied().collect();
     threads.extend(inputs.attrs.keys().map(|(t, _)| *t));
     threads.sort_unstable();

@@ -26,9 +26,22 @@
 //! are dropped (both reported). An undefined address reads undefined data, and a write through
 //! one makes the whole buffer undefined (it could have landed anywhere).
 //!
-//! Texture `S`: a 16×16 procedural texture sampled nearest with wrap-around: for
-//! `x = ⌊frac(u)·16⌋`, `y = ⌊frac(v)·16⌋` the texel is
-//! `((x ^ y ^ S) & 15) / 15, x / 15, y / 15, 1.0`; non-finite coordinates give zero.
+//! Texture `S`: a 16×16 procedural texture sampled nearest with wrap-around at
+//! `x = ⌊frac(u)·16⌋`, `y = ⌊frac(v)·16⌋`; non-finite coordinates give zero. Its format comes
+//! from the inputs (`texture S float` in the INPUTS section; default `unorm`). Texels are a
+//! function of (S, x, y) only, never of buffer contents, so the same coordinates give the
+//! same bits on every run and device (the documents define no texture contents [P?]; this is
+//! the test fixture's choice):
+//!
+//! | format | component 0 | 1 | 2 | 3 |
+//! | --- | --- | --- | --- | --- |
+//! | `unorm` | `((x ^ y ^ S) & 15) / 15` | `x / 15` | `y / 15` | `1.0` |
+//! | `float` | `float_texel(S, x, y, 0)` | `…, 1)` | `…, 2)` | `…, 3)` |
+//!
+//! `float_texel` hashes (S, x, y, component): 3 in 8 texels are one of
+//! [`FLOAT_TEXEL_SPECIALS`] (±0.0, ±1, ±Inf, NaN, ±denormal, ±FLT_MAX, values > 1 and < 0),
+//! the rest `k / 1000` for an integer k in −4000..=4000. A unorm texel lies in [0, 1], so a
+//! saturate after a sample is invisible there; a float surface is what exposes a dropped one.
 
 use super::decode::DInst;
 use super::exec::{Ctx, diag, enables, read_raw, read_raw_bytes};
@@ -36,6 +49,7 @@ use super::layout::SCRATCH_BASE;
 use super::operand::Loc;
 use super::result::{ChannelColor, DiagKind, Diagnostic, RtWrite};
 use super::state::{Space, Thread};
+use compiler::inputs::TextureFormat;
 use compiler::inst::{MsgDesc, MsgKind};
 use compiler::reg::REG_SIZE;
 use compiler::{Opcode, Reg};
@@ -52,6 +66,8 @@ pub struct Memory {
     pub other_writers: BTreeMap<u8, Vec<u8>>,
     /// Scratch bytes from `SCRATCH_BASE` on.
     pub scratch: Space,
+    /// Format of each sampled surface (absent: unorm).
+    pub textures: BTreeMap<u8, TextureFormat>,
 }
 
 /// What executing a message did to the thread's flow.
@@ -172,18 +188,68 @@ fn buffer_read(mem: &Memory, surface: u8, addr: u64, thread: u32) -> Option<(u32
     Some((v as u32, def && private))
 }
 
-fn texel(surface: u32, u: f32, v: f32) -> [f32; 4] {
+/// The special values a float texel can hold (see the module doc table).
+pub const FLOAT_TEXEL_SPECIALS: [f32; 16] = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    2.0,
+    -0.5,
+    1.5,
+    65536.0,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    f32::NAN,
+    1.0e-40,
+    -1.0e-40,
+    f32::MAX,
+    -f32::MAX,
+    0.5,
+];
+
+/// Component `k` of texel (x, y) of float surface `surface`: a fixed hash of the four
+/// numbers picks a special value or a float in [−4, 4].
+fn float_texel(surface: u32, x: u32, y: u32, k: u32) -> f32 {
+    let mut h = surface
+        .wrapping_mul(0x9e37_79b9)
+        .wrapping_add(x << 16 | y << 8 | k);
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x85eb_ca6b);
+    h ^= h >> 13;
+    h = h.wrapping_mul(0xc2b2_ae35);
+    h ^= h >> 16;
+    if h % 8 < 3 {
+        FLOAT_TEXEL_SPECIALS[(h >> 3) as usize % FLOAT_TEXEL_SPECIALS.len()]
+    } else {
+        ((h >> 3) % 8001) as f32 / 1000.0 - 4.0
+    }
+}
+
+/// The texel a sample of `surface` at (u, v) returns (the module doc table).
+fn texel(surface: u32, format: TextureFormat, u: f32, v: f32) -> [f32; 4] {
     if !u.is_finite() || !v.is_finite() {
         return [0.0; 4];
     }
     let wrap = |x: f32| ((x - x.floor()) * 16.0).floor().clamp(0.0, 15.0) as u32;
     let (x, y) = (wrap(u), wrap(v));
-    [
-        ((x ^ y ^ surface) & 15) as f32 / 15.0,
-        x as f32 / 15.0,
-        y as f32 / 15.0,
-        1.0,
-    ]
+    match format {
+        TextureFormat::Unorm => [
+            ((x ^ y ^ surface) & 15) as f32 / 15.0,
+            x as f32 / 15.0,
+            y as f32 / 15.0,
+            1.0,
+        ],
+        TextureFormat::Float => std::array::from_fn(|k| float_texel(surface, x, y, k as u32)),
+    }
+}
+
+/// The format of texture `surface` in this run (`Unorm` for indices no input can name).
+fn texture_format(mem: &Memory, surface: u32) -> TextureFormat {
+    u8::try_from(surface)
+        .ok()
+        .and_then(|s| mem.textures.get(&s).copied())
+        .unwrap_or_default()
 }
 
 struct Ctxt<'a, 'b> {
@@ -550,7 +616,9 @@ pub fn exec_message(
             for c in (0..n).filter(|c| mask >> c & 1 != 0) {
                 let (u, du) = read_raw(cx.t, &d.srcs[0], c);
                 let (v, dv) = read_raw(cx.t, &d.srcs[1], c);
-                let rgba = texel(surface, f32::from_bits(u as u32), f32::from_bits(v as u32));
+                let format = texture_format(cx.mem, surface);
+                let (u, v) = (f32::from_bits(u as u32), f32::from_bits(v as u32));
+                let rgba = texel(surface, format, u, v);
                 for (k, x) in rgba.iter().enumerate() {
                     cx.t.space.write(
                         dst.addr(c, k as u32),
@@ -758,7 +826,8 @@ fn send(
             for c in (0..n).filter(|c| mask >> c & 1 != 0) {
                 let (u, du) = comp_dword(body, 0, c);
                 let (v, dv) = comp_dword(body, 1, c);
-                let rgba = texel(surface as u32, f32::from_bits(u), f32::from_bits(v));
+                let format = texture_format(cx.mem, surface as u32);
+                let rgba = texel(surface as u32, format, f32::from_bits(u), f32::from_bits(v));
                 for (k, x) in rgba.iter().enumerate() {
                     write_back(cx, k, c, x.to_bits(), du && dv);
                 }

@@ -79,10 +79,13 @@ pub fn scratch_sizes(p: &Program) -> (u32, u32) {
     (programmed, real)
 }
 
-fn payload_bytes(values: &[compiler::Value], len: usize) -> Vec<u8> {
+/// Writes the given input values from `base` on, within a payload of `len` bytes. Bytes the
+/// inputs do not give stay undefined (their garbage kept): a missing attr channel or push
+/// constant is not 0.0, so an output computed from it is not compared (issue 9 item 3).
+fn write_payload(space: &mut Space, base: usize, values: &[compiler::Value], len: usize) {
     let mut bytes = values_to_bytes(values);
-    bytes.resize(len, 0);
-    bytes
+    bytes.truncate(len);
+    space.write_bytes(base, &bytes, &vec![1; bytes.len()]);
 }
 
 fn new_thread(
@@ -100,8 +103,12 @@ fn new_thread(
     g0[20..24].copy_from_slice(&(SCRATCH_BASE | (index & 0x3ff)).to_le_bytes());
     space.write_bytes(0, &g0, &[1; 32]);
     let uniform_len = (p.uniforms as usize * 4).div_ceil(reg) * reg;
-    let uniforms = payload_bytes(&inputs.uniforms, uniform_len);
-    space.write_bytes(layout.uniform_base, &uniforms, &vec![1; uniform_len]);
+    write_payload(
+        &mut space,
+        layout.uniform_base,
+        &inputs.uniforms,
+        uniform_len,
+    );
     for (k, (&base, &size)) in layout.attr_bases.iter().zip(&p.attr_sizes).enumerate() {
         let len = size as usize * reg;
         let values = inputs
@@ -109,7 +116,7 @@ fn new_thread(
             .get(&(index, k as u32))
             .map(Vec::as_slice)
             .unwrap_or(&[]);
-        space.write_bytes(base, &payload_bytes(values, len), &vec![1; len]);
+        write_payload(&mut space, base, values, len);
     }
     let dispatch = inputs.dispatch_mask(index, p.dispatch_width as u32);
     Thread {
@@ -152,6 +159,7 @@ fn memory(p: &Program, inputs: &Inputs, real_scratch: u32) -> Memory {
         owners,
         other_writers: BTreeMap::new(),
         scratch: Space::undefined(scratch_len.min(256 << 20)),
+        textures: inputs.textures.clone(),
     }
 }
 
