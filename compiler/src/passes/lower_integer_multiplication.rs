@@ -372,11 +372,13 @@ fn lower_qword(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> 
     ));
     out.push(like(&inst, Opcode::Add, bd_hi, vec![bd_hi, ad]));
     out.push(like(&inst, Opcode::Add, bd_hi, vec![bd_hi, bc]));
-    if inst.dst.is_null() {
+    if inst.dst.is_null() && inst.cmod.is_none() {
         return out;
     }
-    // A narrower destination takes the 64-bit product through a temporary (a conversion).
-    let wide = is_qword_int(inst.dst.ty);
+    // A narrower destination takes the 64-bit product through a temporary (a conversion);
+    // so does a null one with a conditional modifier, whose flag is the only result: the
+    // test then runs on the product converted to the null's type (brw-backend.md §6).
+    let wide = is_qword_int(inst.dst.ty) && !inst.dst.is_null();
     let product = if wide {
         inst.dst
     } else {
