@@ -155,3 +155,99 @@ fn generated_programs_are_well_defined_and_varied() {
         assert!(ops.contains(&op), "{} never generated", op.name());
     }
 }
+
+/// Whether `i` has the shape its issue-9 item-10 feature stands for.
+fn has_shape(feature: &str, i: &compiler::inst::Inst) -> bool {
+    use compiler::Opcode;
+    use compiler::reg::RegKind;
+    let vgrf = |r: &compiler::Reg| match r.kind {
+        RegKind::Vgrf { nr, offset, stride } => Some((nr, offset, stride)),
+        _ => None,
+    };
+    let message = matches!(
+        i.op,
+        Opcode::UntypedReadLogical | Opcode::TexLogical | Opcode::ScratchRead
+    );
+    match feature {
+        "vector-imm" => i.srcs.iter().any(|s| s.is_imm() && s.ty.is_vector_imm()),
+        "message-slice" => {
+            message
+                && vgrf(&i.dst).is_some_and(|(_, offset, stride)| offset % 32 != 0 || stride != 1)
+        }
+        "aliased-split" => vgrf(&i.dst).is_some_and(|(nr, ..)| {
+            i.srcs
+                .iter()
+                .any(|s| vgrf(s).is_some_and(|x| x.0 == nr) && s.ty.size() != i.dst.ty.size())
+        }),
+        "mul-flags" => {
+            matches!(i.op, Opcode::Mul | Opcode::Mulh) && i.dst.is_null() && i.cmod.is_some()
+        }
+        "wide-product" => {
+            i.op == Opcode::Mul
+                && i.exec_size >= 16
+                && i.dst.ty.size() == 8
+                && i.srcs.iter().any(|s| {
+                    s.is_imm()
+                        || s.is_uniform()
+                        || matches!(s.kind, RegKind::Attr { stride: 0, .. })
+                })
+        }
+        "hw-send" => i.op == Opcode::Send,
+        "eot-at-offset" => {
+            i.op == Opcode::Send && i.eot && vgrf(&i.srcs[0]).is_some_and(|(_, o, _)| o > 0)
+        }
+        "imm-src0" => i.op != Opcode::Mov && i.srcs.len() >= 2 && i.srcs[0].is_imm(),
+        "byte-src" => i.op != Opcode::Mov && i.srcs.iter().skip(1).any(|s| s.ty.size() == 1),
+        _ => unreachable!("{feature}"),
+    }
+}
+
+/// Each shape compiler mutants exposed (issue 9 item 10) occurs in programs focused on its
+/// feature, and those programs are valid and almost never discarded.
+#[test]
+fn mutant_shapes_occur_under_their_features() {
+    use oracle::differential::{Verdict, check, input_sets};
+    let n = 60;
+    for (feature, shape, knobs) in [
+        ("vector-imm", "vector-imm", ""),
+        ("message-slice", "message-slice", ""),
+        ("aliased-split", "aliased-split", ""),
+        ("mul-flags", "mul-flags", ""),
+        (
+            "mul-flags",
+            "wide-product",
+            "devices=chv,bxt,glk dispatch=16,32",
+        ),
+        ("hw-send", "hw-send", ""),
+        ("hw-send", "eot-at-offset", "dispatch=8,16"),
+        ("imm-src0", "imm-src0", ""),
+        ("byte-src", "byte-src", "devices=icl,tgl,dg2"),
+    ] {
+        let knobs = Knobs::parse(&format!("features={feature} {knobs}")).unwrap();
+        let (mut with_shape, mut discarded) = (0, 0);
+        for seed in 0..n {
+            let g = from_seed(seed, &knobs);
+            let v = compiler::validate::validate(&g.program);
+            assert!(
+                v.is_empty(),
+                "{feature} seed {seed}: {v:?}\n{}",
+                print_program(&g.program)
+            );
+            with_shape += g.program.insts().any(|i| has_shape(shape, i)) as u32;
+            let c = check(
+                &g.program,
+                &input_sets(&g.program, 0, 0),
+                &Default::default(),
+            );
+            discarded += matches!(c.verdict, Verdict::Discard { .. }) as u32;
+        }
+        assert!(
+            with_shape * 8 >= n as u32,
+            "{shape} in only {with_shape} of {n} programs focused on {feature}"
+        );
+        assert!(
+            discarded * 20 < n as u32,
+            "{discarded} of {n} {feature} programs discarded"
+        );
+    }
+}

@@ -677,3 +677,33 @@ fn dword_multiply_into_a_word_destination_converts_at_the_end() {
         ",
     );
 }
+
+/// A Q×Q multiply whose only result is its flag (null destination, conditional modifier)
+/// still tests the product: through a UQ temporary and a MOV.cmod into the null.
+#[test]
+fn qword_multiply_into_null_keeps_its_conditional_modifier() {
+    check_pass(
+        lower_integer_multiplication::run,
+        "bdw",
+        8,
+        "
+        mul.nz.f0.0(8) null:Q, attr0:Q, attr1:Q
+        mov(8) v1:UD, 0:UD
+        (+f0.0) mov(8) v1:UD, 1:UD
+        ",
+        "
+        mul(8) v6:UQ, attr0<2>:UD, attr1<2>:UD
+        mov(8) v4:UD, v6<2>:UD
+        mov(8) v5:UD, v6+4<2>:UD
+        mul(8) v7:UD, attr0+4<2>:UD, attr1<2>:UD
+        mul(8) v8:UD, attr0<2>:UD, attr1+4<2>:UD
+        add(8) v5:UD, v5:UD, v7:UD
+        add(8) v5:UD, v5:UD, v8:UD
+        mov(8) v9<2>:UD, v4:UD
+        mov(8) v9+4<2>:UD, v5:UD
+        mov.nz.f0.0(8) null:Q, v9:UQ
+        mov(8) v1:UD, 0:UD
+        (+f0.0) mov(8) v1:UD, 1:UD
+        ",
+    );
+}

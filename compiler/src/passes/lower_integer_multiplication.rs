@@ -46,10 +46,17 @@ fn like_predicated(inst: &Inst, op: Opcode, dst: Reg, srcs: Vec<Reg>) -> Inst {
 }
 
 /// `mov.cmod null, value` with `inst`'s channels, predicate and flag: the compare a
-/// lowered multiply's conditional modifier becomes, on the finished product.
+/// lowered multiply's conditional modifier becomes, on the finished product. The test
+/// runs in the destination's type (a null destination keeps its type: the value converts
+/// to it first), as the conditional modifier of the original instruction would.
 fn cmod_test(inst: &Inst, value: Reg) -> Option<Inst> {
     let cmod = inst.cmod?;
-    let mut test = like_predicated(inst, Opcode::Mov, Reg::null(value.ty), vec![value]);
+    let null = if inst.dst.is_null() {
+        inst.dst
+    } else {
+        Reg::null(value.ty)
+    };
+    let mut test = like_predicated(inst, Opcode::Mov, null, vec![value]);
     test.cmod = Some(cmod);
     Some(test)
 }
@@ -103,6 +110,12 @@ fn lower_widening(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec
     let signed = inst.srcs.iter().any(|s| s.ty == Type::D);
     let high_ty = if signed { Type::D } else { Type::UD };
     let mut out = vec![];
+    // Into null, only the conditional modifier is a result: the product goes through a
+    // temporary of the null's type and is tested there.
+    let null = inst.dst.is_null().then_some(inst.dst);
+    if null.is_some() {
+        inst.dst = new_temp(p, &inst, inst.dst.ty);
+    }
     // Source modifiers apply to the 32-bit values, before either half is computed.
     for i in 0..2 {
         let s = inst.srcs[i];
@@ -134,12 +147,20 @@ fn lower_widening(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec
             vec![part],
         ));
     }
-    out.extend(cmod_test(&inst, inst.dst));
+    if let Some(null) = null {
+        let test = inst.cmod.map(|_| Inst {
+            dst: null,
+            ..inst.clone()
+        });
+        out.extend(test.and_then(|t| cmod_test(&t, inst.dst)));
+    } else {
+        out.extend(cmod_test(&inst, inst.dst));
+    }
     out
 }
 
 fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
-    if is_qword_int(inst.dst.ty) && !inst.dst.is_null() {
+    if is_qword_int(inst.dst.ty) {
         return lower_widening(p, inst, opts);
     }
     let mut out = vec![];
@@ -247,6 +268,25 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
 }
 
 fn lower_mulh(p: &mut Program, inst: Inst) -> Vec<Inst> {
+    if inst.cmod.is_some() {
+        // MUL/MACH pairs carry no conditional modifier: the high half lands in the
+        // destination (a temporary for null), then a MOV.cmod tests it.
+        let dst = if inst.dst.is_null() {
+            new_temp(p, &inst, inst.dst.ty)
+        } else {
+            inst.dst
+        };
+        let mut out = lower_mulh(
+            p,
+            Inst {
+                dst,
+                cmod: None,
+                ..inst.clone()
+            },
+        );
+        out.extend(cmod_test(&inst, dst));
+        return out;
+    }
     if inst.exec_size > 8 {
         // The accumulator holds eight dword channels: MUL/MACH pairs are SIMD8 (MULHs made
         // here, after SIMD-width lowering, can be wider).
@@ -372,11 +412,13 @@ fn lower_qword(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> 
     ));
     out.push(like(&inst, Opcode::Add, bd_hi, vec![bd_hi, ad]));
     out.push(like(&inst, Opcode::Add, bd_hi, vec![bd_hi, bc]));
-    if inst.dst.is_null() {
+    if inst.dst.is_null() && inst.cmod.is_none() {
         return out;
     }
-    // A narrower destination takes the 64-bit product through a temporary (a conversion).
-    let wide = is_qword_int(inst.dst.ty);
+    // A narrower destination takes the 64-bit product through a temporary (a conversion);
+    // so does a null one with a conditional modifier, whose flag is the only result: the
+    // test then runs on the product converted to the null's type (brw-backend.md §6).
+    let wide = is_qword_int(inst.dst.ty) && !inst.dst.is_null();
     let product = if wide {
         inst.dst
     } else {
@@ -407,10 +449,13 @@ fn lower_qword(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> 
 
 /// A native D×D MUL takes no conditional modifier: multiply, then test the product.
 fn split_cmod(p: &mut Program, mut inst: Inst) -> Vec<Inst> {
-    if inst.dst.is_null() {
-        inst.dst = new_temp(p, &inst, inst.srcs[0].ty);
-    }
-    let test = cmod_test(&inst, inst.dst);
+    let test = if inst.dst.is_null() {
+        let with_null = inst.clone();
+        inst.dst = new_temp(p, &inst, inst.dst.ty);
+        cmod_test(&with_null, inst.dst)
+    } else {
+        cmod_test(&inst, inst.dst)
+    };
     inst.cmod = None;
     std::iter::once(inst).chain(test).collect()
 }

@@ -64,6 +64,9 @@ fn fpu_width(p: &Program, inst: &Inst) -> u32 {
         if dst_regs == 2 && narrow_src {
             w /= 2;
         }
+        while w > 1 && crosses_registers_unevenly(inst, w) {
+            w /= 2;
+        }
     }
     if inst.op == Opcode::Cmp && info.verx10 == 70 && !inst.dst.is_null() {
         w = w.min(8);
@@ -72,6 +75,27 @@ fn fpu_width(p: &Program, inst: &Inst) -> u32 {
         w = w.min(8);
     }
     1 << (31 - w.max(1).leading_zeros())
+}
+
+/// Gen ≤ 7, destination spanning two registers at width `w` (eu-hardware.md §1.5, §6.7):
+/// each destination register must come entirely from one register of every two-register
+/// source, and both source registers must be read from the same offset. A source
+/// misaligned against the destination (`mov(16) v:F, v+2:UW`) breaks that; narrower pieces
+/// don't.
+fn crosses_registers_unevenly(inst: &Inst, w: u32) -> bool {
+    let at = |r: &Reg, c: u32| super::reg_offset(r) + c * super::byte_stride(r);
+    let direct = |r: &Reg| matches!(r.kind, RegKind::Vgrf { .. } | RegKind::Attr { .. });
+    if !direct(&inst.dst) || at(&inst.dst, w - 1) < REG_SIZE || inst.op.is_3src() {
+        return false;
+    }
+    inst.srcs.iter().any(|s| {
+        if !direct(s) || super::byte_stride(s) == 0 || at(s, w - 1) < REG_SIZE {
+            return false;
+        }
+        let from_other = (0..w).any(|c| at(s, c) / REG_SIZE != at(&inst.dst, c) / REG_SIZE);
+        let second = (0..w).map(|c| at(s, c)).find(|&b| b >= REG_SIZE);
+        from_other || second.is_some_and(|b| b % REG_SIZE != super::reg_offset(s))
+    })
 }
 
 /// The width the hardware executes `inst` at on this device.

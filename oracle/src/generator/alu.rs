@@ -31,7 +31,18 @@ const FLOAT_IMMS: [f64; 12] = [
     0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 0.1, 1.0e-40, 3.0e38, 1.0e6, -4.0, 0.25,
 ];
 
-const CONDS: [CondMod; 6] = [
+/// How an ALU instruction's sources are drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Operands {
+    /// Each from the usual pool (values, inputs, push constants, immediates after src0).
+    Drawn,
+    /// An immediate in src0, which the compiler must move (eu-hardware.md §3.3).
+    ImmSrc0,
+    /// Byte-typed views in src1/src2, which Gfx11+ must legalise (`Feature::ByteSrc`).
+    ByteSrc,
+}
+
+pub(super) const CONDS: [CondMod; 6] = [
     CondMod::Z,
     CondMod::Nz,
     CondMod::G,
@@ -41,7 +52,7 @@ const CONDS: [CondMod; 6] = [
 ];
 
 /// Result types an opcode can have (before the device's own type set is applied).
-fn op_types(op: Opcode) -> &'static [Type] {
+pub(super) fn op_types(op: Opcode) -> &'static [Type] {
     use Opcode::*;
     match op {
         Not | And | Or | Xor | Shr | Shl | Asr | Rol | Ror => {
@@ -68,7 +79,7 @@ fn op_types(op: Opcode) -> &'static [Type] {
     }
 }
 
-fn arity(op: Opcode) -> usize {
+pub(super) fn arity(op: Opcode) -> usize {
     use Opcode::*;
     match op {
         Mov | Not | Frc | Rndu | Rndd | Rnde | Rndz | Bfrev | Fbh | Fbl | Cbit | Lzd | Rcp
@@ -171,7 +182,7 @@ impl Gen<'_, '_> {
         r
     }
 
-    fn attr_src(&mut self, ty: Type) -> Reg {
+    pub(super) fn attr_src(&mut self, ty: Type) -> Reg {
         let k = self.choose(self.p.attr_sizes.len()) as u32;
         // An attr holds eight bytes per channel: narrow types can be read at a wide stride.
         let wide = self.has(Feature::Strided) && self.chance(1, 2);
@@ -193,7 +204,7 @@ impl Gen<'_, '_> {
 
     /// A narrower type read out of a wider value: `v+2<2>:W` of a dword value, `v+4<2>:UD`
     /// of a qword value.
-    fn strided_view(&mut self, ty: Type) -> Reg {
+    pub(super) fn strided_view(&mut self, ty: Type) -> Reg {
         let wider: Vec<Val> = self
             .vals
             .iter()
@@ -207,7 +218,7 @@ impl Gen<'_, '_> {
     }
 
     /// Every `ty`-sized part at one position of one of the `wider` values, as a strided view.
-    fn part_of(&mut self, wider: &[Val], ty: Type) -> Reg {
+    pub(super) fn part_of(&mut self, wider: &[Val], ty: Type) -> Reg {
         let v = self.pick(wider);
         let stride = v.ty.size() / ty.size();
         let part = self.choose(stride as usize) as u32;
@@ -218,7 +229,7 @@ impl Gen<'_, '_> {
 
     /// Where a result of `ty` goes: a new value (where that is well defined), an existing
     /// value of the type, or a strided part of a wider value. `None` if nothing fits.
-    fn dst(&mut self, ty: Type) -> Option<(Reg, Option<Val>)> {
+    pub(super) fn dst(&mut self, ty: Type) -> Option<(Reg, Option<Val>)> {
         let same: Vec<Val> = self.vals.iter().copied().filter(|v| v.ty == ty).collect();
         let wider: Vec<Val> = self
             .vals
@@ -242,7 +253,7 @@ impl Gen<'_, '_> {
     }
 
     /// Execution size and group: the dispatch width, or a narrower piece of it.
-    fn exec_group(&mut self) -> (u8, u8) {
+    pub(super) fn exec_group(&mut self) -> (u8, u8) {
         if self.has(Feature::Narrow) && self.width >= 16 && self.chance(1, 4) {
             let exec = if self.width == 32 && self.chance(1, 2) {
                 16
@@ -261,14 +272,14 @@ impl Gen<'_, '_> {
         for _ in 0..4 {
             let i = self.choose(self.ops.len());
             let op = self.ops[i];
-            if self.try_alu(op) {
+            if self.try_alu(op, Operands::Drawn) {
                 return;
             }
         }
-        self.try_alu(Opcode::Mov);
+        self.try_alu(Opcode::Mov, Operands::Drawn);
     }
 
-    fn try_alu(&mut self, op: Opcode) -> bool {
+    pub(super) fn try_alu(&mut self, op: Opcode, shape: Operands) -> bool {
         let types: Vec<Type> = op_types(op)
             .iter()
             .copied()
@@ -294,7 +305,14 @@ impl Gen<'_, '_> {
             };
         let srcs: Vec<Reg> = (0..arity(op))
             .map(|i| {
-                let s = self.src(src_ty, i > 0 || op == Opcode::Mov);
+                let s = match (shape, i) {
+                    (Operands::ImmSrc0, 0) => self.imm(src_ty),
+                    (Operands::ByteSrc, 1 | 2) => {
+                        let b = if self.chance(1, 2) { Type::B } else { Type::UB };
+                        self.strided_view(b)
+                    }
+                    _ => self.src(src_ty, i > 0 || op == Opcode::Mov),
+                };
                 at_group(s, group as u32)
             })
             .collect();
@@ -539,7 +557,7 @@ impl Gen<'_, '_> {
 }
 
 /// The element stride of a VGRF or ATTR operand (scalars and other files: `None` or 0).
-trait KindStride {
+pub(super) trait KindStride {
     fn kind_stride(&self) -> Option<u8>;
 }
 

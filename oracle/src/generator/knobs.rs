@@ -56,9 +56,28 @@ pub enum Feature {
     PartialDispatch,
     /// Flag registers read as data by an instruction whose conditional modifier rewrites them.
     FlagData,
+    /// V/UV/VF vector immediates: MOV sources into aligned, misaligned or strided
+    /// destinations, and src1 of ADD/MUL/SEL/CMP (eu-hardware.md §3.3, §6.8).
+    VectorImm,
+    /// Message destinations that are not whole registers: a register offset (`v+16`), a
+    /// strided slice of a live 64-bit value (`v+4<2>`).
+    MessageSlice,
+    /// A source aliasing the destination with a different layout (`mov v:D, v:W`, shifted
+    /// narrower views) on instructions the compiler splits.
+    AliasedSplit,
+    /// MUL/MULH into null with a conditional modifier, and 64-bit products (Q×Q, D×D→Q)
+    /// with push-constant, immediate or scalar operands.
+    MulFlags,
+    /// Hardware-form messages: LOAD_PAYLOAD + SEND, and the EOT write from a non-zero
+    /// offset of a large VGRF.
+    HwSend,
+    /// Immediates in src0 of two- and three-source instructions.
+    ImmSrc0,
+    /// Byte-typed src1/src2 views.
+    ByteSrc,
 }
 
-pub const ALL_FEATURES: [Feature; 21] = [
+pub const ALL_FEATURES: [Feature; 28] = [
     Feature::If,
     Feature::Loop,
     Feature::Halt,
@@ -80,6 +99,25 @@ pub const ALL_FEATURES: [Feature; 21] = [
     Feature::Threads,
     Feature::PartialDispatch,
     Feature::FlagData,
+    Feature::VectorImm,
+    Feature::MessageSlice,
+    Feature::AliasedSplit,
+    Feature::MulFlags,
+    Feature::HwSend,
+    Feature::ImmSrc0,
+    Feature::ByteSrc,
+];
+
+/// The features of shapes compiler mutants exposed (issue 9 item 10), drawn by one
+/// statement kind.
+pub const SHAPE_FEATURES: [Feature; 7] = [
+    Feature::VectorImm,
+    Feature::MessageSlice,
+    Feature::AliasedSplit,
+    Feature::MulFlags,
+    Feature::HwSend,
+    Feature::ImmSrc0,
+    Feature::ByteSrc,
 ];
 
 impl Feature {
@@ -106,6 +144,13 @@ impl Feature {
             Feature::Threads => "threads",
             Feature::PartialDispatch => "partial-dispatch",
             Feature::FlagData => "flag-data",
+            Feature::VectorImm => "vector-imm",
+            Feature::MessageSlice => "message-slice",
+            Feature::AliasedSplit => "aliased-split",
+            Feature::MulFlags => "mul-flags",
+            Feature::HwSend => "hw-send",
+            Feature::ImmSrc0 => "imm-src0",
+            Feature::ByteSrc => "byte-src",
         }
     }
 

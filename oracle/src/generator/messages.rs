@@ -2,6 +2,7 @@
 //! writes (the final one with EOT folds every value in), LOAD_PAYLOAD.
 
 use super::{Gen, Val, plain};
+use crate::generator::knobs::Feature;
 use crate::inputs::BUFFER_BYTES;
 use compiler::Opcode;
 use compiler::inst::Inst;
@@ -273,6 +274,10 @@ impl Gen<'_, '_> {
                     self.emit(Inst::new(Opcode::Xor, w, c, vec![c, t]));
                 }
             }
+        }
+        if self.has(Feature::HwSend) && w <= 16 && self.chance(1, 2) {
+            let comps: Vec<Reg> = (0..4).map(comp).collect();
+            return self.hw_final_write(&comps);
         }
         self.emit(
             Inst::new(

@@ -15,6 +15,7 @@ mod alu;
 mod control;
 pub mod knobs;
 mod messages;
+mod shapes;
 
 use crate::generator::knobs::{ALL_FEATURES, Feature, Knobs};
 use arbitrary::Unstructured;
@@ -27,8 +28,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
 
-/// Version of the bytes → program decoding.
-pub const FORMAT_VERSION: u32 = 2;
+/// Version of the bytes → program decoding: the same bytes give the same program within
+/// a version, not across versions. 3: the shape features of issue 9 item 10 (seven more
+/// feature draws, a statement kind for them, a hardware-form final write).
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Bytes a seed expands to (far more than a program needs; the rest is unused).
 const SEED_BYTES: usize = 1 << 14;
@@ -392,6 +395,7 @@ impl Gen<'_, '_> {
             10 if self.has(Feature::MulHigh) => self.mul_high(),
             11 if self.has(Feature::NomaskInCf) && self.depth > 0 => self.nomask_move(),
             12 if self.has(Feature::FlagData) => self.flag_as_data(),
+            13..=15 if self.has_shape() => self.shape(),
             _ => self.alu(),
         }
     }

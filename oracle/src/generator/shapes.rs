@@ -1,0 +1,500 @@
+//! Shapes that compiler mutants exposed (issue 9 item 10): operands and destinations a
+//! pass must legalise or keep apart, each behind its own swarm feature so a campaign can
+//! focus on it (`features=vector-imm`). Every shape is valid by construction (checked with
+//! the validator's per-instruction rules) and well defined: new values are written in full
+//! where every live channel runs, everything else writes into values already defined.
+
+use super::alu::{CONDS, Operands, arity, op_types};
+use super::{Gen, Val, at_group, plain};
+use crate::generator::knobs::{Feature, SHAPE_FEATURES};
+use compiler::Opcode;
+use compiler::inst::{CondMod, Inst, MsgDesc, MsgKind, Predicate};
+use compiler::reg::{REG_SIZE, Reg};
+use compiler::types::Type;
+
+/// Surfaces generated programs use (as in `messages.rs`).
+const SURFACES: u32 = 3;
+
+/// Two- and three-source opcodes that take an immediate in src0 or byte views in src1/src2.
+const MULTI_SOURCE: [Opcode; 14] = [
+    Opcode::Add,
+    Opcode::Mul,
+    Opcode::And,
+    Opcode::Or,
+    Opcode::Xor,
+    Opcode::Shl,
+    Opcode::Shr,
+    Opcode::Asr,
+    Opcode::Sel,
+    Opcode::Cmp,
+    Opcode::Avg,
+    Opcode::Mad,
+    Opcode::Bfe,
+    Opcode::Bfi2,
+];
+
+impl Gen<'_, '_> {
+    /// The opcodes among `ops` this program drew (so knobs that deny one are obeyed).
+    fn drawn(&self, ops: &[Opcode]) -> Vec<Opcode> {
+        ops.iter()
+            .copied()
+            .filter(|op| self.ops.contains(op))
+            .collect()
+    }
+
+    /// Whether this program drew any shape feature.
+    pub(super) fn has_shape(&self) -> bool {
+        SHAPE_FEATURES.iter().any(|&f| self.has(f))
+    }
+
+    /// One statement of a shape feature this program drew.
+    pub(super) fn shape(&mut self) {
+        let on: Vec<Feature> = SHAPE_FEATURES
+            .into_iter()
+            .filter(|&f| self.has(f))
+            .collect();
+        match self.pick(&on) {
+            Feature::VectorImm => self.vector_imm(),
+            Feature::MessageSlice => self.message_slice(),
+            Feature::AliasedSplit => self.aliased_split(),
+            Feature::MulFlags => self.mul_flags(),
+            Feature::HwSend => self.hw_send(),
+            Feature::ImmSrc0 => self.multi_source(Operands::ImmSrc0),
+            _ => self.multi_source(Operands::ByteSrc),
+        }
+    }
+
+    /// A V/UV/VF immediate: 8 signed/unsigned nibbles or 4 restricted floats (§6.8).
+    fn vector_imm_operand(&mut self) -> Reg {
+        let ty = self.pick(&[Type::V, Type::UV, Type::VF]);
+        let bits = u64::from(self.u.arbitrary::<u32>().unwrap_or(0));
+        Reg::imm(bits, ty)
+    }
+
+    /// A vector immediate as a MOV source into a destination of some layout (legal ones:
+    /// 16-byte aligned, stride × size 2 bytes for V/UV and 4 for VF — eu-hardware.md §3.3,
+    /// §6.8; others, misaligned or wider, the compiler must legalise), or as src1 of
+    /// ADD/MUL/SEL/CMP at the dispatch width.
+    fn vector_imm(&mut self) {
+        let imm = self.vector_imm_operand();
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        let vf = imm.ty == Type::VF;
+        let inst = if self.chance(1, 2) {
+            let wider: Vec<Val> = self
+                .vals
+                .iter()
+                .copied()
+                .filter(|v| v.ty.size() >= 2)
+                .collect();
+            let dst = if !wider.is_empty() && self.chance(1, 2) {
+                // A strided, possibly misaligned, slice of a wider value.
+                let ty = match (vf, self.chance(1, 2)) {
+                    (true, true) => Type::W,
+                    (false, true) => Type::UW,
+                    (_, false) => Type::UB,
+                };
+                let wider: Vec<Val> = wider
+                    .into_iter()
+                    .filter(|v| v.ty.size() > ty.size())
+                    .collect();
+                if wider.is_empty() {
+                    return self.alu();
+                }
+                Some((self.part_of(&wider, ty), None))
+            } else {
+                let ty = if vf {
+                    Type::F
+                } else {
+                    self.pick(&[Type::W, Type::UW])
+                };
+                self.dst(ty)
+            };
+            let Some((dst, new)) = dst else {
+                return self.alu();
+            };
+            let (exec, group) = self.exec_group();
+            let inst = Inst::new(Opcode::Mov, exec, at_group(dst, group as u32), vec![imm])
+                .with_group(group);
+            (inst, new)
+        } else {
+            let ops = self.drawn(&[Opcode::Add, Opcode::Mul, Opcode::Sel, Opcode::Cmp]);
+            if ops.is_empty() {
+                return self.alu();
+            }
+            let op = self.pick(&ops);
+            let ty = if vf {
+                Type::F
+            } else {
+                self.pick(&[Type::W, Type::UW, Type::D, Type::UD])
+            };
+            let src_ty = if vf { Type::F } else { imm.ty.exec_type() };
+            let a = self.src(src_ty, false);
+            let Some((dst, new)) = self.dst(ty) else {
+                return self.alu();
+            };
+            let mut inst = Inst::new(op, self.width, dst, vec![a, imm]);
+            match op {
+                Opcode::Sel => inst.cmod = Some(self.pick(&[CondMod::L, CondMod::Ge])),
+                Opcode::Cmp => inst = inst.with_cmod(self.pick(&CONDS), self.general_flag),
+                _ => {}
+            }
+            (inst, new)
+        };
+        self.emit_or_alu(inst.0, inst.1, vgrfs_before);
+    }
+
+    /// Emits `inst` (recording the value it defines), or an ALU statement instead if the
+    /// validator rejects it.
+    fn emit_or_alu(&mut self, inst: Inst, new: Option<Val>, vgrfs_before: usize) {
+        if self.try_emit(inst) {
+            self.vals.extend(new);
+        } else {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            self.alu();
+        }
+    }
+
+    /// A message whose destination is not whole registers: an untyped read or a sample
+    /// into a register offset of a new VGRF (`v+16`: new values), or a one-component
+    /// untyped read or a scratch read into a strided dword slice of a live 64-bit value.
+    fn message_slice(&mut self) {
+        let wide: Vec<Val> = self
+            .vals
+            .iter()
+            .copied()
+            .filter(|v| v.ty.size() == 8)
+            .collect();
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        if !wide.is_empty() && (!self.uniform_control() || self.chance(1, 2)) {
+            let slice = self.part_of(&wide, Type::UD);
+            if !self.addrs.is_empty() && (self.scratch_written.is_empty() || self.chance(1, 2)) {
+                let addr = self.pick(&self.addrs.clone());
+                let surface = self.choose(SURFACES as usize) as u32;
+                let inst = Inst::new(
+                    Opcode::UntypedReadLogical,
+                    self.width,
+                    slice,
+                    vec![self.val_reg(addr), Reg::imm_ud(surface), Reg::imm_ud(1)],
+                );
+                return self.emit_or_alu(inst, None, vgrfs_before);
+            }
+            if !self.scratch_written.is_empty() {
+                let offset = self.pick(&self.scratch_written.clone());
+                let inst = Inst::new(
+                    Opcode::ScratchRead,
+                    self.width,
+                    slice,
+                    vec![Reg::imm_ud(offset)],
+                );
+                return self.emit_or_alu(inst, None, vgrfs_before);
+            }
+        }
+        if !self.uniform_control() {
+            return self.alu();
+        }
+        let bytes = self.regs_for(Type::UD) * REG_SIZE;
+        let skip = self.pick(&[4u32, 16, REG_SIZE, REG_SIZE + 16]);
+        let (inst, comps, ty) = if !self.addrs.is_empty() && self.chance(1, 2) {
+            let addr = self.pick(&self.addrs.clone());
+            let surface = self.choose(SURFACES as usize) as u32;
+            let comps = 1 + self.choose(4) as u32;
+            let read = Inst::new(
+                Opcode::UntypedReadLogical,
+                self.width,
+                Reg::null(Type::UD),
+                vec![self.val_reg(addr), Reg::imm_ud(surface), Reg::imm_ud(comps)],
+            );
+            (read, comps, Type::UD)
+        } else {
+            let u = plain(self.src(Type::F, false));
+            let v = plain(self.src(Type::F, false));
+            let surface = self.choose(SURFACES as usize) as u32;
+            let tex = Inst::new(
+                Opcode::TexLogical,
+                self.width,
+                Reg::null(Type::F),
+                vec![u, v, Reg::imm_ud(surface)],
+            );
+            (tex, 4, Type::F)
+        };
+        let nr = self.new_vgrf((skip + comps * bytes).div_ceil(REG_SIZE));
+        let vals: Vec<Val> = (0..comps)
+            .map(|k| Val {
+                nr,
+                offset: skip + k * bytes,
+                ty,
+            })
+            .collect();
+        let inst = Inst {
+            dst: Reg::vgrf(nr, ty).byte_offset(skip),
+            ..inst
+        };
+        if self.try_emit(inst) {
+            self.vals.extend(vals);
+        } else {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            self.alu();
+        }
+    }
+
+    /// An instruction at the dispatch width whose source is its own destination read with
+    /// a different layout: a narrower packed view (`mov v:D, v:W`, `mov v:DF, v:F`), maybe
+    /// shifted by some elements. The reference reads every source before writing; the
+    /// compiler's split halves must not read what an earlier half wrote.
+    fn aliased_split(&mut self) {
+        let wide: Vec<Val> = self
+            .vals
+            .iter()
+            .copied()
+            .filter(|v| v.ty.size() >= 4)
+            .collect();
+        if wide.is_empty() {
+            return self.alu();
+        }
+        let v = self.pick(&wide);
+        let narrower: Vec<Type> = [Type::F, Type::D, Type::UD, Type::W, Type::UW, Type::HF]
+            .into_iter()
+            .filter(|t| t.size() < v.ty.size())
+            .filter(|t| *t != Type::HF || self.types.contains(&Type::HF))
+            .collect();
+        let ty = self.pick(&narrower);
+        // The view stays inside the value: it covers `width × size` of `width × v.size`.
+        let spare = self.width as u32 * (v.ty.size() - ty.size()) / ty.size();
+        let shift = match self.choose(3) {
+            0 => 0,
+            1 => 1.min(spare),
+            _ => spare,
+        };
+        let view = self.val_reg(v).retype(ty).byte_offset(shift * ty.size());
+        let (op, srcs) = if self.chance(2, 3) || !self.ops.contains(&Opcode::Add) {
+            (Opcode::Mov, vec![view])
+        } else {
+            let other = self.src(ty, true);
+            (Opcode::Add, vec![view, other])
+        };
+        let inst = Inst::new(op, self.width, self.val_reg(v), srcs);
+        if !self.try_emit(inst) {
+            self.alu();
+        }
+    }
+
+    /// MUL/MULH into null with a conditional modifier (where that is legal: not a DW
+    /// integer MUL, eu-hardware.md §4), read back by a predicated SEL; or a 64-bit product
+    /// (Q×Q, D×D→Q) with a push-constant, immediate or scalar operand.
+    fn mul_flags(&mut self) {
+        let int64 = self.info.has_64bit_int;
+        if int64 && self.ops.contains(&Opcode::Mul) && self.chance(1, 2) {
+            return self.wide_product();
+        }
+        let mut tys = vec![Type::F, Type::W, Type::UW];
+        tys.extend(
+            self.types
+                .iter()
+                .filter(|t| matches!(t, Type::HF | Type::DF)),
+        );
+        if int64 {
+            tys.extend([Type::Q, Type::UQ]);
+        }
+        let ty = self.pick(&tys);
+        let ops = self.drawn(&[Opcode::Mul, Opcode::Mul, Opcode::Mul, Opcode::Mulh]);
+        if ops.is_empty() {
+            return self.alu();
+        }
+        let op = self.pick(&ops);
+        let (ty, a, b) = if op == Opcode::Mulh {
+            let t = self.pick(&[Type::D, Type::UD]);
+            (t, self.src(t, false), self.src(t, true))
+        } else {
+            (ty, self.src(ty, false), self.src(ty, true))
+        };
+        let flag = self.general_flag;
+        let inst =
+            Inst::new(op, self.width, Reg::null(ty), vec![a, b]).with_cmod(self.pick(&CONDS), flag);
+        if !self.try_emit(inst) {
+            return self.alu();
+        }
+        self.flag_to_value();
+    }
+
+    /// A SEL predicated on the general flag into a new or existing dword value: the flag
+    /// a shape just wrote becomes data.
+    fn flag_to_value(&mut self) {
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        let Some((dst, new)) = self.dst(Type::UD) else {
+            return;
+        };
+        if !self.ops.contains(&Opcode::Sel) {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            return;
+        }
+        let (a, b) = (self.attr_src(Type::UD), self.src(Type::UD, true));
+        let sel = Inst::new(Opcode::Sel, self.width, dst, vec![a, b])
+            .with_pred(Predicate::NORMAL, self.general_flag);
+        if self.try_emit(sel) {
+            self.vals.extend(new);
+        } else {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+        }
+    }
+
+    /// `mul v:Q, a, b` from Q or D sources, one (or both) a push constant, an immediate or
+    /// a scalar attr region; sometimes into null with a conditional modifier.
+    fn wide_product(&mut self) {
+        let src_ty = self.pick(&[Type::Q, Type::UQ, Type::D, Type::UD]);
+        let dst_ty = if src_ty.is_signed() {
+            Type::Q
+        } else {
+            Type::UQ
+        };
+        let scalar = |g: &mut Self| match g.choose(3) {
+            0 => g.uniform_src(src_ty),
+            1 => g.imm(src_ty),
+            _ => {
+                let k = g.choose(g.p.attr_sizes.len()) as u32;
+                Reg::attr(k, src_ty).with_stride(0)
+            }
+        };
+        let a = if self.chance(1, 3) {
+            scalar(self)
+        } else {
+            self.src(src_ty, false)
+        };
+        let b = scalar(self);
+        let (a, b) = if self.chance(1, 2) { (a, b) } else { (b, a) };
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        if self.chance(1, 3) {
+            let inst = Inst::new(Opcode::Mul, self.width, Reg::null(dst_ty), vec![a, b])
+                .with_cmod(self.pick(&CONDS), self.general_flag);
+            if self.try_emit(inst) {
+                return self.flag_to_value();
+            }
+            return self.alu();
+        }
+        let Some((dst, new)) = self.dst(dst_ty) else {
+            return self.alu();
+        };
+        let inst = Inst::new(Opcode::Mul, self.width, dst, vec![a, b]);
+        self.emit_or_alu(inst, new, vgrfs_before);
+    }
+
+    /// A hardware-form message: LOAD_PAYLOAD of an address (and data) then SEND, an
+    /// untyped read into new values or an untyped write (data in the first payload or the
+    /// extended one). SIMD8/16 only: wider SENDs are what width lowering exists to avoid.
+    fn hw_send(&mut self) {
+        if self.width > 16 {
+            return self.alu();
+        }
+        if self.addrs.is_empty() {
+            if !self.uniform_control() {
+                return self.alu();
+            }
+            self.address();
+        }
+        let addr = self.pick(&self.addrs.clone());
+        let rpc = self.regs_for(Type::UD);
+        let surface = self.choose(SURFACES as usize) as u8;
+        let comps = 1 + self.choose(4) as u32;
+        let w = self.width;
+        if self.uniform_control() && self.chance(1, 2) {
+            let pl = Reg::vgrf(self.new_vgrf(rpc), Type::UD);
+            self.emit(Inst::new(
+                Opcode::LoadPayload,
+                w,
+                pl,
+                vec![self.val_reg(addr)],
+            ));
+            let nr = self.new_vgrf(comps * rpc);
+            let desc = MsgDesc {
+                kind: MsgKind::UntypedRead {
+                    surface,
+                    comps: comps as u8,
+                },
+                mlen: rpc as u8,
+                ex_mlen: 0,
+                rlen: (comps * rpc) as u8,
+                header: false,
+            };
+            self.emit(send(w, Reg::vgrf(nr, Type::UD), pl, desc));
+            self.vals.extend((0..comps).map(|k| Val {
+                nr,
+                offset: k * rpc * REG_SIZE,
+                ty: Type::UD,
+            }));
+            return;
+        }
+        let data: Vec<Reg> = (0..comps)
+            .map(|_| plain(self.src(Type::UD, false)))
+            .collect();
+        let split = self.chance(1, 2);
+        let desc = MsgDesc {
+            kind: MsgKind::UntypedWrite {
+                surface,
+                comps: comps as u8,
+            },
+            mlen: if split { rpc } else { rpc * (1 + comps) } as u8,
+            ex_mlen: if split { rpc * comps } else { 0 } as u8,
+            rlen: 0,
+            header: false,
+        };
+        let addr = self.val_reg(addr);
+        let inst = if split {
+            let p1 = Reg::vgrf(self.new_vgrf(rpc), Type::UD);
+            let p2 = Reg::vgrf(self.new_vgrf(rpc * comps), Type::UD);
+            self.emit(Inst::new(Opcode::LoadPayload, w, p1, vec![addr]));
+            self.emit(Inst::new(Opcode::LoadPayload, w, p2, data));
+            let mut s = send(w, Reg::null(Type::UD), p1, desc);
+            s.srcs[1] = p2;
+            s
+        } else {
+            let pl = Reg::vgrf(self.new_vgrf(rpc * (1 + comps)), Type::UD);
+            let srcs = std::iter::once(addr).chain(data).collect();
+            self.emit(Inst::new(Opcode::LoadPayload, w, pl, srcs));
+            send(w, Reg::null(Type::UD), pl, desc)
+        };
+        self.emit(inst);
+    }
+
+    /// The final colour components `comp` as a hardware EOT write: LOAD_PAYLOAD into a
+    /// non-zero register offset of a VGRF larger than the payload, then SEND from there.
+    pub(super) fn hw_final_write(&mut self, comp: &[Reg]) {
+        let w = self.width;
+        let rpc = self.regs_for(Type::UD);
+        let before = 1 + self.choose(3) as u32;
+        let after = self.choose(3) as u32;
+        let nr = self.new_vgrf(before + 4 * rpc + after);
+        let pl = Reg::vgrf(nr, Type::UD).byte_offset(before * REG_SIZE);
+        self.emit(Inst::new(Opcode::LoadPayload, w, pl, comp.to_vec()));
+        let desc = MsgDesc {
+            kind: MsgKind::RtWrite { target: 0 },
+            mlen: (4 * rpc) as u8,
+            ex_mlen: 0,
+            rlen: 0,
+            header: false,
+        };
+        self.emit(send(w, Reg::null(Type::UD), pl, desc).with_eot());
+    }
+
+    /// A two- or three-source ALU instruction with an immediate in src0 or byte views in
+    /// src1/src2 (the opcodes this program drew, else ADD).
+    fn multi_source(&mut self, shape: Operands) {
+        let ops = self.drawn(&MULTI_SOURCE);
+        if ops.is_empty() {
+            return self.alu();
+        }
+        for _ in 0..4 {
+            let op = self.pick(&ops);
+            debug_assert!(arity(op) >= 2 && !op_types(op).is_empty());
+            if self.try_alu(op, shape) {
+                return;
+            }
+        }
+        self.alu();
+    }
+}
+
+/// A SEND of `desc` with payload `pl` (no extended payload) at the full width.
+fn send(width: u8, dst: Reg, pl: Reg, desc: MsgDesc) -> Inst {
+    let mut s = Inst::new(Opcode::Send, width, dst, vec![pl, Reg::null(Type::UD)]);
+    s.desc = Some(desc);
+    s
+}
