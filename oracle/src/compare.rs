@@ -1,12 +1,38 @@
 //! Whether a compiled program's run refines the reference run: where the reference defines
-//! a byte, the compiled run must define the same byte (a NaN dword equals any NaN dword);
-//! where the reference leaves it undefined, anything goes.
+//! a byte, the compiled run must define the same byte; where the reference leaves it
+//! undefined, anything goes.
+//!
+//! # NaN payloads and signed zeros
+//! Comparison is bit-exact, with one tolerance: bytes the reference marks as part of a NaN
+//! that a *float operation* produced (the emulator's NaN mark, carried like definedness
+//! through moves, payloads and memory) may hold any other such NaN. The payload of a NaN
+//! result is the hardware's choice and legal rewrites (commuting operands, folding
+//! `x * 1.0`) change which source NaN propagates. So a marked F dword is refined by any
+//! defined F NaN, and other marked bytes by marked bytes. Integer data whose bit pattern
+//! happens to be a NaN (−1 vs −2) and float data that was merely copied (inputs, texels)
+//! have no mark and are compared exactly.
+//!
+//! −0.0 and +0.0 differ: they are different bit patterns, the same dword may be read as an
+//! integer (0x8000_0000 vs 0), and float code can tell them apart (1/x, sign tests,
+//! `copysign`-style bit ops), so a rewrite that flips a zero's sign is a miscompile.
+//!
+//! # Side effects
+//! Every write either program makes is compared. Buffers the inputs provide are compared
+//! byte by byte (a buffer only one run has is a difference). Writes outside the provided
+//! memory (a surface without a buffer, past a buffer's end, scratch outside the writing
+//! thread's own slot) are kept as stray writes: the compiled run may stray-write only
+//! where the reference stray-writes too, with refining bytes, and must make every stray
+//! write the reference makes. Scratch inside the thread's own slot is private (the
+//! reference's logical scratch is per thread, the compiled program's spills are its own
+//! business) and not compared; a scratch write outside the own slot or beyond the scratch
+//! buffer could be seen by another thread or the next shader, so it is compared like a
+//! stray surface write. A stray byte written by two threads is undefined (a race).
 //!
 //! Render-target writes are compared per thread, render target and channel, in the order
 //! each channel was written: splitting a message into SIMD pieces changes how writes are
 //! grouped, not what each channel receives.
 
-use crate::emu::result::{Outcome, RtWrite, RunResult};
+use crate::emu::result::{Outcome, RtWrite, RunResult, StrayTarget, StrayWrite};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -42,39 +68,108 @@ pub enum Difference {
         actual: u32,
         actual_defined: u8,
     },
+    /// A buffer the inputs provided exists in only one run (`expected`: in the reference).
+    Surface { surface: u8, expected: bool },
+    /// A dword outside the provided memory (see [`StrayTarget`]) that one run wrote and the
+    /// other did not, or wrote differently: `None` where a run did not write it. `offset`
+    /// `None` is a write through an undefined address.
+    StrayWrite {
+        target: StrayTarget,
+        offset: Option<u64>,
+        /// Value and 4-bit defined mask.
+        expected: Option<(u32, u8)>,
+        actual: Option<(u32, u8)>,
+    },
     /// The reference ended with EOT, the compiled run did not (or the reverse).
     Eot { thread: u32, expected: bool },
     /// The compiled run did not complete.
     Outcome { expected: Outcome, actual: Outcome },
 }
 
-/// Per render target and channel, the values and defined masks of each write (borrowed).
-type ChannelWrites<'a> = BTreeMap<(u8, u32), Vec<(&'a [u32], &'a [u8])>>;
+/// One output dword: value, 4-bit defined mask, 4-bit float-NaN mask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dword {
+    pub value: u32,
+    pub defined: u8,
+    pub float_nan: u8,
+}
+
+impl Dword {
+    /// A dword of bytes with per-byte emulator flags (see `Space::def`).
+    pub fn from_flags(bytes: &[u8], flags: &[u8]) -> Dword {
+        let value = bytes.iter().rev().fold(0u32, |a, &x| a << 8 | x as u32);
+        let mask = |f: fn(u8) -> bool| {
+            flags
+                .iter()
+                .enumerate()
+                .fold(0u8, |m, (i, &x)| m | (f(x) as u8) << i)
+        };
+        Dword {
+            value,
+            defined: mask(crate::emu::is_defined),
+            float_nan: mask(|x| x == crate::emu::FLOAT_NAN),
+        }
+    }
+}
+
+/// Per render target and channel, each write's components (borrowed values and masks).
+type ChannelWrites<'a> = BTreeMap<(u8, u32), Vec<(&'a [u32], &'a [u8], &'a [u8])>>;
 
 fn per_channel(writes: &[RtWrite]) -> ChannelWrites<'_> {
     let mut out: ChannelWrites = BTreeMap::new();
     for w in writes {
         for ch in &w.channels {
-            out.entry((w.target, ch.channel))
-                .or_default()
-                .push((&ch.values, &ch.defined));
+            out.entry((w.target, ch.channel)).or_default().push((
+                &ch.values,
+                &ch.defined,
+                &ch.float_nan,
+            ));
         }
     }
     out
 }
 
-fn is_nan(v: u32) -> bool {
-    f32::from_bits(v).is_nan()
+/// Component `k` of a channel's write as a [`Dword`] (no NaN mark if the run has none).
+fn component((values, defined, nan): (&[u32], &[u8], &[u8]), k: usize) -> Option<Dword> {
+    Some(Dword {
+        value: *values.get(k)?,
+        defined: *defined.get(k)?,
+        float_nan: nan.get(k).copied().unwrap_or(0),
+    })
 }
 
-/// Whether `actual` refines `expected` for one dword with per-byte defined masks.
+/// Whether `actual` refines `expected` for one dword with per-byte defined masks and no
+/// NaN marks: bit-exact on the bytes the reference defines.
 pub fn dword_refines(expected: u32, exp_def: u8, actual: u32, act_def: u8) -> bool {
-    if exp_def == 0xf && act_def == 0xf && is_nan(expected) && is_nan(actual) {
+    refines(
+        Dword {
+            value: expected,
+            defined: exp_def,
+            float_nan: 0,
+        },
+        Dword {
+            value: actual,
+            defined: act_def,
+            float_nan: 0,
+        },
+    )
+}
+
+/// Whether `actual` refines `expected` (module doc): per byte, the reference's is
+/// undefined, or the actual one is defined and equal or both carry the float-NaN mark; a
+/// wholly marked reference dword (an F NaN of a float operation) is refined by any defined
+/// F NaN.
+pub fn refines(expected: Dword, actual: Dword) -> bool {
+    if expected.float_nan == 0xf && actual.defined == 0xf && f32::from_bits(actual.value).is_nan() {
         return true;
     }
     (0..4).all(|b| {
-        exp_def >> b & 1 == 0
-            || (act_def >> b & 1 == 1 && (expected >> (8 * b)) as u8 == (actual >> (8 * b)) as u8)
+        let byte = |d: Dword| (d.value >> (8 * b)) as u8;
+        let bit = |m: u8| m >> b & 1 == 1;
+        !bit(expected.defined)
+            || (bit(actual.defined)
+                && (byte(expected) == byte(actual)
+                    || (bit(expected.float_nan) && bit(actual.float_nan))))
     })
 }
 
@@ -99,12 +194,15 @@ pub fn compare(reference: &RunResult, compiled: &RunResult) -> Vec<Difference> {
         let (rw, cw) = (per_channel(&r.rt_writes), per_channel(&c.rt_writes));
         for ((target, channel), writes) in &rw {
             let got = cw.get(&(*target, *channel));
-            for (i, (vals, defs)) in writes.iter().enumerate() {
-                for (k, (&v, &d)) in vals.iter().zip(defs.iter()).enumerate() {
-                    let actual = got
-                        .and_then(|g| g.get(i))
-                        .and_then(|(vs, ds)| Some((*vs.get(k)?, *ds.get(k)?)));
-                    let ok = actual.is_some_and(|(av, ad)| dword_refines(v, d, av, ad));
+            for (i, &write) in writes.iter().enumerate() {
+                for k in 0..write.0.len() {
+                    let Some(exp) = component(write, k) else {
+                        continue;
+                    };
+                    let (v, d) = (exp.value, exp.defined);
+                    let act = got.and_then(|g| g.get(i)).and_then(|&w| component(w, k));
+                    let actual = act.map(|a| (a.value, a.defined));
+                    let ok = act.is_some_and(|a| refines(exp, a));
                     if !ok && d != 0 {
                         out.push(Difference::Color {
                             thread: t,
@@ -132,38 +230,139 @@ pub fn compare(reference: &RunResult, compiled: &RunResult) -> Vec<Difference> {
             }
         }
     }
+    compare_buffers(reference, compiled, &mut out);
+    compare_stray_writes(&reference.stray_writes, &compiled.stray_writes, &mut out);
+    out
+}
+
+/// Buffers byte by byte; a buffer in only one run, or bytes past the shorter one's end,
+/// count as undefined in the run that lacks them.
+fn compare_buffers(reference: &RunResult, compiled: &RunResult, out: &mut Vec<Difference>) {
+    for s in compiled.buffers.keys() {
+        if !reference.buffers.contains_key(s) {
+            out.push(Difference::Surface {
+                surface: *s,
+                expected: false,
+            });
+        }
+    }
     for (s, rb) in &reference.buffers {
         let Some(cb) = compiled.buffers.get(s) else {
+            out.push(Difference::Surface {
+                surface: *s,
+                expected: true,
+            });
             continue;
         };
-        for off in (0..rb.bytes.len().min(cb.bytes.len())).step_by(4) {
+        for off in (0..rb.bytes.len()).step_by(4) {
             let word = |b: &[u8], d: &[u8]| {
                 let end = (off + 4).min(b.len());
-                let v = b[off..end]
-                    .iter()
-                    .rev()
-                    .fold(0u32, |a, &x| a << 8 | x as u32);
-                let m = d[off..end]
-                    .iter()
-                    .enumerate()
-                    .fold(0u8, |m, (i, &x)| m | ((x != 0) as u8) << i);
-                (v, m)
+                let start = off.min(end);
+                Dword::from_flags(&b[start..end], &d[start..end])
             };
-            let (ev, ed) = word(&rb.bytes, &rb.defined);
-            let (av, ad) = word(&cb.bytes, &cb.defined);
-            if !dword_refines(ev, ed, av, ad) {
+            let exp = word(&rb.bytes, &rb.defined);
+            let act = word(&cb.bytes, &cb.defined);
+            if !refines(exp, act) {
                 out.push(Difference::Buffer {
                     surface: *s,
                     offset: off,
-                    expected: ev,
-                    expected_defined: ed,
-                    actual: av,
-                    actual_defined: ad,
+                    expected: exp.value,
+                    expected_defined: exp.defined,
+                    actual: act.value,
+                    actual_defined: act.defined,
                 });
             }
         }
     }
+}
+
+/// The final stray-written bytes of a run: per target and byte offset, the byte and its
+/// flag (undefined if two threads wrote it), plus the targets written through an undefined
+/// address (any byte of them may have changed).
+struct Strays {
+    bytes: BTreeMap<(StrayTarget, u64), (u8, u8, u32)>,
+    anywhere: Vec<StrayTarget>,
+}
+
+fn strays(writes: &[StrayWrite]) -> Strays {
+    let mut out = Strays {
+        bytes: BTreeMap::new(),
+        anywhere: vec![],
+    };
+    for w in writes {
+        let Some(offset) = w.offset else {
+            out.anywhere.push(w.target);
+            continue;
+        };
+        for (i, (&b, &f)) in w.bytes.iter().zip(&w.defined).enumerate() {
+            let key = (w.target, offset.wrapping_add(i as u64));
+            let racy = out.bytes.get(&key).is_some_and(|&(_, _, t)| t != w.thread);
+            out.bytes
+                .insert(key, (b, if racy { 0 } else { f }, w.thread));
+        }
+    }
     out
+}
+
+/// Stray writes (module doc): each dword either run stray-wrote must agree.
+fn compare_stray_writes(
+    reference: &[StrayWrite],
+    compiled: &[StrayWrite],
+    out: &mut Vec<Difference>,
+) {
+    let (r, c) = (strays(reference), strays(compiled));
+    for &target in &c.anywhere {
+        if !r.anywhere.contains(&target) {
+            out.push(Difference::StrayWrite {
+                target,
+                offset: None,
+                expected: None,
+                actual: None,
+            });
+        }
+    }
+    let dwords: std::collections::BTreeSet<(StrayTarget, u64)> = r
+        .bytes
+        .keys()
+        .chain(c.bytes.keys())
+        .map(|&(t, o)| (t, o & !3))
+        .collect();
+    for (target, base) in dwords {
+        let word = |s: &Strays| {
+            let got: Vec<Option<(u8, u8)>> = (0..4)
+                .map(|i| s.bytes.get(&(target, base + i)).map(|&(b, f, _)| (b, f)))
+                .collect();
+            got.iter().any(Option::is_some).then(|| {
+                let bytes: Vec<u8> = got.iter().map(|g| g.map_or(0, |x| x.0)).collect();
+                let flags: Vec<u8> = got.iter().map(|g| g.map_or(0, |x| x.1)).collect();
+                let written = got
+                    .iter()
+                    .enumerate()
+                    .fold(0u8, |m, (i, g)| m | (g.is_some() as u8) << i);
+                (Dword::from_flags(&bytes, &flags), written)
+            })
+        };
+        let (exp, act) = (word(&r), word(&c));
+        let r_anywhere = r.anywhere.contains(&target);
+        let ok = match (exp, act) {
+            // Written by the compiled run only: fine only if the reference may have written
+            // anywhere in the target.
+            (None, Some(_)) => r_anywhere,
+            // Written by the reference only: the compiled run must make the write, unless
+            // the reference left it undefined.
+            (Some((e, _)), None) => e.defined == 0 || r_anywhere,
+            (Some((e, ew)), Some((a, aw))) => r_anywhere || (aw & !ew == 0 && refines(e, a)),
+            (None, None) => true,
+        };
+        if !ok {
+            out.push(Difference::StrayWrite {
+                target,
+                offset: Some(base),
+                expected: exp.map(|(e, _)| (e.value, e.defined)),
+                actual: act.map(|(a, _)| (a.value, a.defined)),
+            });
+        }
+    }
 }
 
 #[cfg(test)]
@@ -184,8 +383,29 @@ mod tests {
         );
         assert!(dword_refines(0x1234_0005, 0x1, 0xffff_ff05, 0x1));
         assert!(
-            dword_refines(0x7fc0_0000, 0xf, 0xffc0_0001, 0xf),
-            "any NaN equals any NaN"
+            !dword_refines(0x7fc0_0000, 0xf, 0xffc0_0001, 0xf),
+            "unmarked NaN bit patterns are compared exactly"
         );
+        let marked = |value| Dword {
+            value,
+            defined: 0xf,
+            float_nan: 0xf,
+        };
+        let plain = |value| Dword {
+            value,
+            defined: 0xf,
+            float_nan: 0,
+        };
+        assert!(refines(marked(0x7fc0_0000), marked(0xffc0_0001)));
+        assert!(
+            refines(marked(0x7fc0_0000), plain(0x7f80_0001)),
+            "a float operation's NaN is refined by any NaN"
+        );
+        assert!(!refines(marked(0x7fc0_0000), plain(0x3f80_0000)));
+        assert!(
+            !refines(plain(0xffff_ffff), marked(0xffff_fffe)),
+            "an unmarked reference is compared exactly"
+        );
+        assert!(!refines(plain(0x8000_0000), plain(0)), "-0.0 is not +0.0");
     }
 }

@@ -132,12 +132,13 @@ fn fast_path_matches_the_reference_implementation() {
         );
         assert_eq!(fast.0, slow.0, "case {case}\n{text}");
         for (t, (a, b)) in fast.1.iter().zip(&slow.1).enumerate() {
-            // Defined bytes must agree exactly; undefined ones may hold anything.
+            // Defined bytes must agree exactly, with their flags (the float-NaN mark
+            // included); undefined ones may hold anything.
             let defined = |(bytes, def): (&[u8], &[u8])| {
                 bytes
                     .iter()
                     .zip(def)
-                    .map(|(&b, &d)| if d != 0 { Some(b) } else { None })
+                    .map(|(&b, &d)| if d != 0 { Some((b, d)) } else { None })
                     .collect::<Vec<_>>()
             };
             for v in 0..6 {

@@ -10,7 +10,7 @@ use compiler::passes::{
 use compiler::pipeline::CompileOptions;
 use compiler::program::Program;
 use compiler::text::{parse_program, print_inst};
-use oracle::compare::{compare, dword_refines};
+use oracle::compare::{Dword, compare, refines};
 use oracle::inputs::generate;
 use oracle::{Outcome, RunConfig, run_inspect};
 
@@ -69,16 +69,14 @@ fn disagreement(input: &Program, output: &Program) -> Option<String> {
                 let (eb, ed) = e.vgrf(v);
                 let (ab, ad) = a.vgrf(v);
                 for at in (0..eb.len()).step_by(4) {
-                    let word = |b: &[u8]| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
-                    let mask =
-                        |d: &[u8]| (0..4).fold(0u8, |m, k| m | (u8::from(d[at + k] != 0) << k));
-                    if !dword_refines(word(eb), mask(ed), word(ab), mask(ad)) {
+                    let (e, a) = (
+                        Dword::from_flags(&eb[at..at + 4], &ed[at..at + 4]),
+                        Dword::from_flags(&ab[at..at + 4], &ad[at..at + 4]),
+                    );
+                    if !refines(e, a) {
                         return Some(format!(
                             "seed {seed}, thread {thread}: v{v}+{at} is {:#010x} (defined {:#x}), expected {:#010x} (defined {:#x})",
-                            word(ab),
-                            mask(ad),
-                            word(eb),
-                            mask(ed)
+                            a.value, a.defined, e.value, e.defined
                         ));
                     }
                 }

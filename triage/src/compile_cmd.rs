@@ -9,6 +9,7 @@ use compiler::{Device, Program};
 use oracle::compare::Difference;
 use oracle::culprit::{Basis, Culprit};
 use oracle::differential::Verdict;
+use oracle::emu::result::StrayTarget;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -276,6 +277,32 @@ pub fn describe_difference(d: &Difference) -> String {
             show(*expected, *expected_defined),
             show(*actual, *actual_defined)
         ),
+        Difference::Surface { surface, expected } => {
+            let (has, lacks) = if *expected {
+                ("reference", "compiled")
+            } else {
+                ("compiled", "reference")
+            };
+            format!("buffer {surface}: the {has} run has it, the {lacks} run does not")
+        }
+        Difference::StrayWrite {
+            target,
+            offset,
+            expected,
+            actual,
+        } => {
+            let place = match target {
+                StrayTarget::Surface { surface } => format!("surface {surface} (not provided)"),
+                StrayTarget::Scratch => "scratch outside the thread's slot".into(),
+            };
+            let at = offset.map_or("an undefined address".into(), |o| format!("byte {o}"));
+            let shown = |w: &Option<(u32, u8)>| w.map_or("no write".into(), |(v, m)| show(v, m));
+            format!(
+                "stray write to {place} at {at}: expected {} got {}",
+                shown(expected),
+                shown(actual)
+            )
+        }
         Difference::Eot { thread, expected } => format!("thread {thread}: EOT expected {expected}"),
         Difference::Outcome { expected, actual } => {
             format!("run ended {actual:?}, expected {expected:?}")

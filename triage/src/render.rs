@@ -1,6 +1,6 @@
 //! Human-readable rendering of emulator results (deciding happens elsewhere).
 
-use oracle::emu::result::{BufferState, Outcome, RtWrite, RunResult};
+use oracle::emu::result::{BufferState, Outcome, RtWrite, RunResult, StrayTarget, StrayWrite};
 use std::fmt::Write;
 
 /// A dword with undefined bytes shown as `..`, plus its float reading when fully defined
@@ -66,7 +66,36 @@ fn buffer(out: &mut String, surface: u8, b: &BufferState) {
     }
 }
 
-/// The per-thread, per-channel table of a run, then buffers and diagnostics.
+/// A write outside the memory the inputs provide.
+fn stray_write(out: &mut String, w: &StrayWrite) {
+    let place = match w.target {
+        StrayTarget::Surface { surface } => format!("surface {surface}"),
+        StrayTarget::Scratch => "scratch".to_string(),
+    };
+    let at = w
+        .offset
+        .map_or("an undefined address".to_string(), |o| format!("byte {o}"));
+    let bytes: String = w
+        .bytes
+        .iter()
+        .zip(&w.defined)
+        .map(|(b, &d)| {
+            if d != 0 {
+                format!("{b:02x}")
+            } else {
+                "..".into()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let _ = writeln!(
+        out,
+        "stray write by thread {} to {place} at {at}: {bytes}",
+        w.thread
+    );
+}
+
+/// The per-thread, per-channel table of a run, then buffers, stray writes and diagnostics.
 pub fn run_table(r: &RunResult) -> String {
     let mut out = String::new();
     for (t, thread) in r.threads.iter().enumerate() {
@@ -82,6 +111,9 @@ pub fn run_table(r: &RunResult) -> String {
     }
     for (s, b) in &r.buffers {
         buffer(&mut out, *s, b);
+    }
+    for w in &r.stray_writes {
+        stray_write(&mut out, w);
     }
     for d in &r.diagnostics {
         let rule = d

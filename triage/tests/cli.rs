@@ -438,6 +438,25 @@ fn equiv_accepts_the_compiled_program_and_rejects_a_changed_one() {
     assert!(text(&differs.stdout).contains("distinguishing inputs:\nINPUTS"));
 }
 
+/// A program whose one output is the integer `value` (an immediate move into a D register).
+fn integer_output(value: i32) -> String {
+    format!(
+        "eu 1\ntarget skl\ndispatch 8\nthreads 1\nvgrf v0 1\nSTART B0\n    mov(8) v0:D, {value}:D\n    \
+         fb_write_logical(8) null:UD, v0:F, 1:UD, 0:UD {{ EOT }}\nEND B0\n"
+    )
+}
+
+#[test]
+fn equiv_tells_integer_outputs_apart_even_when_they_read_as_nans() {
+    // -1 and -2 are both NaN bit patterns as F, but no float operation made them.
+    let dir = scratch("equiv-int-nan");
+    let a = write(&dir, "a.eu", &integer_output(-1));
+    let b = write(&dir, "b.eu", &integer_output(-2));
+    let out = eufuzz(&["equiv", &a, &b, "--inputs", "2"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text_of(&out));
+    assert!(text(&out.stdout).contains("NOT EQUIVALENT"));
+}
+
 #[test]
 fn campaign_writes_statistics() {
     let dir = scratch("campaign");

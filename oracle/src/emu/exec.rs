@@ -15,7 +15,7 @@ use super::alu::{Ctl, In, Out, eval};
 use super::decode::{DInst, Decoded};
 use super::operand::{Loc, Operand};
 use super::result::{DiagKind, Diagnostic};
-use super::state::{ACC_FULL_BITS, ACC_LANES, AccLane, Frame, Thread};
+use super::state::{ACC_FULL_BITS, ACC_LANES, AccLane, FLOAT_NAN, Frame, Thread};
 use super::value::{
     Num, apply_modifiers, cmod_holds, decode, encode, mask_of, saturates_negative_zero,
     vector_imm_element,
@@ -246,6 +246,16 @@ fn read_src(t: &Thread, d: &DInst, i: usize, c: u32, ver: u32) -> (In, bool) {
     (In { num, ty }, def)
 }
 
+/// Whether `bits` is a NaN of float type `ty` (false for non-float types).
+fn is_nan_of(bits: u64, ty: Type) -> bool {
+    match ty {
+        Type::F => f32::from_bits(bits as u32).is_nan(),
+        Type::DF => f64::from_bits(bits).is_nan(),
+        Type::HF => bits as u16 & 0x7c00 == 0x7c00 && bits as u16 & 0x03ff != 0,
+        _ => false,
+    }
+}
+
 /// Writes channel `c` of the destination.
 pub fn write_dst(t: &mut Thread, op: &Operand, c: u32, bits: u64, def: bool) {
     let size = op.ty.size() as usize;
@@ -332,6 +342,11 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
         && !d.srcs[0].negate
         && !d.srcs[0].abs
         && !inst.saturate;
+    // A float operation's NaN result gets the NaN mark on its bytes (compare.rs): the
+    // execution type is float (eu-hardware.md §3.4: a float source makes it float; integer
+    // sources cannot yield a NaN bit pattern through conversion), and not a bitwise op.
+    let float_exec =
+        dst_ty.is_float() && !inst.op.is_logic() && d.srcs.iter().any(|s| s.ty.is_float());
     // Every channel reads its sources before any channel's results land, as in hardware.
     let effects = &mut effects.0;
     effects.clear();
@@ -354,7 +369,12 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
             effects.push(if matches!(d.dst.loc, Loc::Space(_)) {
                 Effect::RawDst { c, bits, bytes_def }
             } else {
-                Effect::Dst { c, bits, def }
+                Effect::Dst {
+                    c,
+                    bits,
+                    def,
+                    float_nan: false,
+                }
             });
             if inst.acc_wr {
                 let (lane, exists) = implicit_lane(ctx, inst.group as u32, c, dst_ty.is_int());
@@ -545,10 +565,12 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
                 )
             }
         };
+        let float_nan = float_exec && matches!(out, Out::Value(_)) && is_nan_of(bits, dst_ty);
         effects.push(Effect::Dst {
             c,
             bits,
             def: dst_def,
+            float_nan,
         });
         if let Some(value) =
             acc_write.or_else(|| inst.acc_wr.then(|| acc_from_write(bits, dst_ty, dst_def)))
@@ -562,7 +584,19 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
     }
     for &effect in effects.iter() {
         match effect {
-            Effect::Dst { c, bits, def } => write_dst(t, &d.dst, c, bits, def),
+            Effect::Dst {
+                c,
+                bits,
+                def,
+                float_nan,
+            } => match &d.dst.loc {
+                Loc::Space(offs) if def && float_nan => {
+                    let at = offs[c as usize] as usize;
+                    t.space
+                        .write_flagged(at, d.dst.ty.size() as usize, bits, FLOAT_NAN);
+                }
+                _ => write_dst(t, &d.dst, c, bits, def),
+            },
             Effect::RawDst { c, bits, bytes_def } => {
                 if let Loc::Space(offs) = &d.dst.loc {
                     let size = d.dst.ty.size() as usize;
@@ -590,6 +624,8 @@ enum Effect {
         c: u32,
         bits: u64,
         def: bool,
+        /// A NaN a float operation produced (its payload is the operation's choice).
+        float_nan: bool,
     },
     /// A raw move into registers: its bytes with their own defined flags.
     RawDst {

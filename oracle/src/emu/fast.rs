@@ -6,7 +6,7 @@
 use super::decode::DInst;
 use super::exec::{Ctx, Enables, enables};
 use super::operand::{Loc, Operand};
-use super::state::Thread;
+use super::state::{FLOAT_NAN, Thread};
 use super::value::{Num, cmod_holds, compare};
 use compiler::Opcode;
 use compiler::inst::CondMod;
@@ -129,7 +129,8 @@ struct Gathered {
     def: u32,
 }
 
-const ALL_DEFINED: [u8; 4] = [1; 4];
+/// Bit 0 of each of a dword's four byte flags: all set when every byte is defined.
+const DEFINED_BITS: u32 = 0x0101_0101;
 
 fn gather(t: &Thread, op: &Operand, n: usize, g: &mut Gathered) {
     g.def = 0;
@@ -139,7 +140,7 @@ fn gather(t: &Thread, op: &Operand, n: usize, g: &mut Gathered) {
             let (defs, _) = t.space.def[base..base + 4 * n].as_chunks::<4>();
             for (c, (b, d)) in bytes.iter().zip(defs).enumerate() {
                 g.vals[c] = u32::from_le_bytes(*b);
-                g.def |= ((*d == ALL_DEFINED) as u32) << c;
+                g.def |= ((u32::from_le_bytes(*d) & DEFINED_BITS == DEFINED_BITS) as u32) << c;
             }
         }
         (Loc::Space(offs), None) => {
@@ -256,7 +257,7 @@ fn compute(t: &mut Thread, d: &DInst, k: Arith, e: &Enables, n: usize, ver: u32)
                 d.srcs.get(1).unwrap_or(&d.srcs[0]),
                 d.srcs.get(2).unwrap_or(&d.srcs[0]),
             );
-            let raw_move = op == Op::Mov && !s0.negate && !s0.abs && !sat;
+            let raw_move = op == Op::Mov && is_raw_float_move(d);
             // Saturation comes after the channel loop, which needs the unsaturated bits.
             let fin = |v: f64| single_bits(v, false);
             let nan = |r: f64, srcs: &[f64]| {
@@ -386,7 +387,17 @@ fn compute(t: &mut Thread, d: &DInst, k: Arith, e: &Enables, n: usize, ver: u32)
     }
     let exec = e.exec;
     def &= exec;
-    scatter(t, &d.dst, n, exec, def & !unsure_dst, &out);
+    // NaN results of float operations carry the NaN mark, as on the generic path.
+    let float_nan = match k {
+        Arith::Float(Op::Cmp(_)) => 0,
+        Arith::Float(Op::Mov) if is_raw_float_move(d) => 0,
+        Arith::Float(_) => (0..n).fold(0u32, |m, c| {
+            m | (f32::from_bits(out[c]).is_nan() as u32) << c
+        }),
+        _ => 0,
+    };
+    let def = def & !unsure_dst;
+    scatter(t, &d.dst, n, exec, (def, def & float_nan), &out);
     if let Some(m) = d.inst.cmod
         && d.inst.op != Opcode::Sel
     {
@@ -435,8 +446,29 @@ fn raw_move(t: &mut Thread, d: &DInst, e: &Enables, n: usize) -> u32 {
     e.exec.count_ones()
 }
 
-/// Writes the enabled channels of a 32-bit destination with their defined flags.
-fn scatter(t: &mut Thread, dst: &Operand, n: usize, exec: u32, def: u32, out: &[u32; 32]) {
+/// An F-to-F MOV without modifiers copies bits: not a float operation.
+fn is_raw_float_move(d: &DInst) -> bool {
+    let s0 = &d.srcs[0];
+    !s0.negate && !s0.abs && !d.inst.saturate
+}
+
+/// Writes the enabled channels of a 32-bit destination with their flags: `def` and
+/// `float_nan` are per-channel masks (a NaN-marked channel is also defined).
+fn scatter(
+    t: &mut Thread,
+    dst: &Operand,
+    n: usize,
+    exec: u32,
+    (def, float_nan): (u32, u32),
+    out: &[u32; 32],
+) {
+    let flag = |c: usize| {
+        if float_nan >> c & 1 != 0 {
+            FLOAT_NAN
+        } else {
+            (def >> c & 1) as u8
+        }
+    };
     match (&dst.loc, dst.packed_base) {
         (Loc::Space(_), Some(base)) => {
             let (bytes, _) = t.space.bytes[base..base + 4 * n].as_chunks_mut::<4>();
@@ -444,15 +476,14 @@ fn scatter(t: &mut Thread, dst: &Operand, n: usize, exec: u32, def: u32, out: &[
             for (c, (b, d)) in bytes.iter_mut().zip(defs.iter_mut()).enumerate() {
                 if exec >> c & 1 != 0 {
                     *b = out[c].to_le_bytes();
-                    *d = [(def >> c & 1) as u8; 4];
+                    *d = [flag(c); 4];
                 }
             }
         }
         (Loc::Space(offs), None) => {
             for (c, &a) in offs.iter().take(n).enumerate() {
                 if exec >> c & 1 != 0 {
-                    t.space
-                        .write(a as usize, 4, out[c] as u64, def >> c & 1 != 0);
+                    t.space.write_flagged(a as usize, 4, out[c] as u64, flag(c));
                 }
             }
         }

@@ -22,9 +22,15 @@
 //! Scratch data is per-channel: dword j of the data belongs to channel j mod exec_size, so a
 //! masked access only touches enabled channels' dwords; a NoMask access moves every byte.
 //!
-//! Buffers: addresses are byte offsets; reads outside the buffer are undefined, writes outside
-//! are dropped (both reported). An undefined address reads undefined data, and a write through
-//! one makes the whole buffer undefined (it could have landed anywhere).
+//! Buffers: addresses are byte offsets; reads outside the buffer are undefined (reported).
+//! Writes to a surface the inputs provide no buffer for, or past the end of the buffer they
+//! provide, are kept as stray writes in the run result (the real surface may be larger, and
+//! another program sees them), and so are scratch writes outside the writing thread's own
+//! slot; `compare.rs` decides what they mean. An undefined address reads undefined data, and
+//! a write through one makes the whole buffer undefined (it could have landed anywhere).
+//!
+//! Byte flags (`Space::def`) keep their NaN mark through every copy: payload reads, buffer
+//! and scratch reads and writes, render-target colours.
 //!
 //! Texture `S`: a 16×16 procedural texture sampled nearest with wrap-around at
 //! `x = ⌊frac(u)·16⌋`, `y = ⌊frac(v)·16⌋`; non-finite coordinates give zero. Its format comes
@@ -47,8 +53,8 @@ use super::decode::DInst;
 use super::exec::{Ctx, diag, enables, read_raw, read_raw_bytes};
 use super::layout::SCRATCH_BASE;
 use super::operand::Loc;
-use super::result::{ChannelColor, DiagKind, Diagnostic, RtWrite};
-use super::state::{Space, Thread};
+use super::result::{ChannelColor, DiagKind, Diagnostic, RtWrite, StrayTarget, StrayWrite};
+use super::state::{FLOAT_NAN, Space, Thread, is_defined};
 use compiler::inputs::TextureFormat;
 use compiler::inst::{MsgDesc, MsgKind};
 use compiler::reg::REG_SIZE;
@@ -68,6 +74,8 @@ pub struct Memory {
     pub scratch: Space,
     /// Format of each sampled surface (absent: unorm).
     pub textures: BTreeMap<u8, TextureFormat>,
+    /// Writes outside the memory the inputs provide, in order.
+    pub stray: Vec<StrayWrite>,
 }
 
 /// What executing a message did to the thread's flow.
@@ -101,6 +109,41 @@ fn dword_def_mask(b: ByteView, i: usize) -> u8 {
             .enumerate()
             .fold(0, |m, (k, &x)| m | ((x != 0) as u8) << k)
     })
+}
+
+/// Which of dword `i`'s bytes carry the float-NaN mark, as a 4-bit mask.
+fn dword_nan_mask(b: ByteView, i: usize) -> u8 {
+    b.1.get(i * 4..i * 4 + 4).map_or(0, |d| {
+        d.iter()
+            .enumerate()
+            .fold(0, |m, (k, &x)| m | ((x == FLOAT_NAN) as u8) << k)
+    })
+}
+
+/// Dword `i` with its byte flags, all cleared unless every byte is defined (a message
+/// moves whole dwords).
+fn flagged_dword(b: ByteView, i: usize) -> (u32, [u8; 4]) {
+    match (b.0.get(i * 4..i * 4 + 4), b.1.get(i * 4..i * 4 + 4)) {
+        (Some(v), Some(d)) => (
+            u32::from_le_bytes([v[0], v[1], v[2], v[3]]),
+            whole([d[0], d[1], d[2], d[3]], true),
+        ),
+        _ => (0, [0; 4]),
+    }
+}
+
+/// `flags` if every byte is defined and `known`, else all undefined.
+fn whole(flags: [u8; 4], known: bool) -> [u8; 4] {
+    if known && flags.iter().all(|&f| is_defined(f)) {
+        flags
+    } else {
+        [0; 4]
+    }
+}
+
+/// The dword at `addr` of a register space with its byte flags (see [`whole`]).
+fn space_dword(s: &Space, addr: usize) -> (u32, [u8; 4]) {
+    flagged_dword((&s.bytes[addr..addr + 4], &s.def[addr..addr + 4]), 0)
 }
 
 fn dword(b: ByteView, i: usize) -> (u32, bool) {
@@ -176,16 +219,16 @@ fn unshared(mem: &Memory, surface: u8, at: usize, len: usize, thread: u32) -> bo
     mine(&mem.owners) && mine(&mem.other_writers)
 }
 
-/// Reads one dword of buffer memory for `thread`: value and defined-ness (undefined if
+/// Reads one dword of buffer memory for `thread`: value and byte flags (undefined if
 /// another thread writes it); out of bounds is `None`.
-fn buffer_read(mem: &Memory, surface: u8, addr: u64, thread: u32) -> Option<(u32, bool)> {
+fn buffer_read(mem: &Memory, surface: u8, addr: u64, thread: u32) -> Option<(u32, [u8; 4])> {
     let buf = mem.buffers.get(&surface)?;
     if !buf.contains(addr, 4) {
         return None;
     }
-    let (v, def) = buf.read(addr as usize, 4);
+    let (v, flags) = space_dword(buf, addr as usize);
     let private = unshared(mem, surface, addr as usize, 4, thread);
-    Some((v as u32, def && private))
+    Some((v, whole(flags, private)))
 }
 
 /// The special values a float texel can hold (see the module doc table).
@@ -271,14 +314,14 @@ impl Ctxt<'_, '_> {
         surface: u8,
         addrs: &[(u32, bool)],
         comps: u32,
-    ) -> Vec<Vec<(u32, bool)>> {
+    ) -> Vec<Vec<(u32, [u8; 4])>> {
         let mut out = vec![];
         for &(addr, adef) in addrs {
             let mut vals = vec![];
             for k in 0..comps {
                 let a = addr as u64 + 4 * k as u64;
                 let v = if !adef {
-                    (0, false)
+                    (0, [0; 4])
                 } else {
                     match buffer_read(self.mem, surface, a, self.t.index) {
                         Some(v) => v,
@@ -287,7 +330,7 @@ impl Ctxt<'_, '_> {
                                 DiagKind::OutOfBounds,
                                 format!("read of buffer {surface} at byte {a} is out of bounds"),
                             );
-                            (0xdead_beef, false)
+                            (0xdead_beef, [0; 4])
                         }
                     }
                 };
@@ -304,7 +347,19 @@ impl Ctxt<'_, '_> {
         out
     }
 
-    fn untyped_write(&mut self, surface: u8, addr: (u32, bool), data: &[(u32, bool)]) {
+    /// Records a write outside the memory the inputs provide.
+    fn stray(&mut self, target: StrayTarget, offset: Option<u64>, bytes: &[u8], defined: &[u8]) {
+        self.mem.stray.push(StrayWrite {
+            target,
+            thread: self.t.index,
+            offset,
+            bytes: bytes.to_vec(),
+            defined: defined.to_vec(),
+        });
+    }
+
+    /// Writes `data` (dwords with byte flags) to buffer `surface` at `addr`.
+    fn untyped_write(&mut self, surface: u8, addr: (u32, bool), data: &[(u32, [u8; 4])]) {
         let thread = self.t.index;
         let (Some(buf), Some(owners)) = (
             self.mem.buffers.get_mut(&surface),
@@ -312,8 +367,13 @@ impl Ctxt<'_, '_> {
         ) else {
             self.note(
                 DiagKind::OutOfBounds,
-                format!("write to buffer {surface}, which does not exist"),
+                format!("write to surface {surface}, which has no buffer (kept as a stray write)"),
             );
+            let target = StrayTarget::Surface { surface };
+            for (k, (v, flags)) in data.iter().enumerate() {
+                let at = addr.1.then_some(addr.0 as u64 + 4 * k as u64);
+                self.stray(target, at, &v.to_le_bytes(), flags);
+            }
             return;
         };
         if !addr.1 {
@@ -327,12 +387,12 @@ impl Ctxt<'_, '_> {
             return;
         }
         let me = (thread + 1).min(SHARED as u32 - 1) as u8;
-        let mut dropped = None;
-        for (k, &(v, def)) in data.iter().enumerate() {
+        let mut beyond = vec![];
+        for (k, &(v, flags)) in data.iter().enumerate() {
             let a = addr.0 as u64 + 4 * k as u64;
             if !buf.contains(a, 4) {
-                dropped = Some(a);
-                break;
+                beyond.push((a, v, flags));
+                continue;
             }
             let private = claim(owners, a as usize, 4, thread)
                 && self.mem.other_writers.get(&surface).is_none_or(|o| {
@@ -340,13 +400,19 @@ impl Ctxt<'_, '_> {
                         .iter()
                         .all(|&w| w == 0 || w == me)
                 });
-            buf.write(a as usize, 4, v as u64, def && private);
+            buf.write_bytes(a as usize, &v.to_le_bytes(), &whole(flags, private));
         }
-        if let Some(a) = dropped {
+        if let Some(&(a, _, _)) = beyond.first() {
             self.note(
                 DiagKind::OutOfBounds,
-                format!("write to buffer {surface} at byte {a} dropped (out of bounds)"),
+                format!(
+                    "write to buffer {surface} at byte {a} is past its end (kept as a stray write)"
+                ),
             );
+        }
+        for (a, v, flags) in beyond {
+            let target = StrayTarget::Surface { surface };
+            self.stray(target, Some(a), &v.to_le_bytes(), &flags);
         }
     }
 
@@ -393,24 +459,40 @@ impl Ctxt<'_, '_> {
         let Some(a) = addr else {
             let len = self.mem.scratch.len();
             self.mem.scratch.undefine(0, len);
+            self.stray(StrayTarget::Scratch, None, data.0, data.1);
             self.note(
                 DiagKind::UndefinedAddress,
                 "scratch write through an undefined address".into(),
             );
             return;
         };
-        let Some(rel) = self.scratch_range(a, data.0.len()) else {
-            return;
-        };
         for j in 0..data.0.len() / 4 {
             if mask >> (j as u32 % n.max(1)) & 1 != 0 {
-                let at = rel + j * 4;
-                self.mem.scratch.write_bytes(
-                    at,
-                    &data.0[j * 4..j * 4 + 4],
-                    &data.1[j * 4..j * 4 + 4],
-                );
+                let span = j * 4..j * 4 + 4;
+                self.scratch_store(a + j as u64 * 4, &data.0[span.clone()], &data.1[span]);
             }
+        }
+    }
+
+    /// Stores bytes at hardware scratch address `addr`: into the scratch buffer where they
+    /// fit, and also as a stray write where they leave the thread's own slot (the slots are
+    /// `logical_scratch_region` bytes apart), since another thread could see them there.
+    fn scratch_store(&mut self, addr: u64, bytes: &[u8], flags: &[u8]) {
+        let len = bytes.len() as u64;
+        let rel = addr.wrapping_sub(SCRATCH_BASE as u64);
+        let region = self.t.logical_scratch_region as u64;
+        let slot = self.t.fftid as u64 * region;
+        let own = rel >= slot && rel.checked_add(len).is_some_and(|e| e <= slot + region);
+        if addr >= SCRATCH_BASE as u64 && self.mem.scratch.contains(rel, len) {
+            self.mem.scratch.write_bytes(rel as usize, bytes, flags);
+        } else {
+            self.note(
+                DiagKind::OutOfBounds,
+                format!("scratch write at address 0x{addr:x} is outside the scratch buffer"),
+            );
+        }
+        if !own {
+            self.stray(StrayTarget::Scratch, Some(rel), bytes, flags);
         }
     }
 
@@ -439,12 +521,12 @@ impl Ctxt<'_, '_> {
                 Some(rel) => {
                     let from = rel + j * 4;
                     space.bytes[at..at + 4].copy_from_slice(&scratch.bytes[from..from + 4]);
-                    let k = known(c) as u8;
+                    let k = known(c);
                     for (d, &s) in space.def[at..at + 4]
                         .iter_mut()
                         .zip(&scratch.def[from..from + 4])
                     {
-                        *d = s & k;
+                        *d = if k { s } else { 0 };
                     }
                 }
                 None => space.write_bytes(at, &[0; 4], &[0; 4]),
@@ -498,18 +580,24 @@ pub fn exec_message(
                 }
                 let mut values = vec![];
                 let mut defined = vec![];
+                let mut float_nan = vec![];
                 for k in 0..comps_n {
                     let at = color.addr(c, k);
                     values.push(cx.t.space.read(at, 4).0 as u32);
-                    let byte_mask = (0..4).fold(0u8, |m, b| {
-                        m | ((cx.t.space.def[at + b] != 0 && known(c)) as u8) << b
-                    });
-                    defined.push(byte_mask);
+                    let view = (&cx.t.space.bytes[at..at + 4], &cx.t.space.def[at..at + 4]);
+                    let (d, nan) = if known(c) {
+                        (dword_def_mask(view, 0), dword_nan_mask(view, 0))
+                    } else {
+                        (0, 0)
+                    };
+                    defined.push(d);
+                    float_nan.push(nan);
                 }
                 channels.push(ChannelColor {
                     channel: inst.group as u32 + c,
                     values,
                     defined,
+                    float_nan,
                 });
             }
             effect.rt_write = Some(RtWrite {
@@ -538,19 +626,22 @@ pub fn exec_message(
                     .collect();
                 let results = cx.untyped_read(surface, &live, comps_n);
                 for (c, vals) in (0..n).filter(|c| mask >> c & 1 != 0).zip(results) {
-                    for (k, (v, def)) in vals.into_iter().enumerate() {
-                        cx.t.space
-                            .write(dst.addr(c, k as u32), 4, v as u64, def && known(c));
+                    for (k, (v, flags)) in vals.into_iter().enumerate() {
+                        cx.t.space.write_bytes(
+                            dst.addr(c, k as u32),
+                            &v.to_le_bytes(),
+                            &whole(flags, known(c)),
+                        );
                     }
                 }
             } else {
                 let data = components(d, &inst.srcs[1], &d.srcs[1].loc)?;
                 check_span(cx.t, &data, n, comps_n, 4)?;
                 for c in (0..n).filter(|c| mask >> c & 1 != 0) {
-                    let vals: Vec<(u32, bool)> = (0..comps_n)
+                    let vals: Vec<(u32, [u8; 4])> = (0..comps_n)
                         .map(|k| {
-                            let (v, def) = cx.t.space.read(data.addr(c, k), 4);
-                            (v as u32, def && known(c))
+                            let (v, flags) = space_dword(&cx.t.space, data.addr(c, k));
+                            (v, whole(flags, known(c)))
                         })
                         .collect();
                     let (a, adef) = addrs[c as usize];
@@ -577,7 +668,7 @@ pub fn exec_message(
                     let at = c as usize * size;
                     let def: Vec<u8> = data.1[at..at + size]
                         .iter()
-                        .map(|&x| x & known(c) as u8)
+                        .map(|&x| if known(c) { x } else { 0 })
                         .collect();
                     cx.t.space
                         .write_bytes(per_channel.addr(c, 0), &data.0[at..at + size], &def);
@@ -588,24 +679,22 @@ pub fn exec_message(
                     let a = per_channel.addr(c, 0);
                     let at = c as usize * size;
                     data.0[at..at + size].copy_from_slice(&cx.t.space.bytes[a..a + size]);
-                    let k = known(c) as u8;
+                    let k = known(c);
                     for (dst, src) in data.1[at..at + size]
                         .iter_mut()
                         .zip(&cx.t.space.def[a..a + size])
                     {
-                        *dst = *src & k;
+                        *dst = if k { *src } else { 0 };
                     }
                 }
                 // Per-channel elements of `size` bytes: mask at element granularity.
-                if let Some(rel) = cx.scratch_range(addr, data_len) {
-                    for c in (0..n).filter(|c| mask >> c & 1 != 0) {
-                        let at = c as usize * size;
-                        cx.mem.scratch.write_bytes(
-                            rel + at,
-                            &data.0[at..at + size],
-                            &data.1[at..at + size],
-                        );
-                    }
+                for c in (0..n).filter(|c| mask >> c & 1 != 0) {
+                    let at = c as usize * size;
+                    cx.scratch_store(
+                        addr + at as u64,
+                        &data.0[at..at + size],
+                        &data.1[at..at + size],
+                    );
                 }
             }
         }
@@ -748,13 +837,17 @@ fn send(
     {
         return Err("SEND writes back outside the register space".into());
     }
-    let write_back = |cx: &mut Ctxt, k: usize, c: u32, v: u32, def: bool| {
+    let write_back_flagged = |cx: &mut Ctxt, k: usize, c: u32, v: u32, flags: [u8; 4]| {
         if let Some(base) = dst_base {
             let at = base as usize + (k * rpc * 8 + c as usize) * 4;
             if at + 4 <= base as usize + rlen_bytes {
-                cx.t.space.write(at, 4, v as u64, def && known(c));
+                cx.t.space
+                    .write_bytes(at, &v.to_le_bytes(), &whole(flags, known(c)));
             }
         }
+    };
+    let write_back = |cx: &mut Ctxt, k: usize, c: u32, v: u32, def: bool| {
+        write_back_flagged(cx, k, c, v, [def as u8; 4]);
     };
     match kind {
         MsgKind::RtWrite { target } => {
@@ -775,6 +868,15 @@ fn send(
                                 }
                             })
                             .collect(),
+                        float_nan: (0..comps_n)
+                            .map(|k| {
+                                if known(c) {
+                                    dword_nan_mask(body, at(k))
+                                } else {
+                                    0
+                                }
+                            })
+                            .collect(),
                     }
                 })
                 .collect();
@@ -790,18 +892,18 @@ fn send(
             let addrs: Vec<(u32, bool)> = live.iter().map(|&c| comp_dword(body, 0, c)).collect();
             let results = cx.untyped_read(surface, &addrs, comps as u32);
             for (&c, vals) in live.iter().zip(results) {
-                for (k, (v, def)) in vals.into_iter().enumerate() {
-                    write_back(cx, k, c, v, def);
+                for (k, (v, flags)) in vals.into_iter().enumerate() {
+                    write_back_flagged(cx, k, c, v, flags);
                 }
             }
         }
         MsgKind::UntypedWrite { surface, comps } => {
             for c in (0..n).filter(|c| mask >> c & 1 != 0) {
                 let (a, adef) = comp_dword(body, 0, c);
-                let vals: Vec<(u32, bool)> = (0..comps as usize)
+                let vals: Vec<(u32, [u8; 4])> = (0..comps as usize)
                     .map(|k| {
-                        let (v, def) = comp_dword(body, k + 1, c);
-                        (v, def && known(c))
+                        let (v, flags) = flagged_dword(body, (k + 1) * rpc * 8 + c as usize);
+                        (v, whole(flags, known(c)))
                     })
                     .collect();
                 cx.untyped_write(surface, (a, adef && known(c)), &vals);

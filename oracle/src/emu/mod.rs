@@ -27,6 +27,7 @@ use messages::Memory;
 pub use prepared::Prepared;
 use result::{BufferState, Diagnostic, Outcome, RunResult, ThreadResult};
 use state::{ACC_LANES, AccLane, Space, Thread, garbage};
+pub use state::{FLOAT_NAN, is_defined};
 use std::collections::BTreeMap;
 
 /// How to run a program.
@@ -160,6 +161,7 @@ fn memory(p: &Program, inputs: &Inputs, real_scratch: u32) -> Memory {
         other_writers: BTreeMap::new(),
         scratch: Space::undefined(scratch_len.min(256 << 20)),
         textures: inputs.textures.clone(),
+        stray: vec![],
     }
 }
 
@@ -345,6 +347,7 @@ fn execute(
         })
         .collect();
     let owners = std::mem::take(&mut mem.owners);
+    result.stray_writes = std::mem::take(&mut mem.stray);
     result.buffers = mem
         .buffers
         .into_iter()

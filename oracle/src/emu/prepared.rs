@@ -65,6 +65,7 @@ impl<'p> Prepared<'p> {
             outcome: Outcome::Completed,
             threads: vec![],
             buffers: BTreeMap::new(),
+            stray_writes: vec![],
             diagnostics: vec![],
             steps: 0,
             channel_ops: 0,

@@ -28,6 +28,10 @@ pub struct ChannelColor {
     pub values: Vec<u32>,
     /// Per component, a 4-bit mask of which bytes are defined (0xf = all).
     pub defined: Vec<u8>,
+    /// Per component, a 4-bit mask of which bytes belong to a NaN that a float operation
+    /// produced (its payload is the operation's choice; see `compare.rs`).
+    #[serde(default)]
+    pub float_nan: Vec<u8>,
 }
 
 /// A render-target write as the pixel backend would receive it.
@@ -52,7 +56,32 @@ pub struct ThreadResult {
 #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
 pub struct BufferState {
     pub bytes: Vec<u8>,
-    /// One flag per byte: 1 defined, 0 undefined.
+    /// One flag per byte: 0 undefined, 1 defined, 3 defined and part of a NaN that a float
+    /// operation produced (bit 0 alone says defined).
+    pub defined: Vec<u8>,
+}
+
+/// Memory a stray write lands in.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum StrayTarget {
+    /// A surface the inputs provide no buffer for, or past the end of the buffer they provide.
+    Surface { surface: u8 },
+    /// Scratch outside the writing thread's own slot (or outside the scratch buffer), where
+    /// another thread or the next shader could see it. Offsets are from the scratch base.
+    Scratch,
+}
+
+/// A write to memory the run's inputs do not cover: kept (not dropped) so that a write one
+/// program makes and the other does not is a difference.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct StrayWrite {
+    pub target: StrayTarget,
+    pub thread: u32,
+    /// Byte offset; `None` for a write through an undefined address (it could be anywhere).
+    pub offset: Option<u64>,
+    pub bytes: Vec<u8>,
+    /// One flag per byte, as in [`BufferState::defined`].
     pub defined: Vec<u8>,
 }
 
@@ -87,6 +116,9 @@ pub struct RunResult {
     pub outcome: Outcome,
     pub threads: Vec<ThreadResult>,
     pub buffers: BTreeMap<u8, BufferState>,
+    /// Writes outside the memory the inputs provide, in the order they happened.
+    #[serde(default)]
+    pub stray_writes: Vec<StrayWrite>,
     pub diagnostics: Vec<Diagnostic>,
     /// Instructions executed, over all threads.
     pub steps: u64,

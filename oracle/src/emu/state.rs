@@ -1,12 +1,27 @@
 //! Per-thread machine state: register space with a defined flag per byte, flags,
 //! accumulator lanes, channel masks and the control-flow stack.
 
-/// Bytes with a defined flag each (1 = defined). Undefined bytes hold deterministic garbage,
-/// so results computed from them are reproducible but never trusted.
+/// Bytes with a flag each: 0 undefined, [`DEFINED`], or [`FLOAT_NAN`] (defined, and part of
+/// a NaN that a float operation produced). Undefined bytes hold deterministic garbage, so
+/// results computed from them are reproducible but never trusted. Only bit 0 says whether a
+/// byte is defined; the NaN mark rides along with raw copies (moves, payloads, memory) so
+/// the comparison can tolerate NaN payload differences exactly where a float operation
+/// chose the payload (see `compare.rs`).
 #[derive(Clone, Debug)]
 pub struct Space {
     pub bytes: Vec<u8>,
     pub def: Vec<u8>,
+}
+
+/// Flag of a defined byte.
+pub const DEFINED: u8 = 1;
+/// Flag of a defined byte of a NaN result of a float operation.
+pub const FLOAT_NAN: u8 = 3;
+
+/// Whether a byte flag says defined.
+#[inline]
+pub fn is_defined(flag: u8) -> bool {
+    flag & DEFINED != 0
 }
 
 /// Deterministic garbage for undefined byte `addr`.
@@ -46,7 +61,7 @@ impl Space {
         fn word<const N: usize>(s: &Space, addr: usize) -> (u64, bool) {
             let mut buf = [0u8; 8];
             buf[..N].copy_from_slice(&s.bytes[addr..addr + N]);
-            let def = s.def[addr..addr + N] == [1u8; N];
+            let def = s.def[addr..addr + N].iter().all(|&f| is_defined(f));
             (u64::from_le_bytes(buf), def)
         }
         match size {
@@ -57,21 +72,28 @@ impl Space {
         }
     }
 
+    /// Writes a value that carries no NaN mark (defined or not).
     #[inline]
     pub fn write(&mut self, addr: usize, size: usize, bits: u64, def: bool) {
-        fn word<const N: usize>(s: &mut Space, addr: usize, bits: u64, def: bool) {
+        self.write_flagged(addr, size, bits, def as u8);
+    }
+
+    /// Writes a value with `flag` on each of its bytes (0, [`DEFINED`] or [`FLOAT_NAN`]).
+    #[inline]
+    pub fn write_flagged(&mut self, addr: usize, size: usize, bits: u64, flag: u8) {
+        fn word<const N: usize>(s: &mut Space, addr: usize, bits: u64, flag: u8) {
             s.bytes[addr..addr + N].copy_from_slice(&bits.to_le_bytes()[..N]);
-            s.def[addr..addr + N].copy_from_slice(&[def as u8; N]);
+            s.def[addr..addr + N].copy_from_slice(&[flag; N]);
         }
         match size {
-            1 => word::<1>(self, addr, bits, def),
-            2 => word::<2>(self, addr, bits, def),
-            4 => word::<4>(self, addr, bits, def),
-            _ => word::<8>(self, addr, bits, def),
+            1 => word::<1>(self, addr, bits, flag),
+            2 => word::<2>(self, addr, bits, flag),
+            4 => word::<4>(self, addr, bits, flag),
+            _ => word::<8>(self, addr, bits, flag),
         }
     }
 
-    /// Copies bytes and their defined flags from `src`.
+    /// Copies bytes and their flags (NaN marks included).
     pub fn write_bytes(&mut self, addr: usize, bytes: &[u8], def: &[u8]) {
         self.bytes[addr..addr + bytes.len()].copy_from_slice(bytes);
         self.def[addr..addr + def.len()].copy_from_slice(def);
