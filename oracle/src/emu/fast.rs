@@ -396,8 +396,8 @@ fn compute(t: &mut Thread, d: &DInst, k: Arith, e: &Enables, n: usize, ver: u32)
         }),
         _ => 0,
     };
-    let def = def & !unsure_dst;
-    scatter(t, &d.dst, n, exec, (def, def & float_nan), &out);
+    let dst_def = def & !unsure_dst;
+    scatter(t, &d.dst, n, exec, (dst_def, dst_def & float_nan), &out);
     if let Some(m) = d.inst.cmod
         && d.inst.op != Opcode::Sel
     {
