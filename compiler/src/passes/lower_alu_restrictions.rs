@@ -4,7 +4,7 @@
 //!   ops swap, CMP swaps with the reversed condition, predicated SEL swaps with the inverted
 //!   predicate; otherwise the immediate is loaded into a scalar temporary.
 //! * Three-source instructions: Align16 parts (up to Gfx9) take no immediates and only scalar
-//!   or packed sources; Align1 parts (Gfx11+) take 16-bit immediates in src0/src2 only, not
+//!   or packed, register-aligned sources and destinations; Align1 parts (Gfx11+) take 16-bit immediates in src0/src2 only, not
 //!   both, and write with horizontal stride 1 or 2.
 //! * Gfx11+ cannot region byte data in src1 (src1/src2 of 3-source ops): widened to W first.
 //! * Vector immediates need a 16-byte aligned destination with a word (V/UV) or dword (VF)
@@ -168,10 +168,22 @@ fn three_source(
             if s.is_imm() {
                 inst.srcs[i] = load_imm(p, s, out);
                 changed = true;
-            } else if !s.is_uniform() && byte_stride(&s) != s.ty.size() {
+            } else if !s.is_uniform() && (byte_stride(&s) != s.ty.size() || reg_offset(&s) != 0) {
+                // A packed row starting inside a register cannot be encoded as one Align16
+                // row either: register-aligned copies (eu-hardware.md §1.3).
                 inst.srcs[i] = packed_copy(p, inst, s, out);
                 changed = true;
             }
+        }
+        let d = inst.dst;
+        if !d.is_null() && reg_offset(&d) != 0 {
+            let t = super::temp(p, d.ty, inst.exec_size as u32 * d.ty.size());
+            inst.dst = t;
+            let mut copy = like(inst, Opcode::Mov, d, vec![t]);
+            copy.predicate = inst.predicate;
+            copy.flag_subreg = inst.flag_subreg;
+            after.push(copy);
+            changed = true;
         }
         return changed;
     }
