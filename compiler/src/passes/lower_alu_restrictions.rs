@@ -89,22 +89,29 @@ fn two_source(p: &mut Program, inst: &mut Inst, out: &mut Vec<Inst>) -> bool {
         return false;
     }
     if inst.srcs[0].is_imm() && !inst.srcs[1].is_imm() {
-        let commutative = matches!(
-            inst.op,
-            Opcode::Add
-                | Opcode::Mul
-                | Opcode::And
-                | Opcode::Or
-                | Opcode::Xor
-                | Opcode::Avg
-                | Opcode::Addc
-        ) || (inst.op == Opcode::Sel && inst.predicate.is_none());
+        // Float min/max (SEL.l/.ge) picks src0 when the two compare equal, so with −0.0
+        // and +0.0 the order decides the sign of the result: not swapped (the documents
+        // are silent on SEL's tie-break; the conservative choice keeps the order).
+        let float_min_max = inst.op == Opcode::Sel
+            && inst.predicate.is_none()
+            && (inst.srcs[0].ty.is_float() || inst.srcs[1].ty.is_float());
+        let commutative =
+            matches!(
+                inst.op,
+                Opcode::Add
+                    | Opcode::Mul
+                    | Opcode::And
+                    | Opcode::Or
+                    | Opcode::Xor
+                    | Opcode::Avg
+                    | Opcode::Addc
+            ) || (inst.op == Opcode::Sel && inst.predicate.is_none() && !float_min_max);
         if commutative {
             inst.srcs.swap(0, 1);
         } else if inst.op == Opcode::Cmp {
             inst.srcs.swap(0, 1);
             inst.cmod = inst.cmod.map(reversed);
-        } else if inst.op == Opcode::Sel {
+        } else if inst.op == Opcode::Sel && !float_min_max {
             inst.srcs.swap(0, 1);
             if let Some(pred) = &mut inst.predicate {
                 pred.inverse = !pred.inverse;
