@@ -4,7 +4,7 @@
 //!   ops swap, CMP swaps with the reversed condition, predicated SEL swaps with the inverted
 //!   predicate; otherwise the immediate is loaded into a scalar temporary.
 //! * Three-source instructions: Align16 parts (up to Gfx9) take no immediates and only scalar
-//!   or packed sources; Align1 parts (Gfx11+) take 16-bit immediates in src0/src2 only, not
+//!   or packed, register-aligned sources and destinations; Align1 parts (Gfx11+) take 16-bit immediates in src0/src2 only, not
 //!   both, and write with horizontal stride 1 or 2.
 //! * Gfx11+ cannot region byte data in src1 (src1/src2 of 3-source ops): widened to W first.
 //! * Vector immediates need a 16-byte aligned destination with a word (V/UV) or dword (VF)
@@ -89,22 +89,29 @@ fn two_source(p: &mut Program, inst: &mut Inst, out: &mut Vec<Inst>) -> bool {
         return false;
     }
     if inst.srcs[0].is_imm() && !inst.srcs[1].is_imm() {
-        let commutative = matches!(
-            inst.op,
-            Opcode::Add
-                | Opcode::Mul
-                | Opcode::And
-                | Opcode::Or
-                | Opcode::Xor
-                | Opcode::Avg
-                | Opcode::Addc
-        ) || (inst.op == Opcode::Sel && inst.predicate.is_none());
+        // Float min/max (SEL.l/.ge) picks src0 when the two compare equal, so with −0.0
+        // and +0.0 the order decides the sign of the result: not swapped (the documents
+        // are silent on SEL's tie-break; the conservative choice keeps the order).
+        let float_min_max = inst.op == Opcode::Sel
+            && inst.predicate.is_none()
+            && (inst.srcs[0].ty.is_float() || inst.srcs[1].ty.is_float());
+        let commutative =
+            matches!(
+                inst.op,
+                Opcode::Add
+                    | Opcode::Mul
+                    | Opcode::And
+                    | Opcode::Or
+                    | Opcode::Xor
+                    | Opcode::Avg
+                    | Opcode::Addc
+            ) || (inst.op == Opcode::Sel && inst.predicate.is_none() && !float_min_max);
         if commutative {
             inst.srcs.swap(0, 1);
         } else if inst.op == Opcode::Cmp {
             inst.srcs.swap(0, 1);
             inst.cmod = inst.cmod.map(reversed);
-        } else if inst.op == Opcode::Sel {
+        } else if inst.op == Opcode::Sel && !float_min_max {
             inst.srcs.swap(0, 1);
             if let Some(pred) = &mut inst.predicate {
                 pred.inverse = !pred.inverse;
@@ -168,10 +175,22 @@ fn three_source(
             if s.is_imm() {
                 inst.srcs[i] = load_imm(p, s, out);
                 changed = true;
-            } else if !s.is_uniform() && byte_stride(&s) != s.ty.size() {
+            } else if !s.is_uniform() && (byte_stride(&s) != s.ty.size() || reg_offset(&s) != 0) {
+                // A packed row starting inside a register cannot be encoded as one Align16
+                // row either: register-aligned copies (eu-hardware.md §1.3).
                 inst.srcs[i] = packed_copy(p, inst, s, out);
                 changed = true;
             }
+        }
+        let d = inst.dst;
+        if !d.is_null() && reg_offset(&d) != 0 {
+            let t = super::temp(p, d.ty, inst.exec_size as u32 * d.ty.size());
+            inst.dst = t;
+            let mut copy = like(inst, Opcode::Mov, d, vec![t]);
+            copy.predicate = inst.predicate;
+            copy.flag_subreg = inst.flag_subreg;
+            after.push(copy);
+            changed = true;
         }
         return changed;
     }

@@ -56,15 +56,25 @@ fn fpu_width(p: &Program, inst: &Inst) -> u32 {
         if info.verx10 == 70 && !inst.nomask && df {
             w = w.min(4);
         }
-        // A two-register destination needs two-register sources on gen7 (except scalars).
-        let dst_regs = span_regs(&inst.dst, w, None);
-        let narrow_src = inst.srcs.iter().any(|s| {
-            !s.is_uniform() && !s.is_imm() && !s.is_null() && span_regs(s, w, None) < dst_regs
-        });
-        if dst_regs == 2 && narrow_src {
-            w /= 2;
+        // A two-register destination needs two-register sources on gen7 (except scalars);
+        // a destination misaligned across a register boundary may need several halvings.
+        loop {
+            let dst_regs = span_regs(&inst.dst, w, None);
+            let narrow_src = inst.srcs.iter().any(|s| {
+                !s.is_uniform() && !s.is_imm() && !s.is_null() && span_regs(s, w, None) < dst_regs
+            });
+            if w > 1 && dst_regs == 2 && narrow_src {
+                w /= 2;
+            } else {
+                break;
+            }
         }
         while w > 1 && crosses_registers_unevenly(inst, w) {
+            w /= 2;
+        }
+    }
+    if info.verx10 <= 80 || inst.op.is_math() {
+        while w > 1 && uneven_dst_split(inst, w) {
             w /= 2;
         }
     }
@@ -96,6 +106,23 @@ fn crosses_registers_unevenly(inst: &Inst, w: u32) -> bool {
         let second = (0..w).map(|c| at(s, c)).find(|&b| b >= REG_SIZE);
         from_other || second.is_some_and(|b| b % REG_SIZE != super::reg_offset(s))
     })
+}
+
+/// Whether a destination spanning two registers at width `w` writes unequal amounts to
+/// them (Gen ≤ 8 for every opcode, later only for math: eu-hardware.md §1.5, §6.7), as a
+/// destination at a register offset (`v+4`) does.
+fn uneven_dst_split(inst: &Inst, w: u32) -> bool {
+    let d = &inst.dst;
+    if !matches!(d.kind, RegKind::Vgrf { .. } | RegKind::Attr { .. }) {
+        return false;
+    }
+    let size = d.ty.size();
+    let stride = super::byte_stride(d).max(size);
+    let low = (0..w)
+        .map(|c| super::reg_offset(d) + c * stride)
+        .filter(|&b| b < REG_SIZE)
+        .count() as u32;
+    low < w && 2 * low != w
 }
 
 /// The width the hardware executes `inst` at on this device.
@@ -322,12 +349,20 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
     let mut progress = false;
     let mut out = vec![];
     for inst in p.take_insts() {
-        let w = lowered_width(p, &inst);
-        if w != inst.exec_size as u32 && w > 0 {
-            out.extend(split(p, inst, w, opts));
-            progress = true;
-        } else {
-            out.push(inst);
+        // Pieces and the copies around them are lowered again: a copy into a destination
+        // misaligned across registers may itself need narrower pieces. Widths only shrink
+        // (a promoted piece is at its lowered width), so this ends.
+        let mut work = vec![inst];
+        while let Some(inst) = work.pop() {
+            let w = lowered_width(p, &inst);
+            if w != inst.exec_size as u32 && w > 0 {
+                let mut pieces = split(p, inst, w, opts);
+                pieces.reverse();
+                work.extend(pieces);
+                progress = true;
+            } else {
+                out.push(inst);
+            }
         }
     }
     p.set_insts(out);
