@@ -3,7 +3,7 @@
 //! compilers (0, ±1, INT_MIN, INT_MAX, 0x8000, 0xffff, ±0.0, ±Inf, NaN, denormals, 2^31,
 //! 2^32−1). The same seed gives the same inputs on every machine (ChaCha8).
 //!
-//! Half the input sets are *correlated* ([`Pool`]): drawn independently, two operands are
+//! Two input sets in three are *correlated* ([`Pool`]): drawn independently, two operands are
 //! almost never equal, so the cases that need `a == b` — `Inf − Inf`, a subtract-compare of
 //! equal operands, INT_MIN against its neighbour — would take a hundred input sets to occur
 //! (brw-backend.md §10.3 #13: the subtract-merge with ±Inf needed > 64). A correlated set
@@ -100,7 +100,7 @@ fn neighbour(x: Value, below: &mut impl FnMut(u64) -> u64) -> Value {
     Value::new(x.ty, moved as u64)
 }
 
-/// The shared values of a correlated input set: a palette of 1–3 special values and one
+/// The shared values of a correlated input set: a palette of 1–2 special values and one
 /// value per channel, reused by every attr and buffer at that channel.
 struct Pool {
     palette: Vec<Value>,
@@ -199,7 +199,7 @@ pub fn textures_sampled(p: &Program) -> Vec<u8> {
 
 /// Inputs for `p` from `seed`: every uniform, every attr of every thread, a buffer for every
 /// surface the program touches, a format for every texture it samples (float or unorm) and
-/// dispatch masks (mostly full, sometimes partial); half the sets correlated.
+/// dispatch masks (mostly full, sometimes partial); two sets in three correlated.
 pub fn generate(p: &Program, seed: u64) -> Inputs {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     draw(p, 1, &mut |n| rng.random_range(0..n))

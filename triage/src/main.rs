@@ -120,8 +120,8 @@ enum Command {
     },
     /// Are two programs equivalent: does B refine A on generated inputs?
     ///
-    /// Runs A (the reference) and B on A's own INPUTS section (B's is ignored) and K input
-    /// sets generated for A. B refines A when every byte A defines, B produces the same
+    /// Runs A (the reference) and B on A's own INPUTS section (B's is ignored) and
+    /// `--inputs K` (default 16) input sets generated for A. B refines A when every byte A defines, B produces the same
     /// (NaN payloads of float results aside); input sets on which A branches on undefined
     /// values or does not complete are discarded. Prints a distinguishing input set and the
     /// channel diff when B does not refine A.
@@ -136,7 +136,9 @@ enum Command {
     /// program, 3 UNDECIDED (every input set discarded: nothing was compared), 4 the
     /// programs have different shapes.
     Equiv {
+        /// The reference program.
         a: PathBuf,
+        /// The program that must refine A (e.g. A compiled, or A after a rewrite).
         b: PathBuf,
         /// Generated input sets (besides A's INPUTS section). Some are correlated (values
         /// repeated across channels, attrs and uniforms; equal special values; x and x±1)
