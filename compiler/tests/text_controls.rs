@@ -27,7 +27,9 @@ fn wide_exec_sizes_parse_for_the_strict_rule() {
     // ExecSize 64/128 have no encoding (eu-hardware.md §1.1); the text form keeps them so
     // that the strict checker, not the parser, names the broken rule (invalid-exec-size).
     for n in [64, 128] {
-        let text = program(&format!("mov({n}) g10<8;8,1>:UB, g2<8;8,1>:UB {{ NoMask }}"));
+        let text = program(&format!(
+            "mov({n}) g10<8;8,1>:UB, g2<8;8,1>:UB {{ NoMask }}"
+        ));
         let p = parse_program(&text).unwrap();
         assert_eq!(p.insts().next().unwrap().exec_size, n);
         assert_eq!(print_program(&p), text);
@@ -40,5 +42,8 @@ fn unknown_control_is_located() {
         .unwrap_err()
         .to_string();
     assert!(err.starts_with("7:40:"), "{err}");
-    assert!(err.contains("NoDDClr"), "the message lists the controls: {err}");
+    assert!(
+        err.contains("NoDDClr"),
+        "the message lists the controls: {err}"
+    );
 }

@@ -523,7 +523,11 @@ fn cmod_not_supported() {
 fn add3_exists_from_gfx12_5_with_word_or_dword_integers() {
     // eu-hardware.md §7.3: ADD3 on Gfx12.5+, integer D/UD/W/UW only.
     let body = "add3(8) v0:D, attr0:D, v1:D, 7:W";
-    case(Rule::UnsupportedOpcode, prog("dg2", 8, body), prog("tgl", 8, body));
+    case(
+        Rule::UnsupportedOpcode,
+        prog("dg2", 8, body),
+        prog("tgl", 8, body),
+    );
     case(
         Rule::IllegalType,
         prog("dg2", 8, body),

@@ -168,3 +168,23 @@ pub fn localise(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::legalising_pass;
+
+    #[test]
+    fn new_rules_blame_the_pass_that_legalises_them() {
+        for (rule, pass) in [
+            ("simd32-masked-pre-gen8", "lower_simd_width"),
+            ("imm-src0-two-source", "lower_alu_restrictions"),
+            ("imm-64bit-multi-source", "lower_alu_restrictions"),
+            ("cmod-not-supported", "lower_alu_restrictions"),
+            ("add3-imm-type", "lower_alu_restrictions"),
+            ("send-payload-subreg", "lower_logical_sends"),
+            ("qword-lp-depctrl", "lower_regioning"),
+        ] {
+            assert_eq!(legalising_pass(rule), pass, "{rule}");
+        }
+    }
+}

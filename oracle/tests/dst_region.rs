@@ -11,8 +11,7 @@ fn destination_vstride_and_width_are_ignored() {
     // Read as a source region, <32;4,1> would put channels 4..8 at elements 32..36 (g14);
     // as a destination, channel c is element c: g10 bytes 0..32 only.
     let dst_inst = "mov(8) g10<32;4,1>:F, 2.0:F";
-    let text =
-        format!("eu 1\ntarget skl\ndispatch 8\nSTART B0\n    {dst_inst}\nEND B0\n");
+    let text = format!("eu 1\ntarget skl\ndispatch 8\nSTART B0\n    {dst_inst}\nEND B0\n");
     let p = parse_program(&text).unwrap();
     let inst = p.insts().next().unwrap().clone();
     assert!(

@@ -28,7 +28,11 @@ fn touched(device: &str, mask: u32) -> (Vec<bool>, Vec<String>) {
     let words = (0..32)
         .map(|c| !(def[2 * c] == 1 && def[2 * c + 1] == 1 && bytes[2 * c..2 * c + 2] == [5, 0]))
         .collect();
-    let rules = r.diagnostics.iter().filter_map(|d| d.rule.clone()).collect();
+    let rules = r
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.rule.clone())
+        .collect();
     (words, rules)
 }
 
@@ -36,11 +40,17 @@ fn touched(device: &str, mask: u32) -> (Vec<bool>, Vec<String>) {
 fn second_half_uses_the_low_mask_bits_on_ivb() {
     // High half dispatched, low half not: on IVB the high half follows the (off) low bits.
     let (words, rules) = touched("ivb", 0xffff_0000);
-    assert!(words.iter().all(|&t| !t), "no channel may execute: {words:?}");
+    assert!(
+        words.iter().all(|&t| !t),
+        "no channel may execute: {words:?}"
+    );
     assert!(rules.contains(&"simd32-masked-pre-gen8".to_string()));
     // Low half dispatched: both halves execute.
     let (words, _) = touched("ivb", 0x0000_ffff);
-    assert!(words.iter().all(|&t| t), "every channel executes: {words:?}");
+    assert!(
+        words.iter().all(|&t| t),
+        "every channel executes: {words:?}"
+    );
 }
 
 #[test]

@@ -859,21 +859,48 @@ fn new_rules_are_not_applicable_elsewhere() {
     for (rule, dev, text) in [
         // One-source instructions take any immediate in src0, 64-bit ones too.
         ("imm-src0-two-source", "skl", "mov(8) g10<8;8,1>:F, 1.0:F"),
-        ("imm-64bit-multi-source", "skl", "mov(4) g10<4;4,1>:Q, 0x100000000:Q { NoMask }"),
+        (
+            "imm-64bit-multi-source",
+            "skl",
+            "mov(4) g10<4;4,1>:Q, 0x100000000:Q { NoMask }",
+        ),
         // A one-source math function ignores its (null) second source.
-        ("imm-src0-two-source", "skl", "rcp(8) g10<8;8,1>:F, g2<8;8,1>:F"),
+        (
+            "imm-src0-two-source",
+            "skl",
+            "rcp(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        ),
         // Only SEND payloads are register-aligned; ALU sources may start anywhere.
-        ("send-payload-subreg", "skl", "mov(4) g10<4;4,1>:UD, g2.4<4;4,1>:UD { NoMask }"),
+        (
+            "send-payload-subreg",
+            "skl",
+            "mov(4) g10<4;4,1>:UD, g2.4<4;4,1>:UD { NoMask }",
+        ),
         // Control flow is not split by width lowering.
         ("simd32-masked-pre-gen8", "ivb", "endif(32)"),
-        ("cmod-not-supported", "skl", "add.ge.f0.0(8) g10<8;8,1>:F, g2<8;8,1>:F, 1.0:F"),
+        (
+            "cmod-not-supported",
+            "skl",
+            "add.ge.f0.0(8) g10<8;8,1>:F, g2<8;8,1>:F, 1.0:F",
+        ),
         // ADD3 is no instruction before Gfx12.5 (unsupported-instruction says so there).
-        ("add3-imm-type", "tgl", "add3(8) g10<8;8,1>:D, 1:D, g4<8;8,1>:D, g6<8;8,1>:D"),
+        (
+            "add3-imm-type",
+            "tgl",
+            "add3(8) g10<8;8,1>:D, 1:D, g4<8;8,1>:D, g6<8;8,1>:D",
+        ),
         // DepCtrl on a 32-bit operation is fine on the low-power parts.
-        ("qword-lp-depctrl", "chv", "mov(8) g10<8;8,1>:F, g2<8;8,1>:F { NoDDClr NoDDChk }"),
+        (
+            "qword-lp-depctrl",
+            "chv",
+            "mov(8) g10<8;8,1>:F, g2<8;8,1>:F { NoDDClr NoDDChk }",
+        ),
     ] {
         let got = rules(dev, text);
-        assert!(!got.contains(&rule), "{rule} reported for `{text}` on {dev}");
+        assert!(
+            !got.contains(&rule),
+            "{rule} reported for `{text}` on {dev}"
+        );
     }
 }
 

@@ -192,8 +192,7 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
             .collect::<Result<Vec<_>, _>>()
             .map_err(fault)?;
         let violations = checker.as_ref().map_or(vec![], |c| c.check(inst));
-        let low_mask_halves =
-            strict && exec == 32 && !inst.nomask && p.device.info().verx10 < 80;
+        let low_mask_halves = strict && exec == 32 && !inst.nomask && p.device.info().verx10 < 80;
         let mut d = DInst {
             inst,
             dst,

@@ -249,7 +249,10 @@ rule!(
     ADD3_SRC,
     "add3-src-type",
     "Source must be integer D, UD, W, or UW type.",
-    |i, _| i.op == Opcode::Add3 && i.srcs.iter().any(|s| !s.is_imm() && !add3_word_or_dword(s.ty))
+    |i, _| i.op == Opcode::Add3
+        && i.srcs
+            .iter()
+            .any(|s| !s.is_imm() && !add3_word_or_dword(s.ty))
 );
 rule!(
     ADD3_IMM,
