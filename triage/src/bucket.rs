@@ -63,7 +63,8 @@ pub fn opcode_and_type(line: &str) -> Option<String> {
     let (head, rest) = line.split_once('(')?;
     let op = head.split('.').next()?;
     Opcode::from_name(op)?;
-    let dst = rest.split_once(')')?.1.split(',').next()?.trim();
+    // Operands are separated by ", "; a region's own commas have no space after them.
+    let dst = rest.split_once(')')?.1.split(", ").next()?.trim();
     let ty = dst.rsplit_once(':').map_or("-", |(_, t)| t);
     Some(format!("{op}:{ty}"))
 }
@@ -192,6 +193,10 @@ mod tests {
         assert_eq!(
             opcode_and_type("mov(16) g4<1>:F, g2<8;8,1>:F"),
             Some("mov:F".into())
+        );
+        assert_eq!(
+            opcode_and_type("mov(16) g10<8;8,1>:HF, g1.5<0;1,0>:HF"),
+            Some("mov:HF".into())
         );
         assert_eq!(opcode_and_type("START B0"), None);
         assert_eq!(

@@ -106,6 +106,9 @@ pub fn parse(text: &str) -> Result<Directives, String> {
             }
             "options" => d.options = value.split_whitespace().map(str::to_string).collect(),
             "devices" => d.devices = Some(devices(value).map_err(at)?),
+            // Campaign reproducers before directives existed said where their inputs came
+            // from on an `# inputs:` line; those stay readable.
+            "inputs" if value.starts_with("input set ") => {}
             "inputs" => {
                 d.inputs = value
                     .parse()
@@ -203,6 +206,10 @@ mod tests {
                 .contains("nosuch")
         );
         assert!(parse("# expect: maybe\n").is_err());
+        assert_eq!(
+            parse("# inputs: input set 1 of the campaign (kept below)\n").map(|d| d.inputs),
+            Ok(0)
+        );
     }
 
     #[test]
