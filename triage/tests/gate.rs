@@ -122,3 +122,42 @@ fn malformed_directives_name_their_place() {
     let o = eufuzz(&["gate", path(&d.join("missing.eu"))]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// A regression whose fix is flipped back (its zoo bug injected) fails the gate, by name.
+#[cfg(feature = "zoo")]
+#[test]
+fn a_reverted_fix_fails_the_gate_and_names_the_file() {
+    let zoo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/zoo/imul-dst-overlap.eu");
+    let text = std::fs::read_to_string(zoo).expect("zoo file");
+    // The file as a fixed regression: expected to pass, its bug named only in comments.
+    let regression: String = text
+        .lines()
+        .filter(|l| !l.starts_with("# zoo: ") && !l.starts_with("# expect: "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let d = std::env::temp_dir().join(format!("eufuzz-gate-revert-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    let file = d.join("imul-in-place.eu");
+    std::fs::write(
+        &file,
+        regression.replacen("eu 1\n", "eu 1\n# expect: pass\n", 1),
+    )
+    .expect("write");
+    let o = eufuzz(&["gate", path(&d)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    // Flip the fix back: the same file compiled with the bug.
+    let reverted = std::fs::read_to_string(&file).expect("file").replacen(
+        "# expect: pass\n",
+        "# expect: pass\n# options: --zoo imul-dst-overlap\n",
+        1,
+    );
+    std::fs::write(&file, reverted).expect("write");
+    let o = eufuzz(&["gate", path(&d)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("FAIL ") && stdout(&o).contains("imul-in-place.eu@"),
+        "{}",
+        stdout(&o)
+    );
+}
