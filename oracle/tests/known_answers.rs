@@ -11,6 +11,7 @@ mod common;
 mod known_answers {
     mod accumulator;
     mod bit_ops;
+    mod indirect;
     mod cmods;
     mod conversions;
     mod masks;
