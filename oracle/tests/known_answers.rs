@@ -11,9 +11,9 @@ mod common;
 mod known_answers {
     mod accumulator;
     mod bit_ops;
-    mod indirect;
     mod cmods;
     mod conversions;
+    mod indirect;
     mod masks;
     mod math;
     mod multiply;

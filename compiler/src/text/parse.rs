@@ -259,7 +259,9 @@ fn parse_indirect_region(c: &mut Cursor) -> Result<Region> {
         Some(w) => {
             c.pos = at;
             c.skip_ws();
-            return c.err(format!("expected a vertical stride, `Vx1` or `VxH`, found `{w}`"));
+            return c.err(format!(
+                "expected a vertical stride, `Vx1` or `VxH`, found `{w}`"
+            ));
         }
         None => None,
     };

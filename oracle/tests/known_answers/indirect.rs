@@ -131,7 +131,9 @@ fn address_outside_the_grf_file_is_reported() {
     };
     let (r, regs) = run_inspect(&p, &Inputs::default(), &cfg);
     assert!(
-        r.diagnostics.iter().any(|d| d.kind == DiagKind::OutOfBounds),
+        r.diagnostics
+            .iter()
+            .any(|d| d.kind == DiagKind::OutOfBounds),
         "{:?}",
         r.diagnostics
     );
