@@ -223,6 +223,8 @@ fn parse_indirect(c: &mut Cursor) -> Result<RegKind> {
     let addr: u8 = c.number("address subregister")?;
     let offset = if c.eat('+') || c.peek() == Some('-') {
         let negative = c.eat('-');
+        c.skip_ws();
+        let number_at = c.pos;
         let magnitude: u64 = c.number("address immediate (bytes)")?;
         let signed = if negative {
             -(magnitude as i64)
@@ -230,6 +232,7 @@ fn parse_indirect(c: &mut Cursor) -> Result<RegKind> {
             magnitude as i64
         };
         i16::try_from(signed).or_else(|_| {
+            c.pos = number_at;
             c.err(format!(
                 "address immediate {signed} is out of range ({}..={})",
                 i16::MIN,
