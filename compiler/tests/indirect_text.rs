@@ -159,3 +159,26 @@ fn malformed_indirect_operands_are_located() {
         "expected a vertical stride, `Vx1` or `VxH`",
     );
 }
+
+/// The validator checks the address subregisters an indirect operand takes (eu-hardware.md
+/// §1.4: a0.0..a0.15; Vx1 one per row, VxH one per channel).
+#[test]
+fn validator_rejects_missing_address_subregisters() {
+    use compiler::validate::{Rule, validate};
+    let rules = |body: &str| -> Vec<Rule> {
+        let text = format!(
+            "eu 1\ntarget skl\ndispatch 8\nthreads 1\nvgrf v0 1\nSTART B0\n{body}\nEND B0\n"
+        );
+        let p = parse_program(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        validate(&p).into_iter().map(|v| v.rule).collect()
+    };
+    // VxH at SIMD8 from a0.8 takes a0.8..a0.15; from a0.9 it would need a0.16.
+    assert_eq!(rules("    mov(8) v0:UD, g[a0.8]<VxH;1,0>:UD"), vec![]);
+    assert!(rules("    mov(8) v0:UD, g[a0.9]<VxH;1,0>:UD").contains(&Rule::ArfOutOfRange));
+    // Vx1 width 4 at SIMD8 takes two: a0.14, a0.15.
+    assert_eq!(rules("    mov(8) v0:UD, g[a0.14]<Vx1;4,1>:UD"), vec![]);
+    assert!(rules("    mov(8) v0:UD, g[a0.15]<Vx1;4,1>:UD").contains(&Rule::ArfOutOfRange));
+    // A single-origin region needs only its own subregister, for the destination too.
+    assert_eq!(rules("    mov(8) g[a0.15]<1>:UD, v0:UD"), vec![]);
+    assert!(rules("    mov(8) g[a0.16]<1>:UD, v0:UD").contains(&Rule::ArfOutOfRange));
+}
