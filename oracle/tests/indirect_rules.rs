@@ -75,3 +75,24 @@ fn xehp_rule_covers_vx1_and_qword_but_not_one_dimensional_origins() {
     let q = "mov(8) g10<8;8,1>:Q, g[a0.0]<VxH;1,0>:Q";
     assert!(rules("dg2", q).contains(&"xehp-vx1-vxh-float"));
 }
+
+#[test]
+fn indirect_regions_get_the_width_and_stride_checks() {
+    // §6.6: the region fields of an indirect source are checked like a direct one's ...
+    let wide = "mov(4) g10<4;4,1>:D, g[a0.0]<8;8,1>:D { NoMask }";
+    assert!(rules("skl", wide).contains(&"exec-size-lt-width"));
+    let w1 = "mov(8) g10<8;8,1>:D, g[a0.0]<1;1,1>:D";
+    assert!(rules("skl", w1).contains(&"width1-hstride-nonzero"));
+    let dst = "mov(8) g[a0.0]<0;1,0>:D, g2<8;8,1>:D";
+    assert!(rules("skl", dst).contains(&"dst-hstride-zero"));
+    let vx1_wide = "mov(2) g10<2;2,1>:D, g[a0.0]<Vx1;4,1>:D { NoMask }";
+    assert!(rules("skl", vx1_wide).contains(&"exec-size-lt-width"));
+    // ... but VertStride 0xF is encodable there and skips the later Align1 checks.
+    let vxh1 = "mov(1) g10<0;1,1>:D, g[a0.0]<VxH;1,0>:D { NoMask }";
+    assert_eq!(rules("skl", vxh1), Vec::<&str>::new());
+    let vx1 = "mov(8) g10<8;8,1>:D, g[a0.0]<Vx1;8,1>:D";
+    assert_eq!(rules("skl", vx1), Vec::<&str>::new());
+    // A direct source with VertStride 15 is not encodable.
+    let direct = "mov(8) g10<8;8,1>:D, g2<15;8,1>:D";
+    assert!(rules("skl", direct).contains(&"unencodable-region"));
+}
