@@ -139,3 +139,48 @@ fn address_outside_the_grf_file_is_reported() {
     );
     assert_eq!(grf(&regs[0], 20, Type::UD, 1), vec![None]);
 }
+
+/// Runs `body` (strict, skl SIMD8, attr0 = the ramp) and returns the diagnostics' kinds and
+/// the thread's registers.
+fn run_with_diagnostics(body: &str) -> (Vec<DiagKind>, oracle::Registers) {
+    let p = parse_program(&program_text("skl", 8, body)).expect("parses");
+    let mut inputs = Inputs::default();
+    inputs.attrs.insert((0, 0), ramp());
+    let cfg = RunConfig {
+        strict: true,
+        fuel: 1000,
+        ..RunConfig::default()
+    };
+    let (r, mut regs) = run_inspect(&p, &inputs, &cfg);
+    (
+        r.diagnostics.into_iter().map(|d| d.kind).collect(),
+        regs.remove(0),
+    )
+}
+
+#[test]
+fn write_through_an_undefined_address_undefines_the_grf_file() {
+    // The address could be anything, so every GRF byte it could reach — the whole file — is
+    // undefined afterwards (the emulator's conservative model; §1.4 does not say), and the
+    // write is reported.
+    let (diags, regs) = run_with_diagnostics(
+        "mov(1) g20<0;1,1>:UD, 7:UD { NoMask }\n\
+         mov(1) g[a0.3]<1>:UD, 1:UD { NoMask }",
+    );
+    assert_eq!(diags, vec![DiagKind::UndefinedAddress]);
+    assert_eq!(grf(&regs, 20, Type::UD, 1), vec![None]);
+    assert_eq!(grf(&regs, 1, Type::UD, 1), vec![None]);
+}
+
+#[test]
+fn write_outside_the_grf_file_is_dropped() {
+    // a0.0 = 4064 (g127) + 64: the register parts add to 4128 ≥ 4096 (skl's 128 GRFs), so
+    // the write is dropped and reported; g20 keeps 7 (§1.4 does not define it: dropped).
+    let (diags, regs) = run_with_diagnostics(
+        "mov(1) g20<0;1,1>:UD, 7:UD { NoMask }\n\
+         mov(1) a0.0<0;1,1>:UW, 4064:UW { NoMask }\n\
+         mov(1) g[a0.0 + 64]<1>:UD, 1:UD { NoMask }",
+    );
+    assert_eq!(diags, vec![DiagKind::OutOfBounds]);
+    assert_eq!(grf(&regs, 20, Type::UD, 1), all(&[7]));
+}
