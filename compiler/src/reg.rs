@@ -29,6 +29,12 @@ impl Region {
         }
     }
 
+    /// VertStride of a one-dimensional indirect region (eu-hardware.md §1.1 code 0xF,
+    /// `BRW_VERTICAL_STRIDE_ONE_DIMENSIONAL`): only meaningful on a register-indirect operand,
+    /// where width > 1 is "Vx1" (one address subregister per row) and width 1 is "VxH" (one
+    /// per channel), §1.4. Printed `Vx1`/`VxH`, never as a number.
+    pub const ONE_DIMENSIONAL: u8 = 0xF;
+
     /// `<0;1,0>`: every channel reads the same element.
     pub const SCALAR: Region = Region::new(0, 1, 0);
     /// `<8;8,1>`: the common packed SIMD8 region.
@@ -44,6 +50,11 @@ impl Region {
             return Region::SCALAR;
         }
         Region::new(width.saturating_mul(stride), width, stride)
+    }
+
+    /// Whether this is a Vx1/VxH region (one address subregister per row or per channel).
+    pub fn is_one_dimensional(self) -> bool {
+        self.vstride == Region::ONE_DIMENSIONAL
     }
 
     pub fn is_scalar(self) -> bool {
@@ -130,6 +141,17 @@ pub enum RegKind {
     Uniform { nr: u32, offset: u32 },
     /// Physical GRF `g<nr>`; `subnr` is a byte offset.
     Fixed { nr: u16, subnr: u8, region: Region },
+    /// Register-indirect GRF access `g[a0.<addr> + <offset>]` (eu-hardware.md §1.4): the
+    /// origin is address subregister `a0.<addr>` (16-bit, a GRF byte address) plus a signed
+    /// immediate byte offset, known only when the instruction runs. A `Vx1`/`VxH` region
+    /// (`Region::ONE_DIMENSIONAL`) takes one address subregister per row / per channel,
+    /// `a0.<addr>`, `a0.<addr+1>`, ...; any other region walks from the single origin. As a
+    /// destination only the horizontal stride counts, as for `Fixed`.
+    Indirect {
+        addr: u8,
+        offset: i16,
+        region: Region,
+    },
     /// Architecture register, e.g. `acc0`, `f1.0`; `subnr` is a byte offset.
     Arf {
         file: Arf,
@@ -291,6 +313,7 @@ impl Reg {
                 *subnr = (total % REG_SIZE) as u8;
             }
             RegKind::Arf { subnr, .. } => *subnr = (*subnr as u32 + bytes) as u8,
+            RegKind::Indirect { offset, .. } => *offset = offset.wrapping_add(bytes as i16),
             RegKind::Null | RegKind::Imm(_) => {}
         }
         self
@@ -300,7 +323,9 @@ impl Reg {
     pub fn with_stride(mut self, s: u8) -> Reg {
         match &mut self.kind {
             RegKind::Vgrf { stride, .. } | RegKind::Attr { stride, .. } => *stride = s,
-            RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } => {
+            RegKind::Fixed { region, .. }
+            | RegKind::Arf { region, .. }
+            | RegKind::Indirect { region, .. } => {
                 *region = if s == 0 {
                     Region::SCALAR
                 } else {
@@ -369,7 +394,9 @@ impl Reg {
             RegKind::Imm(_) => !self.ty.is_vector_imm(),
             RegKind::Uniform { .. } => true,
             RegKind::Vgrf { stride, .. } | RegKind::Attr { stride, .. } => stride == 0,
-            RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } => region.is_scalar(),
+            RegKind::Fixed { region, .. }
+            | RegKind::Arf { region, .. }
+            | RegKind::Indirect { region, .. } => region.is_scalar(),
             RegKind::Null => false,
         }
     }
@@ -401,7 +428,8 @@ impl Reg {
                 let start = subnr as u64;
                 Some((start, start + last_element(region) * size + size))
             }
-            RegKind::Null | RegKind::Imm(_) => None,
+            // Which registers an indirect operand touches is known only at run time.
+            RegKind::Null | RegKind::Imm(_) | RegKind::Indirect { .. } => None,
         }
     }
 }

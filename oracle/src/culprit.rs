@@ -46,7 +46,16 @@ pub fn legalising_pass(rule: &str) -> &'static str {
         | "src-spans-more-than-two-grfs"
         | "simd32-masked-pre-gen8" => "lower_simd_width",
         "eot-grf-range" | "r127-send-overlap" | "split-send-overlap" => "allocate_registers",
-        "send-from-non-grf" | "split-send-src1" | "send-payload-subreg" => "lower_logical_sends",
+        "send-from-non-grf" | "split-send-src1" | "send-payload-subreg" | "send-indirect-src0" => {
+            "lower_logical_sends"
+        }
+        // Register-indirect operands are hardware-form regions (Mesa's MOV_INDIRECT lowers to
+        // them); making an operand direct or splitting it is regioning work.
+        "indirect-src1"
+        | "indirect-3src"
+        | "mixed-float-indirect-src"
+        | "qword-lp-indirect"
+        | "xehp-vx1-vxh-float" => "lower_regioning",
         r if r.starts_with("mul-") || r == "dw-mul-sat-cmod" => "lower_integer_multiplication",
         r if r.starts_with("3src-")
             || r.starts_with("logic-")

@@ -13,6 +13,7 @@ mod known_answers {
     mod bit_ops;
     mod cmods;
     mod conversions;
+    mod indirect;
     mod masks;
     mod math;
     mod multiply;

@@ -64,7 +64,8 @@ pub fn mandatory() -> Vec<Pass> {
 }
 
 /// Element stride of a virtual operand in elements (fixed regions report their hstride, or
-/// their vstride for width-1 regions); `None` for immediates and null.
+/// their vstride for width-1 regions); `None` for immediates, null and register-indirect
+/// operands (whose element spacing depends on run-time addresses).
 pub fn elem_stride(r: &Reg) -> Option<u32> {
     match r.kind {
         RegKind::Vgrf { stride, .. } | RegKind::Attr { stride, .. } => Some(stride as u32),
@@ -78,7 +79,7 @@ pub fn elem_stride(r: &Reg) -> Option<u32> {
                 region.hstride as u32
             })
         }
-        RegKind::Null | RegKind::Imm(_) => None,
+        RegKind::Null | RegKind::Imm(_) | RegKind::Indirect { .. } => None,
     }
 }
 

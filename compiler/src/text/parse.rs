@@ -207,6 +207,106 @@ fn parse_region(c: &mut Cursor) -> Result<Region> {
     })
 }
 
+/// `[a0.N + K]<region>` after `g`: a register-indirect operand (eu-hardware.md §1.4).
+fn parse_indirect(c: &mut Cursor) -> Result<RegKind> {
+    c.expect('[', "`[` opening an indirect address")?;
+    let at = c.pos;
+    let w = c.expect_word("an address register `a0`")?;
+    if w != "a0" {
+        c.pos = at;
+        c.skip_ws();
+        return c.err(format!("expected the address register `a0`, found `{w}`"));
+    }
+    c.expect('.', "`.` and an address subregister (a0.0 .. a0.15)")?;
+    // Any subregister number the IR can hold parses (so every program round-trips); one
+    // beyond a0.15 is a run-time fault in the emulator, not a syntax error.
+    let addr: u8 = c.number("address subregister")?;
+    let offset = if c.eat('+') || c.peek() == Some('-') {
+        let negative = c.eat('-');
+        c.skip_ws();
+        let number_at = c.pos;
+        let magnitude: u64 = c.number("address immediate (bytes)")?;
+        let signed = if negative {
+            -(magnitude as i64)
+        } else {
+            magnitude as i64
+        };
+        i16::try_from(signed).or_else(|_| {
+            c.pos = number_at;
+            c.err(format!(
+                "address immediate {signed} is out of range ({}..={})",
+                i16::MIN,
+                i16::MAX
+            ))
+        })?
+    } else {
+        0
+    };
+    c.expect(']', "`]` closing an indirect address")?;
+    let region = parse_indirect_region(c)?;
+    Ok(RegKind::Indirect {
+        addr,
+        offset,
+        region,
+    })
+}
+
+/// `<V;W,H>`, `<Vx1;W,H>` (W > 1), `<VxH;1,H>` or a destination's `<H>`.
+fn parse_indirect_region(c: &mut Cursor) -> Result<Region> {
+    const WHAT: &str = "a region `<vstride;width,hstride>`, `<Vx1;width,hstride>`, `<VxH;1,hstride>` or `<hstride>`";
+    c.expect('<', WHAT)?;
+    let at = c.pos;
+    let one_dimensional = match c.word() {
+        Some("Vx1") => Some(false),
+        Some("VxH") => Some(true),
+        Some(w) => {
+            c.pos = at;
+            c.skip_ws();
+            return c.err(format!(
+                "expected a vertical stride, `Vx1` or `VxH`, found `{w}`"
+            ));
+        }
+        None => None,
+    };
+    let vstride = match one_dimensional {
+        Some(_) => Region::ONE_DIMENSIONAL,
+        None => {
+            let v: u8 = c.number("vertical stride")?;
+            if c.eat('>') {
+                return Ok(Region::new(0, 1, v));
+            }
+            if v == Region::ONE_DIMENSIONAL {
+                c.pos = at;
+                c.skip_ws();
+                return c.err(format!(
+                    "vertical stride {v} is the one-dimensional code: write `Vx1` or `VxH`"
+                ));
+            }
+            v
+        }
+    };
+    c.expect(';', "`;` in a region `<vstride;width,hstride>`")?;
+    let width_at = c.pos;
+    let width: u8 = c.number("width")?;
+    match one_dimensional {
+        Some(true) if width != 1 => {
+            c.pos = width_at;
+            c.skip_ws();
+            return c.err("a `VxH` region has width 1 (use `Vx1` for wider rows)");
+        }
+        Some(false) if width == 1 => {
+            c.pos = width_at;
+            c.skip_ws();
+            return c.err("a `Vx1` region with width 1 is spelled `VxH`");
+        }
+        _ => {}
+    }
+    c.expect(',', "`,` in a region `<vstride;width,hstride>`")?;
+    let hstride = c.number("horizontal stride")?;
+    c.expect('>', "`>` closing a region")?;
+    Ok(Region::new(vstride, width, hstride))
+}
+
 /// The literal text of an immediate (`-1.5e-3`, `0x7fc00000`, `inf`).
 fn literal_text<'a>(c: &mut Cursor<'a>) -> &'a str {
     c.skip_ws();
@@ -421,6 +521,10 @@ fn parse_register(c: &mut Cursor) -> Result<Reg> {
             let n = narrow(c, nr(c)?, u32::MAX as u64)? as u32;
             let (offset, _) = parse_offset_stride(c, false)?;
             (RegKind::Uniform { nr: n, offset }, parse_type(c)?)
+        }
+        ("g", None) if c.rest().starts_with('[') => {
+            let kind = parse_indirect(c)?;
+            (kind, parse_type(c)?)
         }
         ("g", Some(_)) => {
             let n = narrow(c, nr(c)?, u16::MAX as u64)? as u16;

@@ -9,7 +9,7 @@ use crate::cfg::{Cfg, EdgeKind};
 use crate::inputs::{Inputs, Value};
 use crate::inst::{Inst, MsgDesc, MsgKind};
 use crate::program::Program;
-use crate::reg::{Arf, Reg, RegKind};
+use crate::reg::{Arf, Reg, RegKind, Region};
 use crate::text::{Comments, Document};
 use crate::types::{Type, vf_to_f32};
 use std::fmt::Write;
@@ -298,6 +298,24 @@ pub fn print_reg(r: &Reg) -> String {
                 region.vstride, region.width, region.hstride
             );
         }
+        RegKind::Indirect {
+            addr,
+            offset,
+            region,
+        } => {
+            let _ = write!(s, "g[a0.{addr}");
+            match offset {
+                0 => {}
+                o if o > 0 => {
+                    let _ = write!(s, " + {o}");
+                }
+                o => {
+                    let _ = write!(s, " - {}", o.unsigned_abs());
+                }
+            }
+            s.push(']');
+            push_indirect_region(&mut s, region);
+        }
         RegKind::Arf {
             file,
             nr,
@@ -323,6 +341,25 @@ pub fn print_reg(r: &Reg) -> String {
     }
     let _ = write!(s, ":{}", r.ty);
     s
+}
+
+/// The region of an indirect operand: `<Vx1;W,H>` / `<VxH;1,H>` for the one-dimensional
+/// VertStride (eu-hardware.md §1.1 code 0xF), `<H>` for a destination-style region (vstride 0,
+/// width 1, a non-zero hstride: only a destination's hstride counts, §1.2), else `<V;W,H>`.
+fn push_indirect_region(s: &mut String, region: Region) {
+    let Region {
+        vstride,
+        width,
+        hstride,
+    } = region;
+    if region.is_one_dimensional() {
+        let name = if width == 1 { "VxH" } else { "Vx1" };
+        let _ = write!(s, "<{name};{width},{hstride}>");
+    } else if vstride == 0 && width == 1 && hstride != 0 {
+        let _ = write!(s, "<{hstride}>");
+    } else {
+        let _ = write!(s, "<{vstride};{width},{hstride}>");
+    }
 }
 
 fn push_offset_stride(s: &mut String, offset: u32, stride: Option<u8>) {

@@ -36,6 +36,10 @@ fn check_bounds(
     size: Option<u32>,
     r: &mut Report,
 ) {
+    if let RegKind::Indirect { addr, region, .. } = reg.kind {
+        check_address_subregisters(ip, inst, addr, region, r);
+        return;
+    }
     let Some((start, end)) = extent(inst, reg, size) else {
         return;
     };
@@ -134,6 +138,36 @@ fn check_bounds(
             }
         }
         _ => {}
+    }
+}
+
+/// Address subregisters in `a0` (16-bit each, eu-hardware.md §1.4).
+const ADDRESS_SUBREGISTERS: u32 = 16;
+
+/// A register-indirect operand's GRF bytes are known only at run time (the emulator checks
+/// them), but the address subregisters it takes are static: a0.N, or one per row (Vx1) or per
+/// channel (VxH) from a0.N on (eu-hardware.md §1.4). All must exist.
+fn check_address_subregisters(
+    ip: usize,
+    inst: &Inst,
+    addr: u8,
+    region: crate::reg::Region,
+    r: &mut Report,
+) {
+    let n = (inst.exec_size as u32).max(1);
+    let last = if region.is_one_dimensional() {
+        addr as u32 + n.div_ceil(region.width.max(1) as u32) - 1
+    } else {
+        addr as u32
+    };
+    if last >= ADDRESS_SUBREGISTERS {
+        r.add(
+            Rule::ArfOutOfRange,
+            Some(ip),
+            format!(
+                "indirect operand needs address subregisters up to a0.{last}; a0 has a0.0..a0.15"
+            ),
+        );
     }
 }
 

@@ -13,6 +13,7 @@
 
 use super::alu::{Ctl, In, Out, eval};
 use super::decode::{DInst, Decoded};
+use super::indirect;
 use super::operand::{Loc, Operand};
 use super::result::{DiagKind, Diagnostic};
 use super::state::{ACC_FULL_BITS, ACC_LANES, AccLane, FLOAT_NAN, Frame, Thread};
@@ -171,6 +172,16 @@ pub fn read_raw_bytes(t: &Thread, op: &Operand, c: u32) -> (u64, [u8; 8]) {
             let at = offs[c as usize] as usize;
             def[..size].copy_from_slice(&t.space.def[at..at + size]);
         }
+        Loc::Address(offs) => {
+            let at = offs[c as usize] as usize;
+            def[..size].copy_from_slice(&t.address.def[at..at + size]);
+        }
+        Loc::Indirect(ind) => {
+            if let Ok(at) = indirect::channel_address(t, ind, op.ty, c) {
+                let at = at as usize;
+                def[..size].copy_from_slice(&t.space.def[at..at + size]);
+            }
+        }
         Loc::ChannelEnable { offset } => {
             for (k, d) in def[..size].iter_mut().enumerate() {
                 *d = channel_enable_known(t, offset + 8 * k as u32, 8) as u8;
@@ -201,6 +212,13 @@ pub fn read_raw(t: &Thread, op: &Operand, c: u32) -> (u64, bool) {
     let size = op.ty.size() as usize;
     match &op.loc {
         Loc::Space(offs) => t.space.read(offs[c as usize] as usize, size),
+        Loc::Address(offs) => t.address.read(offs[c as usize] as usize, size),
+        // An address that is undefined or outside the GRF file reads an undefined value
+        // (reported by `indirect_diagnostics`).
+        Loc::Indirect(ind) => match indirect::channel_address(t, ind, op.ty, c) {
+            Ok(at) => t.space.read(at as usize, size),
+            Err(_) => (0, false),
+        },
         Loc::Imm(bits) => (vector_imm_element(*bits, op.ty, c), true),
         Loc::Acc(lanes) => match t.acc.get(lanes[c as usize] as usize) {
             Some(lane) => {
@@ -261,6 +279,15 @@ pub fn write_dst(t: &mut Thread, op: &Operand, c: u32, bits: u64, def: bool) {
     let size = op.ty.size() as usize;
     match &op.loc {
         Loc::Space(offs) => t.space.write(offs[c as usize] as usize, size, bits, def),
+        Loc::Address(offs) => t.address.write(offs[c as usize] as usize, size, bits, def),
+        Loc::Indirect(ind) => match indirect::channel_address(t, ind, op.ty, c) {
+            Ok(at) => t.space.write(at as usize, size, bits, def),
+            // An undefined address could point anywhere in the GRF file: all of it becomes
+            // undefined (the conservative model; eu-hardware.md §1.4 does not say). An
+            // address outside the file drops the write. Both are reported.
+            Err(indirect::Miss::UndefinedAddress(_)) => t.space.undefine(0, ind.grf_bytes as usize),
+            Err(_) => {}
+        },
         Loc::Acc(lanes) => {
             if let Some(lane) = t.acc.get_mut(lanes[c as usize] as usize) {
                 *lane = acc_from_write(bits, op.ty, def);
@@ -659,6 +686,40 @@ fn set_cmod_flag(t: &mut Thread, d: &DInst, c: u32, cond: Option<bool>, def: boo
     if d.inst.cmod.is_some() {
         let b = 16 * d.inst.flag_subreg as u32 + d.inst.group as u32 + c;
         set_flag(t, b, cond.unwrap_or(false), def && cond.is_some());
+    }
+}
+
+/// Reports register-indirect operands that, for a channel that runs, need an address
+/// subregister that is undefined or missing, or reach outside the GRF file: such reads are
+/// undefined and such writes dropped or undefining (see `read_raw`, `write_dst`).
+pub fn indirect_diagnostics(
+    t: &Thread,
+    d: &DInst,
+    ctx: &Ctx,
+    ip: usize,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let operands = d.srcs.iter().map(|s| (s, false));
+    let mut indirect = operands
+        .chain(std::iter::once((&d.dst, true)))
+        .filter_map(|(op, is_dst)| match &op.loc {
+            Loc::Indirect(ind) => Some((op, ind, is_dst)),
+            _ => None,
+        })
+        .peekable();
+    if indirect.peek().is_none() {
+        return;
+    }
+    let e = enables(t, d, ctx.dispatch_width);
+    let n = d.inst.exec_size as u32;
+    for (op, ind, is_dst) in indirect {
+        if let Some(miss) = indirect::first_miss(t, ind, op.ty, n, |c| bit(e.exec, c)) {
+            let kind = match miss {
+                indirect::Miss::UndefinedAddress(_) => DiagKind::UndefinedAddress,
+                _ => DiagKind::OutOfBounds,
+            };
+            diag(diags, kind, t, ip, indirect::describe(miss, is_dst));
+        }
     }
 }
 

@@ -9,6 +9,7 @@ mod alu;
 pub mod decode;
 mod exec;
 mod fast;
+mod indirect;
 pub mod layout;
 mod messages;
 mod operand;
@@ -130,6 +131,7 @@ fn new_thread(
             value: 0x5a5a_5a5a_5a5a,
             defined_bits: 0,
         }; ACC_LANES],
+        address: Space::undefined(indirect::ADDRESS_BYTES),
         active: dispatch,
         dispatched: dispatch,
         halted: 0,
@@ -215,6 +217,7 @@ fn step(
     } else if let Some(k) = d.kernel.filter(|_| ctx.fast_path) {
         budget.channel_ops += fast::exec(t, d, k, ctx) as u64;
     } else {
+        exec::indirect_diagnostics(t, d, ctx, ip, diags);
         budget.channel_ops += exec::exec_alu(t, d, ctx, effects) as u64;
     }
     if d.inst.eot {

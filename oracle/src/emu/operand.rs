@@ -1,6 +1,7 @@
 //! Operands resolved once per program: per-channel byte addresses in the register space
 //! (regions walked exactly as the EU does), accumulator lanes, flag-file bytes, immediates.
 
+use super::indirect::{ADDRESS_BYTES, IndirectLoc};
 use super::layout::Layout;
 use compiler::reg::{Arf, REG_SIZE, Reg, RegKind, Region};
 use compiler::types::Type;
@@ -20,10 +21,15 @@ pub enum Loc {
     Imm(u64),
     /// The null register.
     Null,
+    /// Byte offset of each channel's element in the address register file `a0`.
+    Address(Rc<[u32]>),
+    /// A register-indirect GRF operand: each channel's address is computed from `a0` when
+    /// the instruction runs (eu-hardware.md §1.4).
+    Indirect(IndirectLoc),
     /// `ce0`: reads the channel-enable mask from channel `offset` (the instruction's
     /// quarter/nibble channel offset) on.
     ChannelEnable { offset: u32 },
-    /// An architecture register the model does not hold (a0, sr0, cr0, ...): reads are
+    /// An architecture register the model does not hold (sr0, cr0, ...): reads are
     /// undefined, writes are dropped.
     Unmodelled,
 }
@@ -158,6 +164,20 @@ pub fn resolve(
                 format!("g{nr}")
             })?)
         }
+        RegKind::Indirect {
+            addr,
+            offset,
+            region,
+        } => {
+            // Like a fixed GRF it addresses the hardware register file only (never VGRFs
+            // laid out beyond it), in logical and hardware code alike.
+            Loc::Indirect(IndirectLoc {
+                addr,
+                offset,
+                region,
+                grf_bytes: layout.grf_bytes as u32,
+            })
+        }
         RegKind::Arf {
             file,
             nr,
@@ -175,6 +195,13 @@ pub fn resolve(
                 Loc::Flag(checked(offs, ty, 0, 8, || format!("f{nr}"))?)
             }
             Arf::Mask => Loc::ChannelEnable { offset: group },
+            Arf::Address => {
+                let base = nr as u64 * ADDRESS_BYTES as u64 + subnr as u64;
+                let offs = region_offsets(base, region, ty, n);
+                Loc::Address(checked(offs, ty, 0, ADDRESS_BYTES as u64, || {
+                    format!("a{nr}")
+                })?)
+            }
             _ => Loc::Unmodelled,
         },
     };
@@ -209,7 +236,10 @@ pub fn resolve_dst(
     strict: bool,
 ) -> Result<Operand, OperandError> {
     let mut reg = *reg;
-    if let RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } = &mut reg.kind {
+    if let RegKind::Fixed { region, .. }
+    | RegKind::Arf { region, .. }
+    | RegKind::Indirect { region, .. } = &mut reg.kind
+    {
         // <hstride;1,0> walks element c*hstride for channel c.
         *region = Region::new(region.hstride, 1, 0);
     }

@@ -160,6 +160,9 @@ pub struct Thread {
     pub flags: u64,
     pub flags_def: u64,
     pub acc: [AccLane; ACC_LANES],
+    /// The address register file `a0` (16-bit subregisters a0.0..a0.15, a defined flag per
+    /// byte): the origins of register-indirect operands (eu-hardware.md §1.4).
+    pub address: Space,
     /// Channels currently enabled: dispatched, and not disabled by control flow.
     pub active: u32,
     /// The thread's dispatch mask (no bits at or beyond the dispatch width): which bits of

@@ -4,8 +4,8 @@
 use super::Row;
 use super::rules::regions::always;
 use super::rules::{
-    instructions as ins, mixed_float as mix, operand_types as ty, qword, regions as reg, sends,
-    three_src as tri,
+    indirect as ind, instructions as ins, mixed_float as mix, operand_types as ty, qword,
+    regions as reg, sends, three_src as tri,
 };
 use compiler::Device;
 
@@ -40,6 +40,11 @@ pub static TABLE: &[Row] = &[
         rule: &reg::SRC1_NULL,
         applies: always,
     },
+    // §1.4 indirect addressing
+    Row {
+        rule: &ind::SRC1_INDIRECT,
+        applies: always,
+    },
     // §6.3 sends
     Row {
         rule: &sends::EOT_RANGE,
@@ -51,6 +56,10 @@ pub static TABLE: &[Row] = &[
     },
     Row {
         rule: &sends::SEND_NON_GRF,
+        applies: always,
+    },
+    Row {
+        rule: &ind::SEND_INDIRECT,
         applies: always,
     },
     Row {
@@ -164,6 +173,10 @@ pub static TABLE: &[Row] = &[
         rule: &mix::ACC_HF_STRIDE,
         applies: always,
     },
+    Row {
+        rule: &ind::MIXED_FLOAT_INDIRECT,
+        applies: always,
+    },
     // §6.6 region parameters
     Row {
         rule: &reg::UNENCODABLE_REGION,
@@ -245,11 +258,19 @@ pub static TABLE: &[Row] = &[
         applies: |d| matches!(d.device, Device::Bxt | Device::Glk),
     },
     Row {
+        rule: &ind::LP_INDIRECT,
+        applies: |d| matches!(d.device, Device::Bxt | Device::Glk),
+    },
+    Row {
         rule: &qword::LSB_MOVE,
         applies: |d| d.verx10 >= 125,
     },
     Row {
         rule: &qword::XEHP_ARF,
+        applies: |d| d.verx10 >= 125,
+    },
+    Row {
+        rule: &ind::XEHP_VX1_FLOAT,
         applies: |d| d.verx10 >= 125,
     },
     // §6.10 instructions
@@ -369,5 +390,9 @@ pub static TABLE: &[Row] = &[
     Row {
         rule: &tri::ALIGN1_DST_STRIDE,
         applies: |d| !d.has_align16,
+    },
+    Row {
+        rule: &ind::THREE_SRC_INDIRECT,
+        applies: always,
     },
 ];

@@ -4,8 +4,8 @@
 use super::Row;
 use super::rules::regions::always;
 use super::rules::{
-    instructions as ins, mixed_float as mix, operand_types as ty, qword, regions as reg, sends,
-    three_src as tri,
+    indirect as ind, instructions as ins, mixed_float as mix, operand_types as ty, qword,
+    regions as reg, sends, three_src as tri,
 };
 use compiler::Device;
 use compiler::device::DeviceInfo;
@@ -41,6 +41,11 @@ pub static TABLE: &[Row] = &[
         rule: &reg::SRC1_NULL,
         applies: always,
     },
+    // §1.4 indirect addressing
+    Row {
+        rule: &ind::SRC1_INDIRECT,
+        applies: always,
+    },
     // §6.3 sends
     Row {
         rule: &sends::EOT_RANGE,
@@ -49,6 +54,10 @@ pub static TABLE: &[Row] = &[
     Row {
         rule: &sends::SEND_NON_GRF,
         applies: |d| generation(d) >= 7,
+    },
+    Row {
+        rule: &ind::SEND_INDIRECT,
+        applies: always,
     },
     Row {
         rule: &sends::SEND_PAYLOAD_SUBREG,
@@ -149,6 +158,10 @@ pub static TABLE: &[Row] = &[
         rule: &mix::ACC_HF_STRIDE,
         applies: |d| generation(d) >= 8,
     },
+    Row {
+        rule: &ind::MIXED_FLOAT_INDIRECT,
+        applies: |d| generation(d) >= 8,
+    },
     // §6.6 region parameters
     Row {
         rule: &reg::UNENCODABLE_REGION,
@@ -245,6 +258,10 @@ pub static TABLE: &[Row] = &[
         rule: &qword::LP_DEPCTRL,
         applies: |d| d.device == Device::Chv,
     },
+    Row {
+        rule: &ind::LP_INDIRECT,
+        applies: |d| d.device == Device::Chv,
+    },
     // §6.10 instructions
     Row {
         rule: &ins::CMOD_NOT_SUPPORTED,
@@ -338,5 +355,9 @@ pub static TABLE: &[Row] = &[
     Row {
         rule: &tri::SIMD16,
         applies: |d| !d.supports_simd16_3src,
+    },
+    Row {
+        rule: &ind::THREE_SRC_INDIRECT,
+        applies: always,
     },
 ];

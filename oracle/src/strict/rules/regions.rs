@@ -17,13 +17,33 @@ macro_rules! rule {
 }
 pub(crate) use rule;
 
+/// The region of a register-indirect operand: its fields are encoded and checked like a
+/// direct region's (eu-hardware.md §6.6), only its GRF bytes are unknown until it runs.
+fn indirect_region(r: &Reg) -> Option<Region> {
+    match r.kind {
+        RegKind::Indirect { region, .. } => Some(region),
+        _ => None,
+    }
+}
+
 /// Sources the region rules look at: register sources of non-send, non-3-source
-/// instructions, with their regions.
+/// instructions, with their regions (indirect ones included; the rules that need GRF
+/// bytes skip them, as `is_grf`/`grf_byte` do not hold for them).
 fn region_srcs(inst: &Inst) -> impl Iterator<Item = (&Reg, Region)> {
     let skipped = is_send_like(inst) || inst.op.is_3src();
     reg_srcs(inst)
         .filter(move |_| !skipped)
-        .filter_map(|(_, r)| region(r).map(|g| (r, g)))
+        .filter_map(|(_, r)| region(r).or_else(|| indirect_region(r)).map(|g| (r, g)))
+}
+
+/// The destination's horizontal stride, direct or indirect.
+fn dst_hstride(inst: &Inst) -> Option<u8> {
+    if inst.dst.is_null() || is_send_like(inst) {
+        return None;
+    }
+    region(&inst.dst)
+        .or_else(|| indirect_region(&inst.dst))
+        .map(|g| g.hstride)
 }
 
 fn any_src(inst: &Inst, f: impl Fn(&Reg, Region, u32) -> bool) -> bool {
@@ -31,8 +51,11 @@ fn any_src(inst: &Inst, f: impl Fn(&Reg, Region, u32) -> bool) -> bool {
     region_srcs(inst).any(|(r, g)| f(r, g, n))
 }
 
-fn encodable_src(g: Region) -> bool {
-    matches!(g.vstride, 0 | 1 | 2 | 4 | 8 | 16 | 32)
+/// VertStride code 0xF (Vx1/VxH) is encodable on an indirect source only (eu-hardware.md
+/// §1.1).
+fn encodable_src(r: &Reg, g: Region) -> bool {
+    let one_dimensional = g.is_one_dimensional() && indirect_region(r).is_some();
+    (one_dimensional || matches!(g.vstride, 0 | 1 | 2 | 4 | 8 | 16 | 32))
         && matches!(g.width, 1 | 2 | 4 | 8 | 16)
         && matches!(g.hstride, 0 | 1 | 2 | 4)
 }
@@ -63,8 +86,8 @@ rule!(
     "unencodable-region",
     "Region cannot be encoded: vstride must be 0/1/2/4/8/16/32, width 1/2/4/8/16, hstride 0/1/2/4 (destination 1/2/4)",
     |i, _| {
-        any_src(i, |_, g, _| !encodable_src(g))
-            || dst_region(i).is_some_and(|g| !matches!(g.hstride, 0 | 1 | 2 | 4))
+        any_src(i, |r, g, _| !encodable_src(r, g))
+            || dst_hstride(i).is_some_and(|h| !matches!(h, 0 | 1 | 2 | 4))
     }
 );
 
@@ -86,7 +109,9 @@ rule!(
     VSTRIDE_EQ_WIDTH_HSTRIDE,
     "exec-eq-width-vstride",
     "If ExecSize = Width and HorzStride ≠ 0, VertStride must be set to Width * HorzStride",
-    |i, _| any_src(i, |_, g, n| n == g.width as u32
+    // This and the Align1 region checks after it do not apply to VertStride 0xF (§6.6).
+    |i, _| any_src(i, |_, g, n| !g.is_one_dimensional()
+        && n == g.width as u32
         && g.hstride != 0
         && g.vstride as u32 != g.width as u32 * g.hstride as u32)
 );
@@ -95,7 +120,8 @@ rule!(
     EXEC_WIDTH_ONE,
     "exec-width-one-strides",
     "If ExecSize = Width = 1, both VertStride and HorzStride must be 0",
-    |i, _| any_src(i, |_, g, n| n == 1
+    |i, _| any_src(i, |_, g, n| !g.is_one_dimensional()
+        && n == 1
         && g.width == 1
         && (g.vstride != 0 || g.hstride != 0))
 );
@@ -104,7 +130,8 @@ rule!(
     ZERO_STRIDES_WIDTH1,
     "zero-strides-width",
     "If VertStride = HorzStride = 0, Width must be 1 regardless of the value of ExecSize",
-    |i, _| any_src(i, |_, g, _| g.vstride == 0
+    |i, _| any_src(i, |_, g, _| !g.is_one_dimensional()
+        && g.vstride == 0
         && g.hstride == 0
         && g.width != 1)
 );
@@ -137,7 +164,7 @@ rule!(
     DST_HSTRIDE_ZERO,
     "dst-hstride-zero",
     "Destination Horizontal Stride must not be 0",
-    |i, _| dst_region(i).is_some_and(|g| g.hstride == 0)
+    |i, _| dst_hstride(i).is_some_and(|h| h == 0)
 );
 
 /// Last byte touched by a source, relative to its register's start.
