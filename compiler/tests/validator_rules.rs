@@ -534,3 +534,19 @@ fn add3_exists_from_gfx12_5_with_word_or_dword_integers() {
         prog("dg2", 8, "add3(8) v0:F, attr0:F, v1:F, v1:F"),
     );
 }
+
+/// A null destination's type is encoded too: `null:Q` needs 64-bit integers (found by the
+/// gate running a chv regression on every device).
+#[test]
+fn typed_null_destinations_need_their_type() {
+    case(
+        Rule::No64bitInt,
+        prog("skl", 8, "    mul.nz.f0.0(8) null:Q, v0:D, v1:D"),
+        prog("icl", 8, "    mul.nz.f0.0(8) null:Q, v0:D, v1:D"),
+    );
+    case(
+        Rule::No64bitFloat,
+        prog("skl", 8, "    cmp.l.f0.0(8) null:DF, v2:DF, v2:DF"),
+        prog("icl", 8, "    cmp.l.f0.0(8) null:DF, v0:F, v1:F"),
+    );
+}

@@ -193,7 +193,13 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
             ),
         );
     }
-    for (what, reg) in operands(inst) {
+    // A null destination still has a type the hardware must encode (eu-hardware.md §3.2:
+    // 64-bit codes decode everywhere and the operand-type rules then reject them, §6.4), so
+    // type availability covers it too.
+    let typed = std::iter::once(("destination", &inst.dst))
+        .filter(|(_, d)| d.is_null())
+        .chain(operands(inst));
+    for (what, reg) in typed {
         let t = reg.ty;
         if t == Type::DF && !info.has_64bit_float {
             r.add(
