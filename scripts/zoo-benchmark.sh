@@ -12,7 +12,7 @@ out=${3:-target/zoo-benchmark}
 cargo build -q --release -p triage --features zoo
 mkdir -p "$out"
 # A private copy: rebuilding target/ while the benchmark runs must not change it.
-cp target/release/eufuzz "$out/eufuzz"
+cp "${CARGO_TARGET_DIR:-target}/release/eufuzz" "$out/eufuzz"
 eufuzz=$out/eufuzz
 holder() {
   case "$1" in
