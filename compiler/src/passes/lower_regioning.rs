@@ -151,7 +151,13 @@ fn raw_copy(like: &Inst, dst: Reg, src: Reg, ty: Type) -> Vec<Inst> {
 }
 
 /// A temporary for `n` elements `stride_bytes` apart starting `offset` bytes into a register.
-pub(super) fn strided_temp(p: &mut Program, ty: Type, n: u32, stride_bytes: u32, offset: u32) -> Reg {
+pub(super) fn strided_temp(
+    p: &mut Program,
+    ty: Type,
+    n: u32,
+    stride_bytes: u32,
+    offset: u32,
+) -> Reg {
     let stride = (stride_bytes / ty.size()).max(1);
     let t = super::temp(p, ty, offset + n * stride_bytes);
     t.byte_offset(offset).with_stride(stride.min(255) as u8)
