@@ -705,3 +705,41 @@ fn qword_multiply_into_null_keeps_its_conditional_modifier() {
         ",
     );
 }
+
+#[test]
+fn gen45_min_max_with_an_immediate_src0_loads_it_for_cmpn_and_sel() {
+    // eu-hardware.md §3.3: a two-source instruction takes an immediate in src1 only; the
+    // CMPN of the Gen4/5 min/max lowering keeps the operand order (±0/NaN ties).
+    check_pass(
+        lower_alu_restrictions::run,
+        "g45",
+        8,
+        "
+        sel.l(8) v0:F, 1.5:F, attr0:F
+        ",
+        "
+        mov(1) v4<0>:F, 1.5:F { NoMask }
+        cmpn.l.f0.0(8) null:F, v4<0>:F, attr0:F
+        (+f0.0) sel(8) v0:F, v4<0>:F, attr0:F
+        ",
+    );
+}
+
+#[test]
+fn dg2_vector_immediate_for_a_float_destination_takes_its_stride() {
+    // brw-backend.md §5.1, eu-hardware.md §5.4/§6.9: on DG2 a float destination's channels
+    // must sit at the same byte positions as each source's (xehp-lsb-move).
+    check_pass(
+        lower_alu_restrictions::run,
+        "dg2",
+        8,
+        "
+        mul(8) v0<2>:F, attr0<2>:F, [0.0, 1.0, 2.0, 0.5]:VF
+        ",
+        "
+        mov(8) v4:F, [0.0, 1.0, 2.0, 0.5]:VF
+        mov(8) v5<2>:UD, v4:UD
+        mul(8) v0<2>:F, attr0<2>:F, v5<2>:F
+        ",
+    );
+}

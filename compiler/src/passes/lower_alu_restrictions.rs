@@ -143,7 +143,7 @@ fn widen_byte_source(p: &mut Program, inst: &mut Inst, i: usize, out: &mut Vec<I
         return false;
     }
     let w = if s.ty.is_signed() { Type::W } else { Type::UW };
-    let t = super::temp(p, w, inst.exec_size as u32 * 2);
+    let t = consumer_temp(p, inst, w);
     let plain = Reg {
         negate: false,
         abs: false,
@@ -259,8 +259,50 @@ fn vector_immediate(p: &mut Program, inst: &mut Inst, out: &mut Vec<Inst>) -> bo
     let ty = imm.ty.exec_type();
     let t = super::temp(p, ty, inst.exec_size as u32 * ty.size());
     out.push(like(inst, Opcode::Mov, t, vec![imm]));
-    inst.srcs[i] = t;
+    inst.srcs[i] = aligned_to_dst(p, inst, t, out);
     true
+}
+
+/// A temporary of type `ty` for one source of `inst`: packed, or where the
+/// destination-aligned region restriction covers `inst` (see `aligned_to_dst`) at the
+/// destination's byte stride and offset.
+fn consumer_temp(p: &mut Program, inst: &Inst, ty: Type) -> Reg {
+    let n = inst.exec_size as u32;
+    match aligned_placement(p, inst, ty) {
+        Some((stride, off)) => super::lower_regioning::strided_temp(p, ty, n, stride, off),
+        None => super::temp(p, ty, n * ty.size()),
+    }
+}
+
+/// The (byte stride, register offset) a source of type `ty` must have when the
+/// destination-aligned region restriction covers `inst`; `None` when it does not.
+fn aligned_placement(p: &Program, inst: &Inst, ty: Type) -> Option<(u32, u32)> {
+    if inst.exec_size == 1 || !super::lower_regioning::restricted(p, inst) {
+        return None;
+    }
+    let need = byte_stride(&inst.dst)
+        .max(inst.dst.ty.size())
+        .max(ty.size());
+    Some((need, reg_offset(&inst.dst)))
+}
+
+/// Where the destination-aligned region restriction covers `inst` (DG2 float
+/// destinations: the LSB of a channel may not move between source and destination,
+/// brw-backend.md §5.1, eu-hardware.md §5.4/§6.9), a packed temporary this pass made runs
+/// after `lower_regioning` and must itself sit at the destination's byte stride and
+/// offset: it is copied there with a raw integer move (integer destinations are not
+/// covered by the restriction).
+fn aligned_to_dst(p: &mut Program, inst: &Inst, t: Reg, out: &mut Vec<Inst>) -> Reg {
+    let Some((need, off)) = aligned_placement(p, inst, t.ty) else {
+        return t;
+    };
+    if byte_stride(&t) == need && reg_offset(&t) == off {
+        return t;
+    }
+    let s = consumer_temp(p, inst, t.ty);
+    let raw = Type::int_of_size(t.ty.size(), false);
+    out.push(like(inst, Opcode::Mov, s.retype(raw), vec![t.retype(raw)]));
+    s
 }
 
 /// How an instruction touches flag subregister `f`: (reads, writes).
@@ -323,7 +365,7 @@ fn flag_dead_at(insts: &[Inst], ip: usize, f: u8) -> bool {
 }
 
 fn minmax(
-    p: &Program,
+    p: &mut Program,
     insts: &[Inst],
     ip: usize,
     inst: &mut Inst,
@@ -343,6 +385,12 @@ fn minmax(
         .ok_or(
             "gen4/5 min/max needs a flag subregister that holds nothing live, and there is none",
         )?;
+    // The CMPN is emitted here, after `two_source` could see it: an immediate in src0
+    // (eu-hardware.md §3.3) goes into a register for both instructions, keeping the operand
+    // order (swapping would change CMPN's ±0/NaN tie behaviour).
+    if inst.srcs[0].is_imm() {
+        inst.srcs[0] = load_imm(p, inst.srcs[0], out);
+    }
     let cmod = inst.cmod.take().unwrap_or(CondMod::Ge);
     let mut cmpn = like(
         inst,

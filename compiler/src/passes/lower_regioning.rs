@@ -31,7 +31,7 @@ fn skip(inst: &Inst) -> bool {
 }
 
 /// Whether the destination-aligned region restriction covers `inst` on this device.
-fn restricted(p: &Program, inst: &Inst) -> bool {
+pub(super) fn restricted(p: &Program, inst: &Inst) -> bool {
     let info = p.device.info();
     let dw = |t: Type| t.is_int() && t.size() >= 4;
     let big = inst.dst.ty.size() == 8
@@ -151,7 +151,13 @@ fn raw_copy(like: &Inst, dst: Reg, src: Reg, ty: Type) -> Vec<Inst> {
 }
 
 /// A temporary for `n` elements `stride_bytes` apart starting `offset` bytes into a register.
-fn strided_temp(p: &mut Program, ty: Type, n: u32, stride_bytes: u32, offset: u32) -> Reg {
+pub(super) fn strided_temp(
+    p: &mut Program,
+    ty: Type,
+    n: u32,
+    stride_bytes: u32,
+    offset: u32,
+) -> Reg {
     let stride = (stride_bytes / ty.size()).max(1);
     let t = super::temp(p, ty, offset + n * stride_bytes);
     t.byte_offset(offset).with_stride(stride.min(255) as u8)
