@@ -160,7 +160,7 @@ fn strided_temp(p: &mut Program, ty: Type, n: u32, stride_bytes: u32, offset: u3
 /// Splits conversions the hardware cannot do directly into two steps.
 fn split_conversion(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
     if inst.op != Opcode::Mov {
-        return None;
+        return split_hf_result_to_64bit(p, inst);
     }
     let (d, s) = (inst.dst.ty, inst.srcs[0].ty);
     let byte = |t: Type| t.size() == 1;
@@ -186,6 +186,37 @@ fn split_conversion(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
     let mut second = inst.clone();
     second.srcs[0] = t;
     second.saturate = inst.saturate || (s.is_float() && via != Type::F);
+    Some(vec![first, second])
+}
+
+/// An ALU operation on half floats with a 64-bit destination converts its HF result to
+/// 64 bits, a conversion the hardware lacks (eu-hardware.md §6 table: "There are no direct
+/// conversions between 64-bit types and HF"; brw-backend.md §5). It computes into an HF
+/// temporary instead, and a MOV (split through F by `split_conversion`) converts that to
+/// the destination, carrying the saturate and the conditional modifier, which act on the
+/// converted value (SEL keeps its modifier: it picks the min/max). CMP is left alone: its
+/// flag and predication interplay is not modelled here.
+fn split_hf_result_to_64bit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
+    let hf_src = inst.srcs.iter().any(|s| s.ty == Type::HF);
+    let compare = matches!(inst.op, Opcode::Cmp | Opcode::Cmpn);
+    if !inst.dst.ty.is_64bit() || !hf_src || compare || inst.dst.is_accumulator() {
+        return None;
+    }
+    let n = inst.exec_size as u32;
+    let t = super::temp(p, Type::HF, n * Type::HF.size());
+    let mut first = inst.clone();
+    first.dst = t;
+    first.saturate = false;
+    let mut second = Inst::new(Opcode::Mov, inst.exec_size, inst.dst, vec![t]);
+    second.group = inst.group;
+    second.nomask = inst.nomask;
+    second.predicate = inst.predicate;
+    second.flag_subreg = inst.flag_subreg;
+    second.saturate = inst.saturate;
+    if inst.op != Opcode::Sel {
+        first.cmod = None;
+        second.cmod = inst.cmod;
+    }
     Some(vec![first, second])
 }
 
