@@ -135,8 +135,9 @@ fn copy_in_pieces(p: &Program, like: &Inst, dst: Reg, src: Reg) -> Vec<Inst> {
         (first..first + count).map(move |c| start + c * stride)
     };
     let regs = |r: &Reg, first: u32, count: u32| {
+        let start = bytes(r, first, count).min().unwrap_or(0);
         let last = bytes(r, first, count).max().unwrap_or(0) + r.ty.size() - 1;
-        last / REG_SIZE - super::reg_offset(r) / REG_SIZE + 1
+        last / REG_SIZE - start / REG_SIZE + 1
     };
     let legal = |piece: u32| {
         (0..n / piece).all(|k| {
