@@ -239,6 +239,45 @@ fn single_row_regions(inst: &mut Inst) -> bool {
     changed
 }
 
+/// A byte source of an instruction under the destination-aligned region restriction would
+/// need a stride of `need` bytes, more than the widest encodable stride of 4 elements
+/// (eu-hardware.md §1.5–§1.6: hstride 0/1/2/4; a 64-bit destination asks for 8). It is
+/// first converted to D (UD when unsigned), which keeps its value — the instruction executes
+/// in at least that width — and the widened copy is the source aligned afterwards.
+fn widen_byte_source(
+    p: &mut Program,
+    like: &Inst,
+    s: Reg,
+    need: u32,
+    opts: &CompileOptions,
+    out: &mut Vec<Inst>,
+) -> Option<Reg> {
+    if s.ty.size() != 1 || need <= 4 {
+        return None;
+    }
+    let wide = if s.ty.is_signed() { Type::D } else { Type::UD };
+    let n = like.exec_size as u32;
+    let t = super::temp(p, wide, n * wide.size());
+    let mut conv = Inst::new(
+        Opcode::Mov,
+        like.exec_size,
+        t,
+        vec![Reg {
+            negate: false,
+            abs: false,
+            ..s
+        }],
+    );
+    conv.group = like.group;
+    conv.nomask = like.nomask;
+    lower(p, conv, opts, out);
+    Some(Reg {
+        negate: s.negate,
+        abs: s.abs,
+        ..t
+    })
+}
+
 fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<Inst>) -> bool {
     let normalised = single_row_regions(&mut inst);
     if skip(&inst) {
@@ -324,6 +363,14 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
             if s.is_imm() || s.is_uniform() || s.is_null() {
                 continue;
             }
+            let s = match widen_byte_source(p, &inst, s, need, opts, &mut before) {
+                Some(wide) => {
+                    changed = true;
+                    wide
+                }
+                None => s,
+            };
+            inst.srcs[i] = s;
             if byte_stride(&s) != need || reg_offset(&s) != dst_off || !linear(&s) {
                 let t = strided_temp(p, s.ty, n, need.max(s.ty.size()), dst_off);
                 before.extend(raw_copy(&inst, t, s, s.ty));
