@@ -239,43 +239,46 @@ fn single_row_regions(inst: &mut Inst) -> bool {
     changed
 }
 
-/// A byte source of an instruction under the destination-aligned region restriction would
-/// need a stride of `need` bytes, more than the widest encodable stride of 4 elements
-/// (eu-hardware.md §1.5–§1.6: hstride 0/1/2/4; a 64-bit destination asks for 8). It is
-/// first converted to D (UD when unsigned), which keeps its value — the instruction executes
-/// in at least that width — and the widened copy is the source aligned afterwards.
-fn widen_byte_source(
+/// A byte source of a 64-bit instruction is a conversion between bytes and a 64-bit type,
+/// which the hardware lacks (eu-hardware.md §6 table; on the destination-aligned parts its
+/// 8-byte stride would not even be encodable, §1.5–§1.6: hstride 0/1/2/4). It is first
+/// converted to D (UD when unsigned), which keeps its value — the instruction executes at
+/// least that wide — and the instruction reads the widened copy.
+fn widen_byte_sources(
     p: &mut Program,
-    like: &Inst,
-    s: Reg,
-    need: u32,
+    inst: &mut Inst,
     opts: &CompileOptions,
     out: &mut Vec<Inst>,
-) -> Option<Reg> {
-    if s.ty.size() != 1 || need <= 4 {
-        return None;
+) -> bool {
+    let wide64 = inst.dst.ty.size() == 8 || inst.srcs.iter().any(|s| s.ty.size() == 8);
+    if !wide64 {
+        return false;
     }
-    let wide = if s.ty.is_signed() { Type::D } else { Type::UD };
-    let n = like.exec_size as u32;
-    let t = super::temp(p, wide, n * wide.size());
-    let mut conv = Inst::new(
-        Opcode::Mov,
-        like.exec_size,
-        t,
-        vec![Reg {
+    let mut changed = false;
+    for i in 0..inst.srcs.len() {
+        let s = inst.srcs[i];
+        if s.ty.size() != 1 || s.is_imm() || s.is_null() {
+            continue;
+        }
+        let wide = if s.ty.is_signed() { Type::D } else { Type::UD };
+        let t = super::temp(p, wide, inst.exec_size as u32 * wide.size());
+        let plain = Reg {
             negate: false,
             abs: false,
             ..s
-        }],
-    );
-    conv.group = like.group;
-    conv.nomask = like.nomask;
-    lower(p, conv, opts, out);
-    Some(Reg {
-        negate: s.negate,
-        abs: s.abs,
-        ..t
-    })
+        };
+        let mut conv = Inst::new(Opcode::Mov, inst.exec_size, t, vec![plain]);
+        conv.group = inst.group;
+        conv.nomask = inst.nomask;
+        lower(p, conv, opts, out);
+        inst.srcs[i] = Reg {
+            negate: s.negate,
+            abs: s.abs,
+            ..t
+        };
+        changed = true;
+    }
+    changed
 }
 
 fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<Inst>) -> bool {
@@ -289,6 +292,12 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
         for step in split {
             lower(p, step, opts, out);
         }
+        return true;
+    }
+    let mut widened = vec![];
+    if widen_byte_sources(p, &mut inst, opts, &mut widened) {
+        out.extend(widened);
+        lower(p, inst, opts, out);
         return true;
     }
     if inst.exec_size == 1 {
@@ -363,14 +372,6 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
             if s.is_imm() || s.is_uniform() || s.is_null() {
                 continue;
             }
-            let s = match widen_byte_source(p, &inst, s, need, opts, &mut before) {
-                Some(wide) => {
-                    changed = true;
-                    wide
-                }
-                None => s,
-            };
-            inst.srcs[i] = s;
             if byte_stride(&s) != need || reg_offset(&s) != dst_off || !linear(&s) {
                 let t = strided_temp(p, s.ty, n, need.max(s.ty.size()), dst_off);
                 before.extend(raw_copy(&inst, t, s, s.ty));
