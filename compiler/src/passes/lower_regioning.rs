@@ -166,7 +166,7 @@ pub(super) fn strided_temp(
 /// Splits conversions the hardware cannot do directly into two steps.
 fn split_conversion(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
     if inst.op != Opcode::Mov {
-        return None;
+        return split_hf_result_to_64bit(p, inst);
     }
     let (d, s) = (inst.dst.ty, inst.srcs[0].ty);
     let byte = |t: Type| t.size() == 1;
@@ -195,6 +195,37 @@ fn split_conversion(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
     Some(vec![first, second])
 }
 
+/// An ALU operation on half floats with a 64-bit destination converts its HF result to
+/// 64 bits, a conversion the hardware lacks (eu-hardware.md §6 table: "There are no direct
+/// conversions between 64-bit types and HF"; brw-backend.md §5). It computes into an HF
+/// temporary instead, and a MOV (split through F by `split_conversion`) converts that to
+/// the destination, carrying the saturate and the conditional modifier, which act on the
+/// converted value (SEL keeps its modifier: it picks the min/max). CMP is left alone: its
+/// flag and predication interplay is not modelled here.
+fn split_hf_result_to_64bit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
+    let hf_src = inst.srcs.iter().any(|s| s.ty == Type::HF);
+    let compare = matches!(inst.op, Opcode::Cmp | Opcode::Cmpn);
+    if !inst.dst.ty.is_64bit() || !hf_src || compare || inst.dst.is_accumulator() {
+        return None;
+    }
+    let n = inst.exec_size as u32;
+    let t = super::temp(p, Type::HF, n * Type::HF.size());
+    let mut first = inst.clone();
+    first.dst = t;
+    first.saturate = false;
+    let mut second = Inst::new(Opcode::Mov, inst.exec_size, inst.dst, vec![t]);
+    second.group = inst.group;
+    second.nomask = inst.nomask;
+    second.predicate = inst.predicate;
+    second.flag_subreg = inst.flag_subreg;
+    second.saturate = inst.saturate;
+    if inst.op != Opcode::Sel {
+        first.cmod = None;
+        second.cmod = inst.cmod;
+    }
+    Some(vec![first, second])
+}
+
 /// A 2-D source region read by no more channels than its width is one row, so its
 /// vertical stride is free: make it the row's length (the hardware requires that when
 /// ExecSize = Width, and a SIMD-split piece of a wider instruction can end up there).
@@ -214,6 +245,48 @@ fn single_row_regions(inst: &mut Inst) -> bool {
     changed
 }
 
+/// A byte source of a 64-bit instruction is a conversion between bytes and a 64-bit type,
+/// which the hardware lacks (eu-hardware.md §6 table; on the destination-aligned parts its
+/// 8-byte stride would not even be encodable, §1.5–§1.6: hstride 0/1/2/4). It is first
+/// converted to D (UD when unsigned), which keeps its value — the instruction executes at
+/// least that wide — and the instruction reads the widened copy.
+fn widen_byte_sources(
+    p: &mut Program,
+    inst: &mut Inst,
+    opts: &CompileOptions,
+    out: &mut Vec<Inst>,
+) -> bool {
+    let wide64 = inst.dst.ty.size() == 8 || inst.srcs.iter().any(|s| s.ty.size() == 8);
+    if !wide64 {
+        return false;
+    }
+    let mut changed = false;
+    for i in 0..inst.srcs.len() {
+        let s = inst.srcs[i];
+        if s.ty.size() != 1 || s.is_imm() || s.is_null() {
+            continue;
+        }
+        let wide = if s.ty.is_signed() { Type::D } else { Type::UD };
+        let t = super::temp(p, wide, inst.exec_size as u32 * wide.size());
+        let plain = Reg {
+            negate: false,
+            abs: false,
+            ..s
+        };
+        let mut conv = Inst::new(Opcode::Mov, inst.exec_size, t, vec![plain]);
+        conv.group = inst.group;
+        conv.nomask = inst.nomask;
+        lower(p, conv, opts, out);
+        inst.srcs[i] = Reg {
+            negate: s.negate,
+            abs: s.abs,
+            ..t
+        };
+        changed = true;
+    }
+    changed
+}
+
 fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<Inst>) -> bool {
     let normalised = single_row_regions(&mut inst);
     if skip(&inst) {
@@ -225,6 +298,12 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
         for step in split {
             lower(p, step, opts, out);
         }
+        return true;
+    }
+    let mut widened = vec![];
+    if widen_byte_sources(p, &mut inst, opts, &mut widened) {
+        out.extend(widened);
+        lower(p, inst, opts, out);
         return true;
     }
     if inst.exec_size == 1 {

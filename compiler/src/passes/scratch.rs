@@ -121,14 +121,41 @@ fn sendable(r: &Reg) -> bool {
 /// Lowers one scratch read/write (logical, per channel) to header + SEND. Per-channel data of
 /// 4-byte elements maps channel c to dword c, so the channel mask carries over; other sizes
 /// go through a NoMask read (and a masked merge for writes).
-/// MOVs of `n` channels from `src` to `dst` in pieces of at most two registers per
-/// operand (this runs after SIMD-width lowering), each with `like`'s mask controls.
-fn copy_in_pieces(like: &Inst, dst: Reg, src: Reg) -> Vec<Inst> {
+/// MOVs of `n` channels from `src` to `dst` in pieces no operand of which spans more than
+/// two registers (this runs after SIMD-width lowering), each with `like`'s mask controls.
+/// A piece's destination splits evenly across two registers (eu-hardware.md §1.5, §6.7);
+/// before Gen8 it stays within one register, since a two-register destination there needs
+/// two-register sources read at the same offset (§6.7), which a strided or misaligned
+/// operand does not give.
+fn copy_in_pieces(p: &Program, like: &Inst, dst: Reg, src: Reg) -> Vec<Inst> {
     let n = like.exec_size as u32;
-    let widest = super::byte_stride(&dst)
-        .max(super::byte_stride(&src))
-        .max(dst.ty.size());
-    let piece = (2 * REG_SIZE / widest).clamp(1, n);
+    let one_reg_dst = p.device.info().verx10 < 80;
+    let bytes = |r: &Reg, first: u32, count: u32| {
+        let (start, stride) = (super::reg_offset(r), super::byte_stride(r));
+        (first..first + count).map(move |c| start + c * stride)
+    };
+    let regs = |r: &Reg, first: u32, count: u32| {
+        let start = bytes(r, first, count).min().unwrap_or(0);
+        let last = bytes(r, first, count).max().unwrap_or(0) + r.ty.size() - 1;
+        last / REG_SIZE - start / REG_SIZE + 1
+    };
+    let legal = |piece: u32| {
+        (0..n / piece).all(|k| {
+            let first = k * piece;
+            let start = super::reg_offset(&dst) + first * super::byte_stride(&dst);
+            let low = bytes(&dst, first, piece)
+                .filter(|&b| b / REG_SIZE == start / REG_SIZE)
+                .count() as u32;
+            let dst_regs = regs(&dst, first, piece);
+            dst_regs <= 2
+                && regs(&src, first, piece) <= 2
+                && (dst_regs == 1 || (!one_reg_dst && 2 * low == piece))
+        })
+    };
+    let mut piece = n;
+    while piece > 1 && !legal(piece) {
+        piece /= 2;
+    }
     (0..n / piece)
         .map(|k| {
             let at = |r: Reg| r.byte_offset(k * piece * super::byte_stride(&r));
@@ -186,14 +213,14 @@ fn lower_one(p: &mut Program, inst: Inst, enc: u32, base: Reg) -> Vec<Inst> {
         } else {
             let t = super::temp(p, ud(data).ty, bytes);
             out.push(nomask(send(t, Reg::null(Type::UD), desc_read)));
-            out.extend(copy_in_pieces(&inst, ud(data), t));
+            out.extend(copy_in_pieces(p, &inst, ud(data), t));
         }
     } else if per_channel_dwords && sendable(&data) {
         out.push(masked(send(Reg::null(Type::UD), ud(data), desc_write)));
     } else {
         let t = super::temp(p, ud(data).ty, bytes);
         out.push(nomask(send(t, Reg::null(Type::UD), desc_read)));
-        out.extend(copy_in_pieces(&inst, t, ud(data)));
+        out.extend(copy_in_pieces(p, &inst, t, ud(data)));
         let (hdr2, more) = header(p, offset, enc, base);
         out.extend(more);
         let mut s = Inst::new(
