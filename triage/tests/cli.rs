@@ -344,10 +344,13 @@ fn default_builds_have_no_zoo() {
 #[test]
 fn regression_reproducers_pass() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/regressions");
+    // Known open bugs (`# xfail:`) are the gate's business (`eufuzz gate corpus`); every
+    // fixed one must pass with extra generated inputs too.
     let mut files: Vec<String> = fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "eu"))
+        .filter(|p| !fs::read_to_string(p).unwrap().contains("\n# xfail: "))
         .map(|p| p.display().to_string())
         .collect();
     files.sort();
