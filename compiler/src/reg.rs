@@ -337,9 +337,19 @@ impl Reg {
         self
     }
 
-    /// Operand for channels starting `channels` later (Mesa's `horiz_offset`).
+    /// Operand for channels starting `channels` later (Mesa's `horiz_offset`). A vector
+    /// immediate gives channel `c` of an instruction its element `c` (eu-hardware.md §6.8),
+    /// so the later channels' operand starts at a later element.
     pub fn horiz_offset(self, channels: u32) -> Reg {
         match self.kind {
+            RegKind::Imm(bits) if self.ty.is_vector_imm() => {
+                let (elements, bits_each) = if self.ty == Type::VF { (4, 8) } else { (8, 4) };
+                let turned = (bits as u32).rotate_right(channels % elements * bits_each);
+                Reg {
+                    kind: RegKind::Imm(turned as u64),
+                    ..self
+                }
+            }
             RegKind::Vgrf { stride, .. } | RegKind::Attr { stride, .. } => {
                 self.byte_offset(channels * stride as u32 * self.ty.size())
             }

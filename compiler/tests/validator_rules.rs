@@ -550,3 +550,22 @@ fn typed_null_destinations_need_their_type() {
         prog("icl", 8, "    cmp.l.f0.0(8) null:DF, v0:F, v1:F"),
     );
 }
+
+#[test]
+fn condition_missing() {
+    // eu-hardware.md §6.10: CMP/CMPN must have a condition; SEL is predicated or has one.
+    case(
+        Rule::ConditionMissing,
+        prog("skl", 8, "cmp.l.f0.0(8) null:F, attr0:F, 1.0:F"),
+        prog("skl", 8, "cmp(8) null:F, attr0:F, 1.0:F"),
+    );
+    case(
+        Rule::ConditionMissing,
+        prog("skl", 8, "sel.ge(8) v0:F, attr0:F, 1.0:F"),
+        prog("skl", 8, "sel(8) v0:F, attr0:F, 1.0:F"),
+    );
+    assert!(
+        !rules_of(&prog("skl", 8, "(+f0.0) sel(8) v0:F, attr0:F, 1.0:F"))
+            .contains(&Rule::ConditionMissing)
+    );
+}

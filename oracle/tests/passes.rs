@@ -743,3 +743,43 @@ fn dg2_vector_immediate_for_a_float_destination_takes_its_stride() {
         ",
     );
 }
+
+#[test]
+fn bytes_eight_apart_are_written_through_word_containers() {
+    // A destination hstride is at most 4 elements (eu-hardware.md §1.5): a byte slice of a
+    // 64-bit value is computed 4 bytes apart, then each byte replaces the low part of the
+    // word that holds it, the word's other byte written back unchanged.
+    check_pass(
+        lower_regioning::run,
+        "glk",
+        8,
+        "
+        mov(8) v2+1<8>:UB, attr0:UB
+        ",
+        "
+        mov(8) v4<4>:UB, attr0:UB
+        mov(8) v5:UW, v2<4>:UW
+        mov(8) v5+1<2>:UB, v4<4>:UB
+        mov(8) v2<4>:UW, v5:UW
+        ",
+    );
+}
+
+#[test]
+fn split_pieces_of_a_vector_immediate_start_at_their_own_element() {
+    // Channel c of an instruction reads element c of a V immediate (eu-hardware.md §6.8):
+    // the piece for channels 4..7 reads elements 4..7 as its 0..3.
+    check_pass(
+        lower_simd_width::run,
+        "bdw",
+        8,
+        "
+        mov(8) v1+4<2>:UW, 0x76543210:V
+        ",
+        "
+        mov(4) v1+4<2>:UW, 0x76543210:V
+        mov(2) v1+20<2>:UW, 0x32107654:V { group4 }
+        mov(2) v1+28<2>:UW, 0x54321076:V { group6 }
+        ",
+    );
+}

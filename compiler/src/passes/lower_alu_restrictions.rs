@@ -88,6 +88,16 @@ fn two_source(p: &mut Program, inst: &mut Inst, out: &mut Vec<Inst>) -> bool {
     if inst.srcs.len() != 2 || inst.op.is_3src() {
         return false;
     }
+    if inst.srcs[0].is_imm() && !inst.srcs[1].is_imm() && dword_beside_narrower(inst) {
+        // Swapped, the dword would be src1 next to a narrower integer, which Gen7+ forbids
+        // (eu-hardware.md §4 table: "the DW operand must be src0"): a value that fits a
+        // word is that word; any other stays in src0, in a register.
+        inst.srcs[0] = match word_imm(inst.srcs[0]) {
+            Some(w) => w,
+            None => load_imm(p, inst.srcs[0], out),
+        };
+        changed = true;
+    }
     if inst.srcs[0].is_imm() && !inst.srcs[1].is_imm() {
         // Float min/max (SEL.l/.ge) picks src0 when the two compare equal, so with −0.0
         // and +0.0 the order decides the sign of the result: not swapped (the documents
@@ -133,6 +143,30 @@ fn two_source(p: &mut Program, inst: &mut Inst, out: &mut Vec<Inst>) -> bool {
         changed |= widen_byte_source(p, inst, 1, out);
     }
     changed
+}
+
+/// A MUL of a D/UD src0 and a narrower integer src1.
+fn dword_beside_narrower(inst: &Inst) -> bool {
+    let (a, b) = (inst.srcs[0].ty, inst.srcs[1].ty);
+    inst.op == Opcode::Mul && a.is_int() && a.size() == 4 && b.is_int() && b.size() < 4
+}
+
+/// The same value as a W (from D) or UW (from UD) immediate, if it fits one.
+fn word_imm(imm: Reg) -> Option<Reg> {
+    let bits = imm.imm_bits()?;
+    let (value, ty) = match imm.ty {
+        Type::D => (i64::from(bits as u32 as i32), Type::W),
+        _ => (i64::from(bits as u32), Type::UW),
+    };
+    let fits = match ty {
+        Type::W => i16::try_from(value).is_ok(),
+        _ => u16::try_from(value).is_ok(),
+    };
+    fits.then(|| Reg {
+        negate: imm.negate,
+        abs: imm.abs,
+        ..Reg::imm(value as u64 & 0xffff, ty)
+    })
 }
 
 /// Gen11+ reads no byte type in src1 (src1/src2 of 3-source instructions): copies byte

@@ -10,7 +10,8 @@
 //! * MULH → `mul acc0, a, b.uw[0]` + `mach dst, a, b` (IVB/BYT second-quarter MACH goes
 //!   through a NoMask group-0 temporary: their implicit 2Q accumulator is acc1, which
 //!   integers lack).
-//! * A native D×D MUL with a conditional modifier: the MUL, then a MOV.cmod of the product.
+//! * A native MUL with a D/UD source (D×D, or D×W/B) and a conditional modifier: the MUL,
+//!   then a MOV.cmod of the product.
 //! * Q×Q (64-bit int parts): from 32-bit halves: lo(x)·lo(y) in full, plus the low 32 bits
 //!   of hi(x)·lo(y) and lo(x)·hi(y) into the high dword.
 
@@ -472,7 +473,12 @@ pub fn lower_mul(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst
                 lower_qword(p, inst, opts)
             } else if is_dword_int(a) && is_dword_int(b) && !native_dxd {
                 lower_dword(p, inst, opts)
-            } else if is_dword_int(a) && is_dword_int(b) && inst.cmod.is_some() {
+            } else if (is_dword_int(a) || is_dword_int(b))
+                && a.is_int()
+                && b.is_int()
+                && inst.cmod.is_some()
+            {
+                // eu-hardware.md §4: no conditional modifier on a MUL with any D/UD source.
                 split_cmod(p, inst)
             } else {
                 vec![inst]

@@ -23,11 +23,11 @@ use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg, RegKind, Region};
 use crate::types::Type;
 
+/// Not an ALU instruction this pass legalises.
 fn skip(inst: &Inst) -> bool {
     inst.op.is_control_flow()
         || inst.op.is_message()
         || matches!(inst.op, Opcode::LoadPayload | Opcode::Nop | Opcode::Mulh)
-        || inst.dst.is_null()
 }
 
 /// Whether the destination-aligned region restriction covers `inst` on this device.
@@ -120,17 +120,16 @@ fn required_dst_stride(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
         };
         req = req.max(widest.min(cap.max(size)));
     }
+    if req > 4 * size && !crate::zoo!(opts, RegioningNoStrideCap) {
+        // The widest destination hstride is 4 elements (eu-hardware.md §1.5): compute at
+        // that stride, `wide_stride_copy` puts the result in place.
+        req = 4 * size;
+    }
     req
 }
 
 /// Raw unsigned-integer copies of `n` elements of `ty` (64-bit as two dword halves).
-fn raw_copy(like: &Inst, dst: Reg, src: Reg, ty: Type) -> Vec<Inst> {
-    let copy = |d: Reg, s: Reg| {
-        let mut m = Inst::new(Opcode::Mov, like.exec_size, d, vec![s]);
-        m.group = like.group;
-        m.nomask = like.nomask;
-        m
-    };
+fn raw_copy(p: &mut Program, like: &Inst, dst: Reg, src: Reg, ty: Type) -> Vec<Inst> {
     let strip = |r: Reg| Reg {
         negate: false,
         abs: false,
@@ -143,11 +142,54 @@ fn raw_copy(like: &Inst, dst: Reg, src: Reg, ty: Type) -> Vec<Inst> {
             [lo, lo.byte_offset(4)]
         };
         let (d, s) = (halves(dst), halves(strip(src)));
-        vec![copy(d[0], s[0]), copy(d[1], s[1])]
+        vec![like_mov(like, d[0], s[0]), like_mov(like, d[1], s[1])]
     } else {
         let u = Type::int_of_size(ty.size(), false);
-        vec![copy(dst.retype(u), strip(src).retype(u))]
+        let (dst, src) = (dst.retype(u), strip(src).retype(u));
+        wide_stride_copy(p, like, dst, src).unwrap_or_else(|| vec![like_mov(like, dst, src)])
     }
+}
+
+/// A MOV over the channels of `like` (same width, group and NoMask).
+fn like_mov(like: &Inst, dst: Reg, src: Reg) -> Inst {
+    let mut m = Inst::new(Opcode::Mov, like.exec_size, dst, vec![src]);
+    m.group = like.group;
+    m.nomask = like.nomask;
+    m
+}
+
+/// The widest destination hstride is 4 elements (eu-hardware.md §1.5–§1.6: hstride
+/// 1/2/4), so bytes 8 apart (a byte slice of a 64-bit value) or bytes and words 16 apart
+/// cannot be written directly. Each element is the low part of a wider unsigned element
+/// that *is* 4 elements apart: read those wider elements, replace the part, write them
+/// back. Only the enabled channels run each step, and every byte around the part is
+/// written with the value it had, so the copy changes exactly what the narrow one would.
+fn wide_stride_copy(p: &mut Program, like: &Inst, dst: Reg, src: Reg) -> Option<Vec<Inst>> {
+    let RegKind::Vgrf { offset, .. } = dst.kind else {
+        return None;
+    };
+    let size = dst.ty.size();
+    let stride = elem_stride(&dst)?;
+    let wide = stride * size / 4;
+    if stride <= 4 || !matches!(wide, 2 | 4) {
+        return None;
+    }
+    let within = offset % wide;
+    let mut container = dst.retype(Type::int_of_size(wide, false)).with_stride(4);
+    if let RegKind::Vgrf { offset, .. } = &mut container.kind {
+        *offset -= within;
+    }
+    let n = like.exec_size as u32;
+    let t = super::temp(p, container.ty, n * wide);
+    let part = t
+        .retype(dst.ty)
+        .byte_offset(within)
+        .with_stride((wide / size) as u8);
+    Some(vec![
+        like_mov(like, t, container),
+        like_mov(like, part, src),
+        like_mov(like, container, t),
+    ])
 }
 
 /// A temporary for `n` elements `stride_bytes` apart starting `offset` bytes into a register.
@@ -248,8 +290,8 @@ fn single_row_regions(inst: &mut Inst) -> bool {
 /// A byte source of a 64-bit instruction is a conversion between bytes and a 64-bit type,
 /// which the hardware lacks (eu-hardware.md §6 table; on the destination-aligned parts its
 /// 8-byte stride would not even be encodable, §1.5–§1.6: hstride 0/1/2/4). It is first
-/// converted to D (UD when unsigned), which keeps its value — the instruction executes at
-/// least that wide — and the instruction reads the widened copy.
+/// converted to D (UD when unsigned; W/UW for a MUL), which keeps its value — the
+/// instruction executes at least that wide — and the instruction reads the widened copy.
 fn widen_byte_sources(
     p: &mut Program,
     inst: &mut Inst,
@@ -266,7 +308,10 @@ fn widen_byte_sources(
         if s.ty.size() != 1 || s.is_imm() || s.is_null() {
             continue;
         }
-        let wide = if s.ty.is_signed() { Type::D } else { Type::UD };
+        // A MUL reads it as a word: a dword would have to be src0 next to a narrower
+        // operand (eu-hardware.md §4 table: "the DW operand must be src0").
+        let bytes = if inst.op == Opcode::Mul { 2 } else { 4 };
+        let wide = Type::int_of_size(bytes, s.ty.is_signed());
         let t = super::temp(p, wide, inst.exec_size as u32 * wide.size());
         let plain = Reg {
             negate: false,
@@ -322,7 +367,7 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
             let s = inst.srcs[i];
             if s.ty == Type::HF && !s.is_imm() && byte_stride(&s) <= 2 && !s.is_uniform() {
                 let t = strided_temp(p, Type::HF, n, 4, 0);
-                before.extend(raw_copy(&inst, t, s, Type::HF));
+                before.extend(raw_copy(p, &inst, t, s, Type::HF));
                 inst.srcs[i] = Reg {
                     negate: s.negate,
                     abs: s.abs,
@@ -363,10 +408,10 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
         let old = inst.dst;
         let t = strided_temp(p, old.ty, n, req, 0);
         if inst.predicate.is_some() && inst.op != Opcode::Sel {
-            before.extend(raw_copy(&inst, t, old, old.ty));
+            before.extend(raw_copy(p, &inst, t, old, old.ty));
         }
         inst.dst = t;
-        after.extend(raw_copy(&inst, old, t, old.ty));
+        after.extend(raw_copy(p, &inst, old, t, old.ty));
         changed = true;
     }
 
@@ -380,7 +425,7 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
             }
             if byte_stride(&s) != need || reg_offset(&s) != dst_off || !linear(&s) {
                 let t = strided_temp(p, s.ty, n, need.max(s.ty.size()), dst_off);
-                before.extend(raw_copy(&inst, t, s, s.ty));
+                before.extend(raw_copy(p, &inst, t, s, s.ty));
                 inst.srcs[i] = Reg {
                     negate: s.negate,
                     abs: s.abs,

@@ -296,7 +296,7 @@ fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst
                     abs: s.abs,
                     ..t
                 };
-            } else if !(s.is_uniform() || s.is_imm() || s.is_null()) {
+            } else if !(s.is_uniform() || s.is_null()) {
                 piece.srcs[i] = s.horiz_offset(offset_of(k));
             }
         }

@@ -3,7 +3,7 @@
 
 use super::{Report, Rule};
 use crate::inst::Inst;
-use crate::opcode::SrcCount;
+use crate::opcode::{Opcode, SrcCount};
 use crate::program::Program;
 
 pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
@@ -78,6 +78,20 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
                 inst.op.name(),
                 cmod.name()
             ),
+        );
+    }
+    // eu-hardware.md §2.3, §6.10: "CMP (or CMPN) must have a condition.", "SEL must either be
+    // predicated or have a condition modifiers".
+    let condition_missing = match inst.op {
+        Opcode::Cmp | Opcode::Cmpn => inst.cmod.is_none(),
+        Opcode::Sel => inst.cmod.is_none() && inst.predicate.is_none(),
+        _ => false,
+    };
+    if condition_missing {
+        r.add(
+            Rule::ConditionMissing,
+            Some(ip),
+            format!("{} has no condition to act on", inst.op.name()),
         );
     }
     let uses_flag = inst.predicate.is_some() || inst.writes_flag();

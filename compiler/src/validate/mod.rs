@@ -85,10 +85,13 @@ pub enum Rule {
     /// A conditional modifier on an opcode that cannot carry one (FBL and the other
     /// bit-scan/count ops, BFI2, rotates, math; see `Opcode::can_do_cmod`).
     CmodNotSupported,
+    /// A CMP/CMPN without a conditional modifier, or a SEL with neither a predicate nor a
+    /// conditional modifier: the instruction has no condition to compare or select by.
+    ConditionMissing,
 }
 
 /// Every rule, in declaration order.
-pub const ALL_RULES: [Rule; 33] = [
+pub const ALL_RULES: [Rule; 34] = [
     Rule::DispatchWidth,
     Rule::ThreadCount,
     Rule::EmptyBlock,
@@ -122,6 +125,7 @@ pub const ALL_RULES: [Rule; 33] = [
     Rule::ScratchOutOfBounds,
     Rule::UnsupportedOpcode,
     Rule::CmodNotSupported,
+    Rule::ConditionMissing,
 ];
 
 impl Rule {
@@ -161,6 +165,7 @@ impl Rule {
             Rule::ScratchOutOfBounds => "scratch-out-of-bounds",
             Rule::UnsupportedOpcode => "unsupported-opcode",
             Rule::CmodNotSupported => "cmod-not-supported",
+            Rule::ConditionMissing => "condition-missing",
         }
     }
 
