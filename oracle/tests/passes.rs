@@ -587,67 +587,67 @@ fn spill_all_goes_through_scratch() {
         mov(1) g11.2<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
-        send(32) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
+        send(8) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=1 header) { NoMask }
         add(8) g12<8;8,1>:F, g4<8;8,1>:F, g1.1<0;1,0>:F
         mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.2<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
-        send(32) null:UD, g11<8;8,1>:UD, g12<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=4 rlen=0 header) { NoMask }
+        send(8) null:UD, g11<8;8,1>:UD, g12<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=1 rlen=0 header) { NoMask }
         mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.2<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
-        send(32) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
+        send(8) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=1 header) { NoMask }
         mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
-        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 10:UD { NoMask }
         mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
-        send(32) g16<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
-        mul(8) g17<8;8,1>:F, g12<8;8,1>:F, g12<8;8,1>:F
+        send(8) g13<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=1 header) { NoMask }
+        mul(8) g13<8;8,1>:F, g12<8;8,1>:F, g12<8;8,1>:F
         mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
-        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 10:UD { NoMask }
         mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
-        send(32) null:UD, g11<8;8,1>:UD, g16<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=4 rlen=0 header) { NoMask }
+        send(8) null:UD, g11<8;8,1>:UD, g13<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=1 rlen=0 header) { NoMask }
         mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.2<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
-        send(32) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
+        send(8) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=1 header) { NoMask }
         mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
         mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
-        send(32) g16<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
-        mov(8) g16<8;8,1>:F, g12<8;8,1>:F
+        send(8) g13<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=1 header) { NoMask }
+        mov(8) g13<8;8,1>:F, g12<8;8,1>:F
         mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
         mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
-        send(32) null:UD, g11<8;8,1>:UD, g16<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=4 rlen=0 header) { NoMask }
+        send(8) null:UD, g11<8;8,1>:UD, g13<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=1 rlen=0 header) { NoMask }
         mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
-        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 12:UD { NoMask }
         mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
-        send(32) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
-        mov(8) g14<8;8,1>:F, g6<8;8,1>:F
+        send(8) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=1 header) { NoMask }
+        mov(8) g12<8;8,1>:F, g6<8;8,1>:F
         mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
-        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 12:UD { NoMask }
         mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
-        send(32) null:UD, g11<8;8,1>:UD, g12<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=4 rlen=0 header) { NoMask }
+        send(8) null:UD, g11<8;8,1>:UD, g12<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=1 rlen=0 header) { NoMask }
         mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
-        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 14:UD { NoMask }
         mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
-        send(32) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=4 header) { NoMask }
-        mov(8) g15<8;8,1>:F, g7<8;8,1>:F
+        send(8) g12<8;8,1>:UD, g11<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=1 header) { NoMask }
+        mov(8) g12<8;8,1>:F, g7<8;8,1>:F
         mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
-        mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
+        mov(1) g11.2<8;8,1>:UD, 14:UD { NoMask }
         mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.5<8;8,1>:UD, g10<0;1,0>:UD { NoMask }
-        send(32) null:UD, g11<8;8,1>:UD, g12<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=4 rlen=0 header) { NoMask }
+        send(8) null:UD, g11<8;8,1>:UD, g12<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=1 rlen=0 header) { NoMask }
         mov(8) g11<8;8,1>:UD, 0:UD { NoMask }
         mov(1) g11.2<8;8,1>:UD, 8:UD { NoMask }
         mov(1) g11.3<8;8,1>:UD, 0:UD { NoMask }
@@ -780,6 +780,31 @@ fn split_pieces_of_a_vector_immediate_start_at_their_own_element() {
         mov(4) v1+4<2>:UW, 0x76543210:V
         mov(2) v1+20<2>:UW, 0x32107654:V { group4 }
         mov(2) v1+28<2>:UW, 0x54321076:V { group6 }
+        ",
+    );
+}
+
+#[test]
+fn a_mach_is_not_split_for_its_destination() {
+    // Quarter control, not the group, picks the accumulator lanes a MACH reads
+    // (eu-hardware.md §1.7): a MACH into a destination 4 bytes into a register writes a
+    // packed temporary whole, and only the copy into place is split (Gen7: a destination
+    // spanning two registers unevenly is split, §1.5).
+    check_pass(
+        lower_simd_width::run,
+        "ivb",
+        8,
+        "
+        mul(8) acc0<8;8,1>:D, attr0:D, attr1<2>:UW
+        mach(8) v1+4:D, attr0:D, attr1:D
+        ",
+        "
+        mul(8) acc0<8;8,1>:D, attr0:D, attr1<2>:UW
+        mach(8) v4:D, attr0:D, attr1:D
+        mov(4) v1+4:D, v4:D
+        mov(2) v1+20:D, v4+16:D { group4 }
+        mov(1) v1+28:D, v4+24:D { group6 }
+        mov(1) v1+32:D, v4+28:D { group7 }
         ",
     );
 }

@@ -345,6 +345,35 @@ fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst
     before
 }
 
+/// MACH and MAC read the accumulator implicitly, and quarter control, not the channel
+/// group, picks which accumulator lanes (eu-hardware.md §1.7): a piece in group 4 or 6
+/// reads other channels' partial products (Mesa asserts such instructions are never split,
+/// brw-backend.md §4.2). When only the destination makes the
+/// instruction narrower (a register offset or a stride splitting it unevenly), the
+/// instruction writes a packed temporary at full width and a MOV — which may be split —
+/// puts the result in place. A predicated instruction's temporary starts as a copy of the
+/// destination, so disabled channels keep their values.
+fn accumulator_reader_unsplit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
+    if !matches!(inst.op, Opcode::Mach | Opcode::Mac) || inst.dst.is_null() {
+        return None;
+    }
+    let n = inst.exec_size as u32;
+    let d = inst.dst;
+    let t = super::temp(p, d.ty, n * d.ty.size());
+    let mut whole = inst.clone();
+    whole.dst = t;
+    if lowered_width(p, &whole) != n {
+        return None;
+    }
+    let mut out = vec![];
+    if inst.predicate.is_some() {
+        out.push(mov(n, inst.group, inst.nomask, t, d));
+    }
+    out.push(whole);
+    out.push(mov(n, inst.group, inst.nomask, d, t));
+    Some(out)
+}
+
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
     let mut progress = false;
     let mut out = vec![];
@@ -355,7 +384,12 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
         let mut work = vec![inst];
         while let Some(inst) = work.pop() {
             let w = lowered_width(p, &inst);
-            if w != inst.exec_size as u32 && w > 0 {
+            if w < inst.exec_size as u32
+                && let Some(whole) = accumulator_reader_unsplit(p, &inst)
+            {
+                work.extend(whole.into_iter().rev());
+                progress = true;
+            } else if w != inst.exec_size as u32 && w > 0 {
                 let mut pieces = split(p, inst, w, opts);
                 pieces.reverse();
                 work.extend(pieces);

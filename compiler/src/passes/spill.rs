@@ -1,8 +1,11 @@
 //! Spilling (brw-backend.md §8.4): a spilled VGRF lives in a scratch slot; every read fills a
-//! fresh temporary first and every write goes to a temporary that is spilled after. Fills
-//! are NoMask (they must restore every channel's bits, whatever the control flow); a spill
-//! of a partial or masked write first fills the temporary so the untouched channels keep
-//! their old values, then writes everything back NoMask.
+//! fresh temporary first and every write goes to a temporary that is spilled after. Only
+//! the registers an instruction reads or writes move (as Mesa spills `regs_read` /
+//! `regs_written` at the operand's offset): a SIMD8 piece of a SIMD32 value moves one
+//! register, not the value's four. Fills are NoMask (they must restore every channel's
+//! bits, whatever the control flow); a spill of a partial or masked write first fills the
+//! temporary so the untouched channels keep their old values, then writes everything back
+//! NoMask.
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
@@ -18,10 +21,34 @@ fn refers_to(r: &Reg, v: u32) -> bool {
     matches!(r.kind, RegKind::Vgrf { nr, .. } if nr == v)
 }
 
-fn renumber(r: &mut Reg, to: u32) {
-    if let RegKind::Vgrf { nr, .. } = &mut r.kind {
+/// Points `r` at temporary `to`, which holds the VGRF's registers from `first` on.
+fn rebase(r: &mut Reg, to: u32, first: u32) {
+    if let RegKind::Vgrf { nr, offset, .. } = &mut r.kind {
         *nr = to;
+        *offset -= first * REG_SIZE;
     }
+}
+
+/// The registers `[first, end)` of a `regs`-register VGRF that `bytes` bytes at `r`'s
+/// offset touch.
+fn reg_range(r: &Reg, bytes: u32, regs: u32) -> (u32, u32) {
+    let RegKind::Vgrf { offset, .. } = r.kind else {
+        return (0, regs);
+    };
+    let first = (offset / REG_SIZE).min(regs - 1);
+    let end = (offset + bytes.max(1))
+        .div_ceil(REG_SIZE)
+        .clamp(first + 1, regs);
+    (first, end)
+}
+
+/// The registers of VGRF `v` that `inst`'s sources read.
+fn read_range(inst: &Inst, v: u32, regs: u32) -> (u32, u32) {
+    (0..inst.srcs.len())
+        .filter(|&i| refers_to(&inst.srcs[i], v))
+        .map(|i| reg_range(&inst.srcs[i], inst.size_read(i), regs))
+        .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
+        .unwrap_or((0, regs))
 }
 
 /// Scratch messages moving all of VGRF `t` to or from the slot at `slot`. With the
@@ -122,27 +149,27 @@ pub fn spill(p: &mut Program, vs: &[u32], opts: &CompileOptions) {
             if read.contains(&j) {
                 let t = next_temp[j];
                 next_temp[j] += 1;
-                out.extend(transfer(t, regs, slot, false, &inst, opts));
+                let (first, end) = read_range(&inst, v, regs);
+                p.vgrf_sizes[t as usize] = end - first;
+                let at = slot + first * REG_SIZE;
+                out.extend(transfer(t, end - first, at, false, &inst, opts));
                 for s in inst.srcs.iter_mut().filter(|s| refers_to(s, v)) {
-                    renumber(s, t);
+                    rebase(s, t, first);
                 }
             }
             if written == Some(j) {
                 let t = next_temp[j];
                 next_temp[j] += 1;
-                let whole = matches!(
-                    inst.dst.kind,
-                    RegKind::Vgrf {
-                        offset: 0,
-                        stride: 1,
-                        ..
-                    }
-                ) && inst.size_written() >= regs * REG_SIZE;
+                let (first, end) = reg_range(&inst.dst, inst.size_written(), regs);
+                p.vgrf_sizes[t as usize] = end - first;
+                let at = slot + first * REG_SIZE;
+                let whole = matches!(inst.dst.kind, RegKind::Vgrf { offset, stride: 1, .. } if offset % REG_SIZE == 0)
+                    && inst.size_written() >= (end - first) * REG_SIZE;
                 if inst.is_partial_write() || !inst.nomask || !whole {
-                    out.extend(transfer(t, regs, slot, false, &inst, opts));
+                    out.extend(transfer(t, end - first, at, false, &inst, opts));
                 }
-                renumber(&mut inst.dst, t);
-                spill_after = transfer(t, regs, slot, true, &inst, opts);
+                rebase(&mut inst.dst, t, first);
+                spill_after = transfer(t, end - first, at, true, &inst, opts);
             }
         }
         out.push(inst);
