@@ -46,7 +46,13 @@ fn reg_range(r: &Reg, bytes: u32, regs: u32) -> (u32, u32) {
 fn read_range(inst: &Inst, v: u32, regs: u32) -> (u32, u32) {
     (0..inst.srcs.len())
         .filter(|&i| refers_to(&inst.srcs[i], v))
-        .map(|i| reg_range(&inst.srcs[i], inst.size_read(i), regs))
+        .map(|i| {
+            // A strided operand of a message (a scratch write's data) spans more than the
+            // bytes the message moves.
+            let s = &inst.srcs[i];
+            let span = s.footprint(inst.exec_size as u32).map_or(0, |(a, b)| b - a);
+            reg_range(s, inst.size_read(i).max(span as u32), regs)
+        })
         .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
         .unwrap_or((0, regs))
 }
@@ -160,7 +166,12 @@ pub fn spill(p: &mut Program, vs: &[u32], opts: &CompileOptions) {
             if written == Some(j) {
                 let t = next_temp[j];
                 next_temp[j] += 1;
-                let (first, end) = reg_range(&inst.dst, inst.size_written(), regs);
+                let span = inst
+                    .dst
+                    .footprint(inst.exec_size as u32)
+                    .map_or(0, |(a, b)| b - a);
+                let bytes = inst.size_written().max(span as u32);
+                let (first, end) = reg_range(&inst.dst, bytes, regs);
                 p.vgrf_sizes[t as usize] = end - first;
                 let at = slot + first * REG_SIZE;
                 let whole = matches!(inst.dst.kind, RegKind::Vgrf { offset, stride: 1, .. } if offset % REG_SIZE == 0)
