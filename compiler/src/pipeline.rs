@@ -40,6 +40,9 @@ pub struct PassRecord {
     pub progress: bool,
     /// Validator violations in the pass's output.
     pub violations: Vec<Violation>,
+    /// The kinds of rewrite the pass made (see [`note`]), sorted: what a failure's bucket
+    /// is keyed on, since a reduced reproducer exercises little more than the faulty one.
+    pub rewrites: Vec<&'static str>,
     /// The IR after the pass, when asked for.
     #[serde(skip)]
     pub ir: Option<Program>,
@@ -89,9 +92,24 @@ pub fn pipeline(opts: &CompileOptions) -> Vec<Pass> {
 }
 
 thread_local! {
+    /// The rewrites the running pass noted.
+    static REWRITES: std::cell::RefCell<std::collections::BTreeSet<&'static str>> =
+        const { std::cell::RefCell::new(std::collections::BTreeSet::new()) };
     /// Set while a pass runs: its panics are reported in the outcome, not printed.
     static IN_PASS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     static PANIC_LOCATION: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Whether a rewrite kind is a device parameter (the scratch size encoding) rather than a
+/// rule the pass chose: moving a program to another device changes it and nothing else.
+pub fn is_device_parameter(rewrite: &str) -> bool {
+    rewrite.starts_with("scratch-size-")
+}
+
+/// Records that the running pass made a rewrite of this kind (a short kebab-case name,
+/// e.g. `split-eot`): the pass record lists them, and bucket keys of failures use them.
+pub fn note(rewrite: &'static str) {
+    REWRITES.with(|r| r.borrow_mut().insert(rewrite));
 }
 
 /// Installs (once) a panic hook that records where a pass panicked and keeps it quiet;
@@ -121,6 +139,7 @@ fn run_pass(
     opts: &CompileOptions,
 ) -> Result<Result<bool, String>, (String, String)> {
     install_panic_hook();
+    REWRITES.with(|r| r.borrow_mut().clear());
     IN_PASS.with(|f| f.set(true));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (pass.run)(work, opts)));
     IN_PASS.with(|f| f.set(false));
@@ -158,6 +177,7 @@ pub fn compile(input: &Program, opts: &CompileOptions) -> Compilation {
                 records.push(PassRecord {
                     name: pass.name,
                     progress,
+                    rewrites: REWRITES.with(|r| r.borrow().iter().copied().collect()),
                     violations: validate(&program),
                     ir: opts.keep_ir.then(|| program.clone()),
                 });

@@ -30,6 +30,9 @@ pub enum Basis {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Culprit {
     pub pass: String,
+    /// Which run of the pass, as an index into the compilation's pass records (a pass such
+    /// as `lower_simd_width` runs more than once); `None` when the pass did not finish.
+    pub run: Option<usize>,
     pub basis: Basis,
     /// Unified diff of the IR before and after the pass (empty if the pass panicked).
     pub ir_diff: String,
@@ -109,19 +112,29 @@ pub fn localise(
         .iter()
         .filter_map(|r| r.ir.as_ref().map(|ir| (r.name, ir)))
         .collect();
-    let before = |pass: &str| -> &Program {
-        let at = stages.iter().position(|(n, _)| *n == pass);
-        match at {
-            Some(0) | None => p,
-            Some(i) => stages[i - 1].1,
-        }
-    };
-    let after = |pass: &str| stages.iter().find(|(n, _)| *n == pass).map(|(_, ir)| *ir);
-    let named = |pass: &str, basis: Basis| Culprit {
-        pass: pass.to_string(),
+    let before = |at: usize| if at == 0 { p } else { stages[at - 1].1 };
+    let at = |i: usize, basis: Basis| Culprit {
+        pass: stages[i].0.to_string(),
+        run: Some(i),
         basis,
-        ir_diff: diff(before(pass), after(pass), pass),
+        ir_diff: diff(before(i), Some(stages[i].1), stages[i].0),
         differences: vec![],
+    };
+    // A pass known by name only: its first run that broke a rule, or its last run (the
+    // last chance to legalise), or, if it never ran, the pass alone.
+    let named = |pass: &str, basis: Basis| {
+        let runs = || stages.iter().enumerate().filter(|(_, (n, _))| *n == pass);
+        let broke = runs().find(|(i, _)| !c.passes[*i].violations.is_empty());
+        match broke.or_else(|| runs().next_back()) {
+            Some((i, _)) => at(i, basis),
+            None => Culprit {
+                pass: pass.to_string(),
+                run: None,
+                basis,
+                ir_diff: String::new(),
+                differences: vec![],
+            },
+        }
     };
     match &checked.verdict {
         Verdict::Pass | Verdict::Discard { .. } => None,
@@ -129,6 +142,7 @@ pub fn localise(
             let input = stages.last().map_or(p, |(_, ir)| *ir);
             Some(Culprit {
                 pass: pass.clone(),
+                run: None,
                 basis: Basis::Reported,
                 ir_diff: format!(
                     "(the pass did not finish; its input was)\n{}",
@@ -150,7 +164,7 @@ pub fn localise(
                 _ => run(p, inputs, &reference_config()),
             };
             let mut mul_lowered = false;
-            for (name, ir) in &stages {
+            for (i, (name, ir)) in stages.iter().enumerate() {
                 mul_lowered |= *name == "lower_integer_multiplication";
                 let cfg = if ir.has_vgrf_operands() {
                     RunConfig {
@@ -167,13 +181,12 @@ pub fn localise(
                     _ => vec![],
                 };
                 if result.outcome != Outcome::Completed || !differences.is_empty() {
-                    let mut cu = named(name, Basis::FirstNonRefining);
+                    let mut cu = at(i, Basis::FirstNonRefining);
                     cu.differences = differences;
                     return Some(cu);
                 }
             }
-            let last = stages.last()?.0;
-            Some(named(last, Basis::FirstNonRefining))
+            Some(at(stages.len().checked_sub(1)?, Basis::FirstNonRefining))
         }
     }
 }

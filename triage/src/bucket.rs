@@ -1,15 +1,24 @@
-//! Bucket keys: one name per root cause, finer than the signature and stable across runs,
-//! machines and reductions, so twenty reports of one bug group into one bucket.
+//! Bucket keys: one name per root cause, stable across runs, machines and reductions, so
+//! twenty reports of one bug group into one bucket.
 //!
 //! | failure | key |
 //! | --- | --- |
 //! | panic | `panic/PASS/normalised message/source file of the panic` |
-//! | validator assertion | `assert/PASS/RULE/opcode` (the instruction breaking the rule after the pass) |
-//! | hardware restriction | `hardware/PASS/RULE/opcode` |
-//! | mismatch | `mismatch/PASS/opcode:type/lanes` — the first instruction the culprit pass changed, and which lanes differ: `all-lanes`, `upper-half`, `one-lane`, `some-lanes`, `buffer`, `outcome` |
-//! | hang | `hang/PASS` |
+//! | mismatch, validator assertion, hardware restriction, hang | `rewrite/PASS/REWRITE` |
+//! | … when the culprit pass rewrote nothing | `rewrite/PASS/-/RULE` (assertion, hardware) or `rewrite/PASS/-/KIND` |
 //! | compile error | `compile-error/PASS/normalised message` |
 //! | emulator fault | `emulator-fault/PASS/reference\|compiled` |
+//!
+//! REWRITE is the most specific kind of rewrite the culprit pass made in its failing run
+//! (`split-eot`; see `compiler::pipeline::note` and `compiler::passes::rewrite_kinds`). A
+//! bug lives in one of a pass's rules, and a reduced reproducer exercises little besides
+//! it, so the most specific rewrite names the rule — whatever
+//! the bug's symptom: one faulty rule can give a wrong result on one program and break a
+//! hardware restriction on another, and the symptom (the verdict kind, the rule broken,
+//! the device) stays in the signature. Keys are meant for reduced reproducers: campaigns
+//! key each failure on its reduction. The first instruction the pass changed and the lanes
+//! that differ are details of a failure (`details`), not part of the key: on unreduced
+//! programs they vary within one bug.
 //!
 //! Normalising a message replaces numbers by `N` and keeps its first clause, so registers,
 //! sizes and addresses do not split a bucket.
@@ -102,11 +111,45 @@ fn lanes(differences: &[Difference], dispatch_width: u32) -> &'static str {
     }
 }
 
-/// The opcode of instruction `ip` of `p`, with its destination type.
-fn opcode_at(p: &Program, ip: usize) -> String {
-    p.insts().nth(ip).map_or("-".into(), |i| {
-        format!("{}:{}", i.op.name(), i.dst.ty.letters())
-    })
+/// The most specific kind of rewrite (by `compiler::passes::rewrite_kinds`) the culprit
+/// made compiling `p`: in the culprit's run of its pass, or in every run when the run is
+/// unknown. `-` when it made none.
+pub fn rewrite(p: &Program, opts: &CompileOptions, culprit: Option<&Culprit>) -> String {
+    let Some(culprit) = culprit else {
+        return "-".into();
+    };
+    let made = rewrites_made(p, opts, culprit);
+    let rank = |kind: &str| {
+        compiler::passes::rewrite_kinds(&culprit.pass)
+            .iter()
+            .position(|k| *k == kind)
+            .unwrap_or(usize::MAX)
+    };
+    made.into_iter()
+        .min_by_key(|k| (rank(k), *k))
+        .map_or("-".into(), str::to_string)
+}
+
+/// Every kind of rewrite the culprit made compiling `p` (in its run, or in every run of its
+/// pass when the run is unknown), sorted.
+pub fn rewrites_made(p: &Program, opts: &CompileOptions, culprit: &Culprit) -> Vec<&'static str> {
+    let c = compile(p, opts);
+    let mut made: Vec<&str> = match culprit.run {
+        Some(i) => c
+            .passes
+            .get(i)
+            .map(|r| r.rewrites.clone())
+            .unwrap_or_default(),
+        None => c
+            .passes
+            .iter()
+            .filter(|r| r.name == culprit.pass)
+            .flat_map(|r| r.rewrites.iter().copied())
+            .collect(),
+    };
+    made.sort_unstable();
+    made.dedup();
+    made
 }
 
 /// The bucket key of a failing verdict of `p` compiled with `opts`.
@@ -121,50 +164,54 @@ pub fn key(p: &Program, opts: &CompileOptions, v: &Verdict, culprit: Option<&Cul
             normalise(message),
             source_file(location)
         ),
-        Verdict::CompilerAssertion {
-            pass: broken_by,
-            rule,
-            ip,
-            ..
-        } => {
-            let keep = CompileOptions {
-                keep_ir: true,
-                ..opts.clone()
-            };
-            let c = compile(p, &keep);
-            let op = c
-                .passes
-                .iter()
-                .find(|r| r.name == broken_by)
-                .and_then(|r| r.ir.as_ref())
-                .zip(*ip)
-                .map_or("-".into(), |(ir, ip)| opcode_at(ir, ip));
-            format!("{kind}/{pass}/{rule}/{op}")
-        }
-        Verdict::HardwareViolation { rule, ip, .. } => {
-            let op = opcode_at(&compile(p, opts).program, *ip);
-            format!("{kind}/{pass}/{rule}/{op}")
-        }
-        Verdict::Mismatch { differences, .. } => {
-            let op = culprit
-                .and_then(|c| first_changed(&c.ir_diff))
-                .unwrap_or_else(|| "-".into());
-            let diffs = match culprit {
-                Some(c) if !c.differences.is_empty() => &c.differences,
-                _ => differences,
-            };
-            format!(
-                "{kind}/{pass}/{op}/{}",
-                lanes(diffs, p.dispatch_width as u32)
-            )
-        }
         Verdict::CompileError { message, .. } => format!("{kind}/{pass}/{}", normalise(message)),
         Verdict::EmulatorFault { compiled, .. } => format!(
             "{kind}/{pass}/{}",
             if *compiled { "compiled" } else { "reference" }
         ),
-        Verdict::Hang { .. } | Verdict::Pass | Verdict::Discard { .. } => format!("{kind}/{pass}"),
+        Verdict::Pass | Verdict::Discard { .. } => format!("{kind}/{pass}"),
+        Verdict::CompilerAssertion { rule, .. } | Verdict::HardwareViolation { rule, .. } => {
+            rewrite_key(pass, &rewrite(p, opts, culprit), rule)
+        }
+        Verdict::Mismatch { .. } | Verdict::Hang { .. } => {
+            rewrite_key(pass, &rewrite(p, opts, culprit), kind)
+        }
     }
+}
+
+/// `rewrite/PASS/REWRITE`, or `rewrite/PASS/-/WHAT` when the pass rewrote nothing.
+fn rewrite_key(pass: &str, rewrite: &str, what: &str) -> String {
+    if rewrite == "-" {
+        format!("rewrite/{pass}/-/{what}")
+    } else {
+        format!("rewrite/{pass}/{rewrite}")
+    }
+}
+
+/// The bucket key of `p` run on its own inputs, if it fails.
+pub fn key_of_program(p: &Program, opts: &CompileOptions) -> Option<String> {
+    let sets: Vec<_> = p.inputs.iter().cloned().collect();
+    let checked = oracle::differential::check(p, &sets, opts);
+    checked.verdict.is_failure().then(|| {
+        let culprit = oracle::culprit::localise(p, &sets, opts, &checked);
+        key(p, opts, &checked.verdict, culprit.as_ref())
+    })
+}
+
+/// What a failure looks like beyond its key: for a mismatch, the first instruction the
+/// culprit pass changed (`mul:D`) and which lanes differ (`upper-half`).
+pub fn details(p: &Program, v: &Verdict, culprit: Option<&Culprit>) -> Option<String> {
+    let Verdict::Mismatch { differences, .. } = v else {
+        return None;
+    };
+    let op = culprit
+        .and_then(|c| first_changed(&c.ir_diff))
+        .unwrap_or_else(|| "-".into());
+    let diffs = match culprit {
+        Some(c) if !c.differences.is_empty() => &c.differences,
+        _ => differences,
+    };
+    Some(format!("{op} {}", lanes(diffs, p.dispatch_width as u32)))
 }
 
 #[cfg(test)]

@@ -227,15 +227,17 @@ pub fn rebucket(
         let text = read_text(f)?;
         let opts = options(header_value(&text, "options").unwrap_or(""))
             .map_err(|e| format!("{}: {e}", f.display()))?;
-        let p = compiler::text::parse_program(&text).map_err(|e| format!("{}:{e}", f.display()))?;
-        let sets: Vec<_> = p.inputs.iter().cloned().collect();
-        let checked = oracle::differential::check(&p, &sets, &opts);
-        let key = if checked.verdict.is_failure() {
-            let culprit = oracle::culprit::localise(&p, &sets, &opts, &checked);
-            crate::bucket::key(&p, &opts, &checked.verdict, culprit.as_ref())
+        // Keys are meant for reduced programs: an original with a reduction next to it is
+        // keyed on the reduction (which fails the same way, or the original is fixed too).
+        let reduced = f.with_extension("reduced.eu");
+        let keyed = if !f.to_string_lossy().ends_with(".reduced.eu") && reduced.exists() {
+            read_text(&reduced)?
         } else {
-            format!("fixed/{}", checked.verdict.kind())
+            text.clone()
         };
+        let p =
+            compiler::text::parse_program(&keyed).map_err(|e| format!("{}:{e}", f.display()))?;
+        let key = crate::bucket::key_of_program(&p, &opts).unwrap_or_else(|| "fixed/pass".into());
         if header_value(&text, "bucket") != Some(key.as_str()) {
             write_atomic(f, with_bucket_line(&text, &key).as_bytes())?;
             changed += 1;

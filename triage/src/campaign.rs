@@ -27,13 +27,15 @@ pub struct Failure {
     pub kind: String,
     pub culprit_pass: Option<String>,
     pub signature: String,
-    /// The bucket key ([`crate::bucket::key`]).
+    /// The bucket key ([`crate::bucket::key`]) of this failure's reduction (of the first
+    /// failure with the same unreduced key), or of the failure when the campaign does not
+    /// reduce.
     pub bucket: String,
     pub seconds: f64,
     /// The reproducer, or `None` when its bucket already had `--per-bucket` of them.
     pub file: Option<String>,
     pub seed: u64,
-    /// The reduced reproducer, when this failure was the first of its signature and the
+    /// The reduced reproducer, when this failure was the first of its unreduced key and the
     /// campaign reduces.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reduced: Option<String>,
@@ -112,17 +114,11 @@ fn failing_program(
     p
 }
 
-/// Reduces a failing program within the campaign's budget and writes `NAME.reduced.eu`
-/// next to the original; returns its path.
-fn reduce_failure(
-    c: &Campaign,
-    p: &compiler::Program,
-    file: &str,
-    name: &str,
-) -> Result<Option<String>, String> {
+/// Reduces a failing program within the campaign's budget, keeping its signature.
+fn reduce_failure(c: &Campaign, p: &compiler::Program) -> Option<crate::reduce::Reduced> {
     let target = crate::reduce::interesting::judge(p, &c.compile);
     if !target.signature.contains('/') || target.signature.starts_with("discard/") {
-        return Ok(None);
+        return None;
     }
     let settings = crate::reduce::Settings {
         opts: c.compile.clone(),
@@ -130,15 +126,25 @@ fn reduce_failure(
         budget: c.reduce_budget,
         max_rounds: 8,
     };
-    let r = crate::reduce::reduce(p, &target, &settings, |_| {});
+    Some(crate::reduce::reduce(p, &target, &settings, |_| {}))
+}
+
+/// Writes a reduction as `NAME.reduced.eu` next to the original; returns its path.
+fn save_reduction(
+    c: &Campaign,
+    r: &crate::reduce::Reduced,
+    bucket: &str,
+    file: &str,
+    name: &str,
+) -> Result<String, String> {
     let text = format!(
-        "{}{}",
-        crate::reduce_cmd::header(Path::new(file), &r, None),
+        "{}# bucket: {bucket}\n{}",
+        crate::reduce_cmd::header(Path::new(file), r, None),
         print_program(&r.program)
     );
     let path = c.out.join(format!("{name}.reduced.eu"));
     write_atomic(&path, text.as_bytes())?;
-    Ok(Some(path.display().to_string()))
+    Ok(path.display().to_string())
 }
 
 /// The reproducer text: header comments, then the program carrying the failing inputs.
@@ -160,6 +166,9 @@ fn reproducer(
     ));
     head.push_str(&format!("# signature: {}\n", signature(v, culprit)));
     head.push_str(&format!("# bucket: {bucket}\n"));
+    if let Some(d) = crate::bucket::details(&p, v, culprit) {
+        head.push_str(&format!("# details: {d}\n"));
+    }
     if let Some(cu) = culprit {
         head.push_str(&format!("# culprit pass: {} ({:?})\n", cu.pass, cu.basis));
     }
@@ -249,7 +258,9 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
     let mut last_progress = Instant::now();
     let interactive = std::env::var_os("CI").is_none();
     let mut seen = std::collections::BTreeSet::new();
-    let mut reduced_signatures = std::collections::BTreeSet::new();
+    // Buckets are keyed on reductions: the first failure of each kind (`alike` below) is
+    // reduced, and every later one of that kind goes where its reduction went.
+    let mut bucket_of: BTreeMap<String, String> = BTreeMap::new();
     let mut per_bucket: BTreeMap<String, usize> = BTreeMap::new();
     let mut i = 0u64;
     while start.elapsed() < c.time && !stop.load(Ordering::Relaxed) {
@@ -284,8 +295,33 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
             let found_at = start.elapsed().as_secs_f64();
             let culprit = localise(&g.program, &sets, &c.compile, &checked);
             let sig = signature(&checked.verdict, culprit.as_ref());
-            let bucket =
+            let unreduced =
                 crate::bucket::key(&g.program, &c.compile, &checked.verdict, culprit.as_ref());
+            // Failures alike in signature, device and everything the culprit did share a
+            // reduction's bucket; anything new is reduced.
+            let alike = format!(
+                "{sig} {} {}",
+                g.program.device.name(),
+                culprit
+                    .as_ref()
+                    .map(|cu| crate::bucket::rewrites_made(&g.program, &c.compile, cu).join("+"))
+                    .unwrap_or_default()
+            );
+            let mut reduction = None;
+            let bucket = match bucket_of.get(&alike) {
+                Some(b) => b.clone(),
+                None if c.reduce_budget.is_zero() => unreduced.clone(),
+                None => {
+                    let p = failing_program(&g, &sets, &checked.verdict);
+                    reduction = reduce_failure(c, &p);
+                    let b = reduction
+                        .as_ref()
+                        .and_then(|r| crate::bucket::key_of_program(&r.program, &c.compile))
+                        .unwrap_or_else(|| unreduced.clone());
+                    bucket_of.insert(alike, b.clone());
+                    b
+                }
+            };
             let without_zoo_bug = c.zoo.as_ref().map(|_| {
                 let clean = CompileOptions {
                     zoo: Default::default(),
@@ -307,13 +343,10 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
                 );
                 let name = format!("{}-{seed}", checked.verdict.kind());
                 let file = save(&c.out, &name, &text, &seed_bytes(seed))?;
-                let reduced =
-                    if !c.reduce_budget.is_zero() && reduced_signatures.insert(sig.clone()) {
-                        let p = failing_program(&g, &sets, &checked.verdict);
-                        reduce_failure(c, &p, &file, &name)?
-                    } else {
-                        None
-                    };
+                let reduced = match &reduction {
+                    Some(r) => Some(save_reduction(c, r, &bucket, &file, &name)?),
+                    None => None,
+                };
                 (Some(file), reduced)
             } else {
                 (None, None)

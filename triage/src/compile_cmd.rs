@@ -55,9 +55,14 @@ pub fn render_compile(c: &Compilation, after_all: bool) -> String {
     let mut out = String::new();
     if after_all {
         for r in &c.passes {
+            let rewrites = if r.rewrites.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", r.rewrites.join(", "))
+            };
             let _ = writeln!(
                 out,
-                "# ---- after {}{}",
+                "# ---- after {}{}{rewrites}",
                 r.name,
                 if r.progress { "" } else { " (no change)" }
             );

@@ -128,10 +128,27 @@ fn spill_set(p: &Program, spilled: &[u32], opts: &CompileOptions) -> (Program, V
     (work, spillable)
 }
 
+/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
+pub const REWRITES: &[&str] = &[
+    "physical-edge-liveness",
+    "scratch-beyond-thread-limit",
+    "scratch-size-pow2-2k",
+    "scratch-size-linear-kb",
+    "fill",
+    "spill-keeps-untouched-channels",
+    "spill",
+    "scratch-messages",
+    "scratch-size-pow2-1k",
+];
+
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
     let physical = !crate::zoo!(opts, RaNoPhysicalLoopEdges);
     isolate_eot_payloads(p);
     let used = liveness::intervals(p, physical);
+    if liveness::intervals(p, !physical) != used {
+        // Values live only through the physical edges of divergent loops.
+        crate::pipeline::note("physical-edge-liveness");
+    }
     let mut spilled: Vec<u32> = if opts.spill_all {
         (0..p.vgrf_sizes.len() as u32)
             .filter(|&v| used[v as usize].is_some())

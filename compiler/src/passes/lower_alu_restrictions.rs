@@ -454,6 +454,15 @@ fn simd1_dst(inst: &mut Inst) -> bool {
     }
 }
 
+/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
+pub const REWRITES: &[&str] = &[
+    "gen4-min-max",
+    "vector-immediate",
+    "three-source-operands",
+    "simd1-destination-stride",
+    "two-source-operands",
+];
+
 fn lower(p: &mut Program, insts: &[Inst], ip: usize, out: &mut Vec<Inst>) -> Result<bool, String> {
     let mut inst = insts[ip].clone();
     if inst.op.is_control_flow()
@@ -463,12 +472,29 @@ fn lower(p: &mut Program, insts: &[Inst], ip: usize, out: &mut Vec<Inst>) -> Res
         out.push(inst);
         return Ok(false);
     }
+    use crate::pipeline::note;
     let mut after = vec![];
-    let changed = simd1_dst(&mut inst)
-        | minmax(p, insts, ip, &mut inst, out)?
-        | vector_immediate(p, &mut inst, out)
-        | two_source(p, &mut inst, out)
-        | three_source(p, &mut inst, out, &mut after);
+    let mut changed = false;
+    if simd1_dst(&mut inst) {
+        note("simd1-destination-stride");
+        changed = true;
+    }
+    if minmax(p, insts, ip, &mut inst, out)? {
+        note("gen4-min-max");
+        changed = true;
+    }
+    if vector_immediate(p, &mut inst, out) {
+        note("vector-immediate");
+        changed = true;
+    }
+    if two_source(p, &mut inst, out) {
+        note("two-source-operands");
+        changed = true;
+    }
+    if three_source(p, &mut inst, out, &mut after) {
+        note("three-source-operands");
+        changed = true;
+    }
     out.push(inst);
     out.extend(after);
     Ok(changed)

@@ -108,6 +108,7 @@ fn materialize(p: &mut Program, inst: &Inst, src: Reg, out: &mut Vec<Inst>) -> R
 /// A 32×32 → 64-bit multiply: the low dword as a D×D MUL, the high dword as a MULH, both
 /// into temporaries, then the two halves into the destination.
 fn lower_widening(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
+    crate::pipeline::note("widening");
     let signed = inst.srcs.iter().any(|s| s.ty == Type::D);
     let high_ty = if signed { Type::D } else { Type::UD };
     let mut out = vec![];
@@ -183,6 +184,16 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
         } else {
             (-32768..=65535).contains(&signed)
         };
+        if (-32768..=65535).contains(&signed) {
+            // Where a W and a UW reading of the immediate differ, and where they agree.
+            crate::pipeline::note(if signed < 0 {
+                "dword-negative-immediate"
+            } else if signed > 32767 {
+                "dword-immediate-above-int16"
+            } else {
+                "dword-word-immediate"
+            });
+        }
         if fits && inst.cmod.is_none() {
             let imm_ty = if crate::zoo!(opts, ImulSignedImmAsW) {
                 if b.ty == Type::UD { Type::UW } else { Type::W }
@@ -204,6 +215,13 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
             out.push(mul);
             return out;
         }
+    }
+    crate::pipeline::note("dword-halves");
+    if b.negate || b.abs {
+        crate::pipeline::note("dword-src1-modifier");
+    }
+    if same_vgrf(&inst.dst, &a) || same_vgrf(&inst.dst, &b) {
+        crate::pipeline::note("dword-destination-overlap");
     }
     let b = if (b.negate || b.abs) && !crate::zoo!(opts, ImulSrc1ModifierHalves) {
         materialize(p, &inst, b, &mut out)
@@ -269,6 +287,7 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
 }
 
 fn lower_mulh(p: &mut Program, inst: Inst) -> Vec<Inst> {
+    crate::pipeline::note("mulh");
     if inst.cmod.is_some() {
         // MUL/MACH pairs carry no conditional modifier: the high half lands in the
         // destination (a temporary for null), then a MOV.cmod tests it.
@@ -363,6 +382,7 @@ fn lower_mulh(p: &mut Program, inst: Inst) -> Vec<Inst> {
 }
 
 fn lower_qword(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
+    crate::pipeline::note("qword");
     let mut out = vec![];
     let has_dxd = p.device.info().has_integer_dword_mul && p.device.info().verx10 < 125;
     let mut x = inst.srcs[0];
@@ -450,6 +470,7 @@ fn lower_qword(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> 
 
 /// A native D×D MUL takes no conditional modifier: multiply, then test the product.
 fn split_cmod(p: &mut Program, mut inst: Inst) -> Vec<Inst> {
+    crate::pipeline::note("cmod-after-multiply");
     let test = if inst.dst.is_null() {
         let with_null = inst.clone();
         inst.dst = new_temp(p, &inst, inst.dst.ty);
@@ -460,6 +481,20 @@ fn split_cmod(p: &mut Program, mut inst: Inst) -> Vec<Inst> {
     inst.cmod = None;
     std::iter::once(inst).chain(test).collect()
 }
+
+/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
+pub const REWRITES: &[&str] = &[
+    "dword-src1-modifier",
+    "dword-destination-overlap",
+    "dword-immediate-above-int16",
+    "dword-negative-immediate",
+    "dword-word-immediate",
+    "cmod-after-multiply",
+    "widening",
+    "mulh",
+    "qword",
+    "dword-halves",
+];
 
 /// Lowers one MUL or MULH if the device needs it; anything else is returned unchanged.
 pub fn lower_mul(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> {

@@ -112,6 +112,9 @@ fn with_reply(
 }
 
 fn lower(p: &mut Program, inst: Inst, out: &mut Vec<Inst>) -> bool {
+    if inst.op.is_message() {
+        crate::pipeline::note(inst.op.name());
+    }
     let n = inst.exec_size as u32;
     let desc = |kind, mlen: u32, ex_mlen: u32| MsgDesc {
         kind,

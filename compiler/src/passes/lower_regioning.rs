@@ -113,6 +113,9 @@ fn required_dst_stride(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
             .chain([size])
             .min()
             .unwrap_or(size);
+        if widest > 4 * smallest {
+            crate::pipeline::note("stride-capped");
+        }
         let cap = if crate::zoo!(opts, RegioningNoStrideCap) {
             u32::MAX
         } else {
@@ -174,6 +177,7 @@ fn wide_stride_copy(p: &mut Program, like: &Inst, dst: Reg, src: Reg) -> Option<
     if stride <= 4 || !matches!(wide, 2 | 4) {
         return None;
     }
+    crate::pipeline::note("wide-stride-copy");
     let within = offset % wide;
     let mut container = dst.retype(Type::int_of_size(wide, false)).with_stride(4);
     if let RegKind::Vgrf { offset, .. } = &mut container.kind {
@@ -224,6 +228,7 @@ fn split_conversion(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
     } else {
         return None;
     };
+    crate::pipeline::note("two-step-conversion");
     let n = inst.exec_size as u32;
     let t = super::temp(p, via, n * via.size());
     let mut first = Inst::new(Opcode::Mov, inst.exec_size, t, vec![inst.srcs[0]]);
@@ -250,6 +255,7 @@ fn split_hf_result_to_64bit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
     if !inst.dst.ty.is_64bit() || !hf_src || compare || inst.dst.is_accumulator() {
         return None;
     }
+    crate::pipeline::note("half-float-result-to-64bit");
     let n = inst.exec_size as u32;
     let t = super::temp(p, Type::HF, n * Type::HF.size());
     let mut first = inst.clone();
@@ -312,6 +318,7 @@ fn widen_byte_sources(
         // operand (eu-hardware.md §4 table: "the DW operand must be src0").
         let bytes = if inst.op == Opcode::Mul { 2 } else { 4 };
         let wide = Type::int_of_size(bytes, s.ty.is_signed());
+        crate::pipeline::note("widen-byte-source");
         let t = super::temp(p, wide, inst.exec_size as u32 * wide.size());
         let plain = Reg {
             negate: false,
@@ -331,6 +338,19 @@ fn widen_byte_sources(
     }
     changed
 }
+
+/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
+pub const REWRITES: &[&str] = &[
+    "accumulator-destination",
+    "stride-capped",
+    "wide-stride-copy",
+    "half-float-result-to-64bit",
+    "widen-byte-source",
+    "two-step-conversion",
+    "aligned-source-copy",
+    "predicated-destination-rewrite",
+    "destination-rewrite",
+];
 
 fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<Inst>) -> bool {
     let normalised = single_row_regions(&mut inst);
@@ -404,7 +424,16 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
         RegKind::Vgrf { .. } | RegKind::Fixed { .. } | RegKind::Arf { .. }
     ) && (req != dst_stride(&inst) || misaligned || uneven)
         && (!inst.dst.is_accumulator() || crate::zoo!(opts, RegioningAccDstRewrite));
+    if inst.dst.is_accumulator() && (req != dst_stride(&inst) || misaligned || uneven) {
+        // Sources are fixed instead of the destination (see `required_dst_stride`).
+        crate::pipeline::note("accumulator-destination");
+    }
     if rewrite_dst {
+        crate::pipeline::note(if inst.predicate.is_some() {
+            "predicated-destination-rewrite"
+        } else {
+            "destination-rewrite"
+        });
         let old = inst.dst;
         let t = strided_temp(p, old.ty, n, req, 0);
         if inst.predicate.is_some() && inst.op != Opcode::Sel {
@@ -424,6 +453,7 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
                 continue;
             }
             if byte_stride(&s) != need || reg_offset(&s) != dst_off || !linear(&s) {
+                crate::pipeline::note("aligned-source-copy");
                 let t = strided_temp(p, s.ty, n, need.max(s.ty.size()), dst_off);
                 before.extend(raw_copy(p, &inst, t, s, s.ty));
                 inst.srcs[i] = Reg {

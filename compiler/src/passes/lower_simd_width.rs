@@ -223,6 +223,7 @@ fn mov(w: u32, group: u8, nomask: bool, dst: Reg, src: Reg) -> Inst {
 fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst> {
     let n = inst.exec_size as u32;
     let promote = w > n;
+    note_split(&inst, promote);
     let pieces = if promote { 1 } else { n / w };
     let copy_w = w.min(n);
     let nomask = inst.nomask || (promote && !crate::zoo!(opts, SimdSplitWideNotNomask));
@@ -247,6 +248,9 @@ fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst
         .zip(&src_comps)
         .map(|(s, &c)| {
             let uniform = s.is_uniform() || s.is_null() || s.is_imm();
+            if aliases_flag(&inst, s) {
+                crate::pipeline::note("split-flag-alias");
+            }
             let alias = aliases_flag(&inst, s) && !crate::zoo!(opts, SimdSplitFlagAlias);
             !uniform && (c > 1 || promote || alias)
         })
@@ -323,6 +327,11 @@ fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst
             };
             let t = super::temp(p, d.ty, dst_comps * w * stride * d.ty.size())
                 .with_stride(stride as u8);
+            crate::pipeline::note(if inst.predicate.is_some() {
+                "zip-predicated-destination"
+            } else {
+                "zip-destination"
+            });
             let pre_copy = inst.predicate.is_some()
                 && inst.op != Opcode::Sel
                 && !crate::zoo!(opts, SimdZipIgnoresPredicate);
@@ -365,6 +374,7 @@ fn accumulator_reader_unsplit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>>
     if lowered_width(p, &whole) != n {
         return None;
     }
+    crate::pipeline::note("accumulator-reader-temporary");
     let mut out = vec![];
     if inst.predicate.is_some() {
         out.push(mov(n, inst.group, inst.nomask, t, d));
@@ -372,6 +382,38 @@ fn accumulator_reader_unsplit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>>
     out.push(whole);
     out.push(mov(n, inst.group, inst.nomask, d, t));
     Some(out)
+}
+
+/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
+pub const REWRITES: &[&str] = &[
+    "split-flag-alias",
+    "zip-predicated-destination",
+    "accumulator-reader-temporary",
+    "split-later-group",
+    "promote",
+    "split-eot",
+    "split-nomask",
+    "zip-destination",
+    "split-message",
+    "split",
+];
+
+/// Notes what kind of instruction is split: the situations the splitting rules differ on.
+fn note_split(inst: &Inst, promote: bool) {
+    use crate::pipeline::note;
+    note(if promote { "promote" } else { "split" });
+    if inst.eot {
+        note("split-eot");
+    }
+    if inst.group != 0 {
+        note("split-later-group");
+    }
+    if inst.nomask {
+        note("split-nomask");
+    }
+    if inst.op.is_message() {
+        note("split-message");
+    }
 }
 
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {

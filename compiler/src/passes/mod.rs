@@ -18,6 +18,20 @@ use crate::reg::{REG_SIZE, Reg, RegKind, Region};
 use crate::types::Type;
 
 /// The mandatory lowering, in order (Mesa's order of brw_optimize's lowering steps).
+/// The kinds of rewrite pass `name` notes (`pipeline::note`), most specific first: a
+/// failure's bucket is named by the most specific one its culprit pass made. Passes not
+/// listed note kinds of equal standing (message names).
+pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
+    match name {
+        "lower_simd_width" => lower_simd_width::REWRITES,
+        "lower_integer_multiplication" => lower_integer_multiplication::REWRITES,
+        "lower_regioning" => lower_regioning::REWRITES,
+        "lower_alu_restrictions" => lower_alu_restrictions::REWRITES,
+        "allocate_registers" => allocate_registers::REWRITES,
+        _ => &[],
+    }
+}
+
 pub fn mandatory() -> Vec<Pass> {
     vec![
         Pass {

@@ -62,6 +62,7 @@ pub fn base_setup(p: &mut Program, opts: &CompileOptions) -> (Reg, Vec<Inst>) {
     let info = p.device.info();
     let (programmed, real) = sizes(p);
     if p.scratch_size > info.max_scratch_per_thread {
+        crate::pipeline::note("scratch-beyond-thread-limit");
         let fftid = Reg::vgrf(p.alloc_vgrf(1), Type::UD);
         out.push(nomask(Inst::new(
             Opcode::And,
@@ -244,6 +245,12 @@ pub fn lower_scratch_ops(p: &mut Program, opts: &CompileOptions) -> bool {
     {
         return false;
     }
+    crate::pipeline::note("scratch-messages");
+    crate::pipeline::note(match p.device.info().scratch_encoding {
+        crate::device::ScratchEncoding::Pow2From1K => "scratch-size-pow2-1k",
+        crate::device::ScratchEncoding::Pow2From2K => "scratch-size-pow2-2k",
+        crate::device::ScratchEncoding::LinearKb => "scratch-size-linear-kb",
+    });
     let enc = encoding(p, opts);
     let (base, mut out) = base_setup(p, opts);
     for inst in p.take_insts() {

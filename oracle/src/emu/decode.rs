@@ -184,11 +184,19 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
             });
         }
         let group = inst.group as u32;
-        let dst = resolve_dst(&inst.dst, exec, group, &layout, strict).map_err(fault)?;
+        // A hardware SEND's operands are register ranges (mlen, ex_mlen, rlen registers
+        // from the first byte), not regions its channels walk: a SIMD16 header in g127 is
+        // one register, not g127..g128.
+        let walk = if inst.op == compiler::Opcode::Send {
+            1
+        } else {
+            exec
+        };
+        let dst = resolve_dst(&inst.dst, walk, group, &layout, strict).map_err(fault)?;
         let srcs = inst
             .srcs
             .iter()
-            .map(|s| resolve(s, exec, group, &layout, strict))
+            .map(|s| resolve(s, walk, group, &layout, strict))
             .collect::<Result<Vec<_>, _>>()
             .map_err(fault)?;
         let violations = checker.as_ref().map_or(vec![], |c| c.check(inst));

@@ -46,3 +46,26 @@ fn hardware_scratch_messages_round_trip() {
         all(&(100..108).collect::<Vec<_>>())
     );
 }
+
+#[test]
+fn a_simd16_header_in_the_last_register_is_one_register() {
+    // A SEND's payloads are register ranges given by mlen and ex_mlen (eu-hardware.md §8):
+    // a SIMD16 scratch write with its header in g127 reads g127 alone as payload 1, however
+    // wide the instruction. Header as brw-backend.md §8.2 (offset 0 in dword 2, the HSW
+    // size encoding of 2 KB, 0, in dword 3, the base from g0.5); the data is attr0 (g1..g2),
+    // read back into g20..g21.
+    let text = "eu 1\ntarget hsw\ndispatch 16\nthreads 1\nscratch 2048\nattr attr0 2\nSTART B0\n\
+                mov(8) g127<8;8,1>:UD, 0:UD { NoMask }\n\
+                mov(1) g127.2<8;8,1>:UD, 0:UD { NoMask }\n\
+                mov(1) g127.3<8;8,1>:UD, 0:UD { NoMask }\n\
+                and(1) g127.5<8;8,1>:UD, g0.5<0;1,0>:UD, 0xfffffc00:UD { NoMask }\n\
+                send(16) null:UD, g127<8;8,1>:UD, g1<8;8,1>:UD desc(scratch_write mlen=1 ex_mlen=2 rlen=0 header) { NoMask }\n\
+                send(16) g20<8;8,1>:UD, g127<8;8,1>:UD, null:UD desc(scratch_read mlen=1 ex_mlen=0 rlen=2 header) { NoMask }\n\
+                END B0\n";
+    let a: Vec<_> = (0..16).map(|i| ud(500 + i)).collect();
+    let regs = run_program(Setup::strict("hsw", 16), text, &[&a]);
+    assert_eq!(
+        crate::grf(&regs, 20, Type::UD, 16),
+        all(&(500..516).collect::<Vec<_>>())
+    );
+}

@@ -6,47 +6,64 @@ use compiler::inputs::{Inputs, Value};
 use compiler::inst::Inst;
 use compiler::reg::{Reg, RegKind};
 use compiler::types::Type;
-use compiler::{Opcode, Program};
+use compiler::{Device, Opcode, Program};
 
 /// A named family of variants.
 pub struct Step {
     pub name: &'static str,
     pub variants: fn(&Program) -> Vec<Program>,
+    /// Variants count only if every pass makes the same kinds of rewrite on them as on
+    /// the program (`compiler::pipeline::note`; device parameters aside): a move to another
+    /// device must not slip from one bug to another that fails the same way there.
+    pub same_rewrites: bool,
 }
 
 /// Every step, from coarse to fine.
-pub const STEPS: [Step; 8] = [
+pub const STEPS: [Step; 9] = [
+    Step {
+        name: "device",
+        variants: earlier_devices,
+        same_rewrites: true,
+    },
     Step {
         name: "threads",
         variants: fewer_threads,
+        same_rewrites: false,
     },
     Step {
         name: "control-flow",
         variants: simpler_control_flow,
+        same_rewrites: false,
     },
     Step {
         name: "instructions",
         variants: fewer_instructions,
+        same_rewrites: false,
     },
     Step {
         name: "dispatch",
         variants: narrower_dispatch,
+        same_rewrites: false,
     },
     Step {
         name: "operands",
         variants: simpler_operands,
+        same_rewrites: false,
     },
     Step {
         name: "controls",
         variants: fewer_controls,
+        same_rewrites: false,
     },
     Step {
         name: "declarations",
         variants: fewer_declarations,
+        same_rewrites: false,
     },
     Step {
         name: "inputs",
         variants: simpler_inputs,
+        same_rewrites: false,
     },
 ];
 
@@ -76,6 +93,44 @@ pub fn size(p: &Program) -> u64 {
         + fine * 50
         + decls * 10
         + inputs
+        + device_rank(p.device) as u64
+}
+
+/// The order the reducer prefers devices in: the common big-core parts first, then the
+/// parts with extra restrictions, the oldest last. A reduction moves to the first device
+/// that still fails the same way, so reports of one bug from many devices end on one.
+const DEVICE_PREFERENCE: [Device; 12] = [
+    Device::Skl,
+    Device::Bdw,
+    Device::Icl,
+    Device::Tgl,
+    Device::Hsw,
+    Device::Ivb,
+    Device::Dg2,
+    Device::Chv,
+    Device::Bxt,
+    Device::Glk,
+    Device::Byt,
+    Device::G45,
+];
+
+fn device_rank(d: Device) -> usize {
+    DEVICE_PREFERENCE
+        .iter()
+        .position(|&x| x == d)
+        .unwrap_or(DEVICE_PREFERENCE.len())
+}
+
+/// The same program on each device preferred to its own, most preferred first.
+fn earlier_devices(p: &Program) -> Vec<Program> {
+    DEVICE_PREFERENCE[..device_rank(p.device)]
+        .iter()
+        .map(|&d| {
+            let mut q = p.clone();
+            q.device = d;
+            q
+        })
+        .collect()
 }
 
 /// The bits of 1 in type `ty`.

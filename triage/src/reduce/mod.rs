@@ -149,9 +149,23 @@ pub fn reduce(
                     break 'rounds;
                 }
                 let size = candidates::size(&best);
+                let rewrites = |p: &Program| -> Vec<Vec<&'static str>> {
+                    compiler::pipeline::compile(p, &settings.opts)
+                        .passes
+                        .into_iter()
+                        .map(|r| {
+                            r.rewrites
+                                .into_iter()
+                                .filter(|k| !compiler::pipeline::is_device_parameter(k))
+                                .collect()
+                        })
+                        .collect()
+                };
+                let own = step.same_rewrites.then(|| rewrites(&best));
                 let variants: Vec<Program> = (step.variants)(&best)
                     .into_iter()
                     .filter(|v| candidates::size(v) < size)
+                    .filter(|v| own.as_ref().is_none_or(|r| rewrites(v) == *r))
                     .collect();
                 let Some(i) = cache.first_kept(&variants, resume, target, settings) else {
                     break;
