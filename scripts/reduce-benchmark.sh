@@ -11,8 +11,10 @@ RUNS=${1:-10}
 FIND=${2:-60}
 BUDGET=${3:-60}
 cargo build --release -q -p triage --features zoo
-E=${CARGO_TARGET_DIR:-target}/release/eufuzz
 OUT=$(mktemp -d)
+# A private copy: rebuilding target/ while the benchmark runs must not change it.
+cp "${CARGO_TARGET_DIR:-target}/release/eufuzz" "$OUT/eufuzz"
+E=$OUT/eufuzz
 BUGS="imul-dst-overlap imul-signed-imm-as-w imul-src1-modifier-halves ra-no-physical-loop-edges
 regioning-acc-dst-rewrite regioning-no-stride-cap scratch-fftid-imm-truncated
 scratch-hsw-size-encoding simd-split-eot-first simd-split-flag-alias simd-split-group-absolute

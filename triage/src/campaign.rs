@@ -27,16 +27,15 @@ pub struct Failure {
     pub kind: String,
     pub culprit_pass: Option<String>,
     pub signature: String,
-    /// The bucket key ([`crate::bucket::key`]) of this failure's reduction (of the first
-    /// failure with the same unreduced key), or of the failure when the campaign does not
-    /// reduce.
+    /// The bucket key ([`crate::bucket::key`]) of this failure's reduction when it is
+    /// written, of the first reduction of its kind when its bucket is full, or of the
+    /// failure itself when the campaign does not reduce.
     pub bucket: String,
     pub seconds: f64,
     /// The reproducer, or `None` when its bucket already had `--per-bucket` of them.
     pub file: Option<String>,
     pub seed: u64,
-    /// The reduced reproducer, when this failure was the first of its unreduced key and the
-    /// campaign reduces.
+    /// The reduced reproducer, when the failure was written and the campaign reduces.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reduced: Option<String>,
     /// With `--zoo`: whether the program also fails with the bug switched off (a failure
@@ -307,18 +306,33 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
                     .map(|cu| crate::bucket::rewrites_made(&g.program, &c.compile, cu).join("+"))
                     .unwrap_or_default()
             );
+            // A failure that will be written is reduced itself and keyed on its own
+            // reduction; one beyond its bucket's limit only counts, in the bucket of the
+            // first reduction of its kind.
             let mut reduction = None;
+            let reduced_key = || {
+                let p = failing_program(&g, &sets, &checked.verdict);
+                let r = reduce_failure(c, &p);
+                let b = r
+                    .as_ref()
+                    .and_then(|r| crate::bucket::key_of_program(&r.program, &c.compile))
+                    .unwrap_or_else(|| unreduced.clone());
+                (r, b)
+            };
             let bucket = match bucket_of.get(&alike) {
-                Some(b) => b.clone(),
                 None if c.reduce_budget.is_zero() => unreduced.clone(),
-                None => {
-                    let p = failing_program(&g, &sets, &checked.verdict);
-                    reduction = reduce_failure(c, &p);
-                    let b = reduction
-                        .as_ref()
-                        .and_then(|r| crate::bucket::key_of_program(&r.program, &c.compile))
-                        .unwrap_or_else(|| unreduced.clone());
-                    bucket_of.insert(alike, b.clone());
+                Some(b)
+                    if c.reduce_budget.is_zero()
+                        || per_bucket.get(b).copied().unwrap_or(0) >= c.per_bucket =>
+                {
+                    b.clone()
+                }
+                known => {
+                    let (r, b) = reduced_key();
+                    reduction = r;
+                    if known.is_none() {
+                        bucket_of.insert(alike, b.clone());
+                    }
                     b
                 }
             };

@@ -388,10 +388,10 @@ fn accumulator_reader_unsplit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>>
 pub const REWRITES: &[&str] = &[
     "split-flag-alias",
     "zip-predicated-destination",
-    "accumulator-reader-temporary",
     "split-later-group",
     "promote",
     "split-eot",
+    "accumulator-reader-temporary",
     "split-nomask",
     "zip-destination",
     "split-message",

@@ -19,7 +19,7 @@ pub struct Step {
 }
 
 /// Every step, from coarse to fine.
-pub const STEPS: [Step; 9] = [
+pub const STEPS: [Step; 10] = [
     Step {
         name: "device",
         variants: earlier_devices,
@@ -33,6 +33,11 @@ pub const STEPS: [Step; 9] = [
     Step {
         name: "control-flow",
         variants: simpler_control_flow,
+        same_rewrites: false,
+    },
+    Step {
+        name: "message-components",
+        variants: fewer_components,
         same_rewrites: false,
     },
     Step {
@@ -335,6 +340,27 @@ fn fewer_instructions(p: &Program) -> Vec<Program> {
         chunk = chunk.div_ceil(2);
     }
     out.into_iter().map(|i| with_insts(p, i)).collect()
+}
+
+/// A render-target write of several colour components reduced to one of them, so the
+/// instructions computing the others can go (a generated program writes four, most of
+/// them constant padding).
+fn fewer_components(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let mut out = vec![];
+    for (ip, inst) in insts.iter().enumerate() {
+        let comps = inst.message_components();
+        if inst.op != Opcode::FbWriteLogical || comps <= 1 {
+            continue;
+        }
+        for k in 0..comps {
+            let mut v = insts.clone();
+            v[ip].srcs[0] = inst.srcs[0].component(inst.exec_size as u32, k);
+            v[ip].srcs[1] = Reg::imm(1, inst.srcs[1].ty);
+            out.push(with_insts(p, v));
+        }
+    }
+    out
 }
 
 /// Half the dispatch width: masked instructions shrink to it, those entirely beyond it go.
