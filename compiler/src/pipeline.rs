@@ -213,3 +213,26 @@ pub fn compile(input: &Program, opts: &CompileOptions) -> Compilation {
 pub fn pass_index(opts: &CompileOptions, name: &str) -> Option<usize> {
     pipeline(opts).iter().position(|p| p.name == name)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pass_records_list_the_rewrites_each_run_made() {
+        // SKL writes render targets at most 16 wide: the SIMD32 write is split, its EOT on
+        // the second piece, in the first run of lower_simd_width only.
+        let text = "eu 1\ntarget skl\ndispatch 32\nvgrf v0 16\n\nSTART B0\n    \
+                    fb_write_logical(32) null:UD, v0:F, 4:UD, 0:UD { EOT }\nEND B0\n";
+        let p = crate::text::parse_program(text).unwrap();
+        let c = compile(&p, &CompileOptions::default());
+        let runs: Vec<&PassRecord> = c
+            .passes
+            .iter()
+            .filter(|r| r.name == "lower_simd_width")
+            .collect();
+        assert!(runs[0].rewrites.contains(&"split-eot"), "{:?}", runs[0]);
+        assert!(runs[0].rewrites.contains(&"split"));
+        assert!(runs[1..].iter().all(|r| r.rewrites.is_empty()));
+    }
+}

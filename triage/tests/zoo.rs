@@ -81,3 +81,44 @@ fn the_zoo_lists_exactly_these_bugs() {
     let tested: Vec<&str> = BUGS.iter().map(|(n, _)| *n).collect();
     assert_eq!(names, tested);
 }
+
+/// Bucket keys name the culprit pass's most specific rewrite: each bug's program lands in a
+/// bucket of its own, under the pass that holds the bug.
+#[test]
+fn every_zoo_bug_has_a_bucket_of_its_own() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/zoo");
+    let dir = std::env::temp_dir().join(format!("eufuzz-zoo-buckets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (bug, extra) in BUGS {
+        let text = std::fs::read_to_string(src.join(format!("{bug}.eu"))).unwrap();
+        let options = format!("# options: --zoo {bug} {}\n", extra.join(" "));
+        std::fs::write(dir.join(format!("{bug}.eu")), options + &text).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_eufuzz"))
+        .arg("rebucket")
+        .arg(&dir)
+        .output()
+        .expect("run eufuzz");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut keys = std::collections::BTreeMap::new();
+    for (bug, _) in BUGS {
+        let text = std::fs::read_to_string(dir.join(format!("{bug}.eu"))).unwrap();
+        let key = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# bucket: "))
+            .unwrap_or_else(|| panic!("{bug}: no bucket line"))
+            .to_string();
+        assert!(
+            key.starts_with(&format!("rewrite/{}/", holder(bug))),
+            "{bug}: {key}"
+        );
+        if let Some(other) = keys.insert(key.clone(), bug) {
+            panic!("{bug} and {other} share the bucket {key}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -652,6 +652,37 @@ mod tests {
     }
 
     #[test]
+    fn a_render_target_write_keeps_one_component() {
+        let text = "eu 1\ntarget skl\ndispatch 8\nvgrf v0 4\n\nSTART B0\n    fb_write_logical(8) null:UD, v0:F, 4:UD, 0:UD { EOT }\nEND B0\n";
+        let p = compiler::text::parse_program(text).unwrap();
+        let variants = fewer_components(&p);
+        let printed: Vec<String> = variants
+            .iter()
+            .map(|v| compiler::text::print_inst(v.insts().next().unwrap()))
+            .collect();
+        assert_eq!(
+            printed,
+            [
+                "fb_write_logical(8) null:UD, v0:F, 1:UD, 0:UD { EOT }",
+                "fb_write_logical(8) null:UD, v0+32:F, 1:UD, 0:UD { EOT }",
+                "fb_write_logical(8) null:UD, v0+64:F, 1:UD, 0:UD { EOT }",
+                "fb_write_logical(8) null:UD, v0+96:F, 1:UD, 0:UD { EOT }",
+            ]
+        );
+        assert!(variants.iter().all(|v| size(v) < size(&p)));
+    }
+
+    #[test]
+    fn devices_are_tried_in_preference_order_before_the_own() {
+        let mut p = program("START B0\n    mov(8) v0:F, 2.5:F\nEND B0\n");
+        p.device = Device::Hsw;
+        let tried: Vec<Device> = earlier_devices(&p).iter().map(|v| v.device).collect();
+        assert_eq!(tried, [Device::Skl, Device::Bdw, Device::Icl, Device::Tgl]);
+        p.device = Device::Skl;
+        assert!(earlier_devices(&p).is_empty());
+    }
+
+    #[test]
     fn control_flow_regions_are_removed_or_flattened() {
         let p = program(
             "START B0\n    mov(8) v0:F, 2.5:F\n    cmp.l.f0.0(8) null:F, v0:F, 1.0:F\n    (+f0.0) if(8)\nEND B0 ->B1 ->B2\n\nSTART B1 <-B0\n    add(8) v1:F, v0:F, v0:F\nEND B1 ->B2\n\nSTART B2 <-B0 <-B1\n    endif(8)\nEND B2\n",
