@@ -132,7 +132,7 @@ fn required_dst_stride(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
 }
 
 /// Raw unsigned-integer copies of `n` elements of `ty` (64-bit as two dword halves).
-fn raw_copy(p: &mut Program, like: &Inst, dst: Reg, src: Reg, ty: Type) -> Vec<Inst> {
+fn raw_copy(like: &Inst, dst: Reg, src: Reg, ty: Type) -> Vec<Inst> {
     let strip = |r: Reg| Reg {
         negate: false,
         abs: false,
@@ -148,9 +148,20 @@ fn raw_copy(p: &mut Program, like: &Inst, dst: Reg, src: Reg, ty: Type) -> Vec<I
         vec![like_mov(like, d[0], s[0]), like_mov(like, d[1], s[1])]
     } else {
         let u = Type::int_of_size(ty.size(), false);
-        let (dst, src) = (dst.retype(u), strip(src).retype(u));
-        wide_stride_copy(p, like, dst, src).unwrap_or_else(|| vec![like_mov(like, dst, src)])
+        vec![like_mov(like, dst.retype(u), strip(src).retype(u))]
     }
+}
+
+/// The copy of a rewritten instruction's result from temporary `t` into its destination
+/// `dst`, which may be strided wider than a destination region encodes.
+fn copy_back(p: &mut Program, like: &Inst, dst: Reg, t: Reg) -> Vec<Inst> {
+    let u = Type::int_of_size(dst.ty.size(), false);
+    if dst.ty.size() < 8
+        && let Some(copy) = wide_stride_copy(p, like, dst.retype(u), t.retype(u))
+    {
+        return copy;
+    }
+    raw_copy(like, dst, t, dst.ty)
 }
 
 /// A MOV over the channels of `like` (same width, group and NoMask).
@@ -387,7 +398,7 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
             let s = inst.srcs[i];
             if s.ty == Type::HF && !s.is_imm() && byte_stride(&s) <= 2 && !s.is_uniform() {
                 let t = strided_temp(p, Type::HF, n, 4, 0);
-                before.extend(raw_copy(p, &inst, t, s, Type::HF));
+                before.extend(raw_copy(&inst, t, s, Type::HF));
                 inst.srcs[i] = Reg {
                     negate: s.negate,
                     abs: s.abs,
@@ -437,10 +448,10 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
         let old = inst.dst;
         let t = strided_temp(p, old.ty, n, req, 0);
         if inst.predicate.is_some() && inst.op != Opcode::Sel {
-            before.extend(raw_copy(p, &inst, t, old, old.ty));
+            before.extend(raw_copy(&inst, t, old, old.ty));
         }
         inst.dst = t;
-        after.extend(raw_copy(p, &inst, old, t, old.ty));
+        after.extend(copy_back(p, &inst, old, t));
         changed = true;
     }
 
@@ -455,7 +466,7 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
             if byte_stride(&s) != need || reg_offset(&s) != dst_off || !linear(&s) {
                 crate::pipeline::note("aligned-source-copy");
                 let t = strided_temp(p, s.ty, n, need.max(s.ty.size()), dst_off);
-                before.extend(raw_copy(p, &inst, t, s, s.ty));
+                before.extend(raw_copy(&inst, t, s, s.ty));
                 inst.srcs[i] = Reg {
                     negate: s.negate,
                     abs: s.abs,
