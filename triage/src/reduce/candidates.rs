@@ -161,6 +161,7 @@ fn operand_weight(r: &Reg) -> u64 {
     let kind = match r.kind {
         RegKind::Null => 0,
         RegKind::Imm(bits) => bits_weight(bits, r.ty),
+        RegKind::Uniform { .. } => 2,
         _ => 3,
     };
     kind + r.negate as u64 + r.abs as u64
@@ -393,7 +394,8 @@ fn simple_immediates(ty: Type) -> Vec<Reg> {
     }
 }
 
-/// Each source replaced by 0 or 1 of its type, or stripped of its modifiers.
+/// Each source replaced by 0 or 1 of its type or by the first uniform, or stripped of its
+/// modifiers.
 fn simpler_operands(p: &Program) -> Vec<Program> {
     let insts = flat(p);
     let mut out = vec![];
@@ -412,6 +414,11 @@ fn simpler_operands(p: &Program) -> Vec<Program> {
             }
             if !src.is_imm() && !src.is_null() {
                 replacements.extend(simple_immediates(src.ty));
+                // A value known only at run time, for a bug that needs a register operand.
+                let fits = p.uniforms as u32 * 4 >= src.ty.size();
+                if fits && !matches!(src.kind, RegKind::Uniform { .. }) {
+                    replacements.push(Reg::uniform(0, src.ty));
+                }
             }
             if src.is_imm() {
                 replacements.extend(
