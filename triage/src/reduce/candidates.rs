@@ -415,7 +415,7 @@ fn simpler_operands(p: &Program) -> Vec<Program> {
             if !src.is_imm() && !src.is_null() {
                 replacements.extend(simple_immediates(src.ty));
                 // A value known only at run time, for a bug that needs a register operand.
-                let fits = p.uniforms as u32 * 4 >= src.ty.size();
+                let fits = p.uniforms * 4 >= src.ty.size();
                 if fits && !matches!(src.kind, RegKind::Uniform { .. }) {
                     replacements.push(Reg::uniform(0, src.ty));
                 }
