@@ -33,6 +33,10 @@ pub struct Culprit {
     /// Which run of the pass, as an index into the compilation's pass records (a pass such
     /// as `lower_simd_width` runs more than once); `None` when the pass did not finish.
     pub run: Option<usize>,
+    /// The kinds of rewrite that run made (`compiler::pipeline::note`), sorted; empty when
+    /// the pass did not finish.
+    #[serde(default)]
+    pub rewrites: Vec<String>,
     pub basis: Basis,
     /// Unified diff of the IR before and after the pass (empty if the pass panicked).
     pub ir_diff: String,
@@ -116,6 +120,7 @@ pub fn localise(
     let at = |i: usize, basis: Basis| Culprit {
         pass: stages[i].0.to_string(),
         run: Some(i),
+        rewrites: c.passes[i].rewrites.iter().map(|k| k.to_string()).collect(),
         basis,
         ir_diff: diff(before(i), Some(stages[i].1), stages[i].0),
         differences: vec![],
@@ -130,6 +135,7 @@ pub fn localise(
             None => Culprit {
                 pass: pass.to_string(),
                 run: None,
+                rewrites: vec![],
                 basis,
                 ir_diff: String::new(),
                 differences: vec![],
@@ -143,6 +149,7 @@ pub fn localise(
             Some(Culprit {
                 pass: pass.clone(),
                 run: None,
+                rewrites: vec![],
                 basis: Basis::Reported,
                 ir_diff: format!(
                     "(the pass did not finish; its input was)\n{}",

@@ -23,7 +23,7 @@
 //! Normalising a message replaces numbers by `N` and keeps its first clause, so registers,
 //! sizes and addresses do not split a bucket.
 
-use compiler::pipeline::{CompileOptions, compile};
+use compiler::pipeline::CompileOptions;
 use compiler::{Opcode, Program};
 use oracle::compare::Difference;
 use oracle::culprit::Culprit;
@@ -111,49 +111,27 @@ fn lanes(differences: &[Difference], dispatch_width: u32) -> &'static str {
     }
 }
 
-/// The most specific kind of rewrite (by `compiler::passes::rewrite_kinds`) the culprit
-/// made compiling `p`: in the culprit's run of its pass, or in every run when the run is
-/// unknown. `-` when it made none.
-pub fn rewrite(p: &Program, opts: &CompileOptions, culprit: Option<&Culprit>) -> String {
+/// The most specific kind of rewrite (by `compiler::passes::rewrite_kinds`) the culprit's
+/// run made; `-` when it made none.
+pub fn rewrite(culprit: Option<&Culprit>) -> String {
     let Some(culprit) = culprit else {
         return "-".into();
     };
-    let made = rewrites_made(p, opts, culprit);
     let rank = |kind: &str| {
         compiler::passes::rewrite_kinds(&culprit.pass)
             .iter()
             .position(|k| *k == kind)
             .unwrap_or(usize::MAX)
     };
-    made.into_iter()
-        .min_by_key(|k| (rank(k), *k))
-        .map_or("-".into(), str::to_string)
+    culprit
+        .rewrites
+        .iter()
+        .min_by_key(|k| (rank(k), k.as_str()))
+        .map_or("-".into(), String::clone)
 }
 
-/// Every kind of rewrite the culprit made compiling `p` (in its run, or in every run of its
-/// pass when the run is unknown), sorted.
-pub fn rewrites_made(p: &Program, opts: &CompileOptions, culprit: &Culprit) -> Vec<&'static str> {
-    let c = compile(p, opts);
-    let mut made: Vec<&str> = match culprit.run {
-        Some(i) => c
-            .passes
-            .get(i)
-            .map(|r| r.rewrites.clone())
-            .unwrap_or_default(),
-        None => c
-            .passes
-            .iter()
-            .filter(|r| r.name == culprit.pass)
-            .flat_map(|r| r.rewrites.iter().copied())
-            .collect(),
-    };
-    made.sort_unstable();
-    made.dedup();
-    made
-}
-
-/// The bucket key of a failing verdict of `p` compiled with `opts`.
-pub fn key(p: &Program, opts: &CompileOptions, v: &Verdict, culprit: Option<&Culprit>) -> String {
+/// The bucket key of a failing verdict and its culprit.
+pub fn key(v: &Verdict, culprit: Option<&Culprit>) -> String {
     let pass = culprit.map_or("-", |c| c.pass.as_str());
     let kind = v.kind();
     match v {
@@ -171,10 +149,10 @@ pub fn key(p: &Program, opts: &CompileOptions, v: &Verdict, culprit: Option<&Cul
         ),
         Verdict::Pass | Verdict::Discard { .. } => format!("{kind}/{pass}"),
         Verdict::CompilerAssertion { rule, .. } | Verdict::HardwareViolation { rule, .. } => {
-            rewrite_key(pass, &rewrite(p, opts, culprit), rule)
+            rewrite_key(pass, &rewrite(culprit), rule)
         }
         Verdict::Mismatch { .. } | Verdict::Hang { .. } => {
-            rewrite_key(pass, &rewrite(p, opts, culprit), kind)
+            rewrite_key(pass, &rewrite(culprit), kind)
         }
     }
 }
@@ -194,7 +172,7 @@ pub fn key_of_program(p: &Program, opts: &CompileOptions) -> Option<String> {
     let checked = oracle::differential::check(p, &sets, opts);
     checked.verdict.is_failure().then(|| {
         let culprit = oracle::culprit::localise(p, &sets, opts, &checked);
-        key(p, opts, &checked.verdict, culprit.as_ref())
+        key(&checked.verdict, culprit.as_ref())
     })
 }
 

@@ -257,8 +257,7 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
     let mut last_progress = Instant::now();
     let interactive = std::env::var_os("CI").is_none();
     let mut seen = std::collections::BTreeSet::new();
-    // Buckets are keyed on reductions: the first failure of each kind (`alike` below) is
-    // reduced, and every later one of that kind goes where its reduction went.
+    // The bucket of each kind of failure (`alike` below): its first reduction's key.
     let mut bucket_of: BTreeMap<String, String> = BTreeMap::new();
     let mut per_bucket: BTreeMap<String, usize> = BTreeMap::new();
     let mut i = 0u64;
@@ -294,42 +293,32 @@ pub fn run(c: &Campaign, stop: Arc<AtomicBool>) -> Result<Stats, String> {
             let found_at = start.elapsed().as_secs_f64();
             let culprit = localise(&g.program, &sets, &c.compile, &checked);
             let sig = signature(&checked.verdict, culprit.as_ref());
-            let unreduced =
-                crate::bucket::key(&g.program, &c.compile, &checked.verdict, culprit.as_ref());
-            // Failures alike in signature, device and everything the culprit did share a
-            // reduction's bucket; anything new is reduced.
+            let unreduced = crate::bucket::key(&checked.verdict, culprit.as_ref());
+            // Failures alike in signature, device and everything the culprit did are of one
+            // kind. A failure that will be written is reduced and keyed on its own
+            // reduction; one whose kind's bucket is full only counts there. The first
+            // reduction of a kind names the kind's bucket.
             let alike = format!(
                 "{sig} {} {}",
                 g.program.device.name(),
                 culprit
                     .as_ref()
-                    .map(|cu| crate::bucket::rewrites_made(&g.program, &c.compile, cu).join("+"))
+                    .map(|cu| cu.rewrites.join("+"))
                     .unwrap_or_default()
             );
-            // A failure that will be written is reduced itself and keyed on its own
-            // reduction; one beyond its bucket's limit only counts, in the bucket of the
-            // first reduction of its kind.
+            let known = bucket_of.get(&alike).cloned();
+            let full = |b: &String| per_bucket.get(b).copied().unwrap_or(0) >= c.per_bucket;
             let mut reduction = None;
-            let reduced_key = || {
-                let p = failing_program(&g, &sets, &checked.verdict);
-                let r = reduce_failure(c, &p);
-                let b = r
-                    .as_ref()
-                    .and_then(|r| crate::bucket::key_of_program(&r.program, &c.compile))
-                    .unwrap_or_else(|| unreduced.clone());
-                (r, b)
-            };
-            let bucket = match bucket_of.get(&alike) {
-                None if c.reduce_budget.is_zero() => unreduced.clone(),
-                Some(b)
-                    if c.reduce_budget.is_zero()
-                        || per_bucket.get(b).copied().unwrap_or(0) >= c.per_bucket =>
-                {
-                    b.clone()
-                }
+            let bucket = match known {
+                _ if c.reduce_budget.is_zero() => unreduced,
+                Some(b) if full(&b) => b,
                 known => {
-                    let (r, b) = reduced_key();
-                    reduction = r;
+                    let p = failing_program(&g, &sets, &checked.verdict);
+                    reduction = reduce_failure(c, &p);
+                    let b = reduction
+                        .as_ref()
+                        .and_then(|r| crate::bucket::key_of_program(&r.program, &c.compile))
+                        .unwrap_or(unreduced);
                     if known.is_none() {
                         bucket_of.insert(alike, b.clone());
                     }

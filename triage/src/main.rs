@@ -121,10 +121,10 @@ enum Command {
     /// Are two programs equivalent: does B refine A on generated inputs?
     ///
     /// Runs A (the reference) and B on A's own INPUTS section (B's is ignored) and
-    /// `--inputs K` (default 16) input sets generated for A. B refines A when every byte A defines, B produces the same
-    /// (NaN payloads of float results aside); input sets on which A branches on undefined
-    /// values or does not complete are discarded. Prints a distinguishing input set and the
-    /// channel diff when B does not refine A.
+    /// `--inputs K` (default 16) input sets generated for A. B refines A when every byte A
+    /// defines, B produces the same (NaN payloads of float results aside); input sets on
+    /// which A branches on undefined values or does not complete are discarded. Prints a
+    /// distinguishing input set and the channel diff when B does not refine A.
     ///
     /// Both programs must take the same inputs: the same target, dispatch width, threads,
     /// attrs (number and sizes) and uniform count. Otherwise equiv refuses and names each

@@ -80,7 +80,7 @@ fn stray_write(out: &mut String, w: &StrayWrite) {
         .iter()
         .zip(&w.defined)
         .map(|(b, &d)| {
-            if d != 0 {
+            if oracle::emu::is_defined(d) {
                 format!("{b:02x}")
             } else {
                 "..".into()

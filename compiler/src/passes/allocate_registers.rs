@@ -145,8 +145,9 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
     let physical = !crate::zoo!(opts, RaNoPhysicalLoopEdges);
     isolate_eot_payloads(p);
     let used = liveness::intervals(p, physical);
-    if liveness::intervals(p, !physical) != used {
-        // Values live only through the physical edges of divergent loops.
+    // Values live only through the physical edges of divergent control flow (a
+    // straight-line program has none, and skips the second liveness).
+    if p.blocks.len() > 1 && liveness::intervals(p, !physical) != used {
         crate::pipeline::note("physical-edge-liveness");
     }
     let mut spilled: Vec<u32> = if opts.spill_all {

@@ -179,12 +179,13 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
         } else {
             bits as u32 as i64
         };
+        let word_range = (-32768..=65535).contains(&signed);
         let fits = if crate::zoo!(opts, ImulSignedImmAsW) {
             (bits as u32) < 65536
         } else {
-            (-32768..=65535).contains(&signed)
+            word_range
         };
-        if (-32768..=65535).contains(&signed) {
+        if word_range {
             // Where a W and a UW reading of the immediate differ, and where they agree.
             crate::pipeline::note(if signed < 0 {
                 "dword-negative-immediate"

@@ -92,7 +92,9 @@ fn required_dst_stride(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
         // sit in even (or all in odd) word locations.
         return 4;
     }
-    let mut req = dst_stride(inst);
+    // The destination's own stride, as far as a region encodes it: the widest destination
+    // hstride is 4 elements (eu-hardware.md §1.5); `copy_back` puts a wider one in place.
+    let mut req = dst_stride(inst).min(4 * size);
     // A narrowing conversion writes exactly at the execution type's stride (a wider stride
     // is as illegal as a packed one).
     if exec > size && !is_raw_byte_move(inst) {
@@ -123,11 +125,6 @@ fn required_dst_stride(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
         };
         req = req.max(widest.min(cap.max(size)));
     }
-    if req > 4 * size && !crate::zoo!(opts, RegioningNoStrideCap) {
-        // The widest destination hstride is 4 elements (eu-hardware.md §1.5): compute at
-        // that stride, `wide_stride_copy` puts the result in place.
-        req = 4 * size;
-    }
     req
 }
 
@@ -156,12 +153,8 @@ fn raw_copy(like: &Inst, dst: Reg, src: Reg, ty: Type) -> Vec<Inst> {
 /// `dst`, which may be strided wider than a destination region encodes.
 fn copy_back(p: &mut Program, like: &Inst, dst: Reg, t: Reg) -> Vec<Inst> {
     let u = Type::int_of_size(dst.ty.size(), false);
-    if dst.ty.size() < 8
-        && let Some(copy) = wide_stride_copy(p, like, dst.retype(u), t.retype(u))
-    {
-        return copy;
-    }
-    raw_copy(like, dst, t, dst.ty)
+    wide_stride_copy(p, like, dst.retype(u), t.retype(u))
+        .unwrap_or_else(|| raw_copy(like, dst, t, dst.ty))
 }
 
 /// A MOV over the channels of `like` (same width, group and NoMask).
@@ -430,15 +423,16 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
             in_first * 2 != n
         }
     };
-    let rewrite_dst = matches!(
-        inst.dst.kind,
-        RegKind::Vgrf { .. } | RegKind::Fixed { .. } | RegKind::Arf { .. }
-    ) && (req != dst_stride(&inst) || misaligned || uneven)
-        && (!inst.dst.is_accumulator() || crate::zoo!(opts, RegioningAccDstRewrite));
-    if inst.dst.is_accumulator() && (req != dst_stride(&inst) || misaligned || uneven) {
+    let illegal_dst = req != dst_stride(&inst) || misaligned || uneven;
+    if inst.dst.is_accumulator() && illegal_dst {
         // Sources are fixed instead of the destination (see `required_dst_stride`).
         crate::pipeline::note("accumulator-destination");
     }
+    let rewrite_dst = matches!(
+        inst.dst.kind,
+        RegKind::Vgrf { .. } | RegKind::Fixed { .. } | RegKind::Arf { .. }
+    ) && illegal_dst
+        && (!inst.dst.is_accumulator() || crate::zoo!(opts, RegioningAccDstRewrite));
     if rewrite_dst {
         crate::pipeline::note(if inst.predicate.is_some() {
             "predicated-destination-rewrite"

@@ -248,11 +248,12 @@ fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst
         .zip(&src_comps)
         .map(|(s, &c)| {
             let uniform = s.is_uniform() || s.is_null() || s.is_imm();
-            if aliases_flag(&inst, s) {
+            let alias = aliases_flag(&inst, s);
+            if alias {
                 crate::pipeline::note("split-flag-alias");
             }
-            let alias = aliases_flag(&inst, s) && !crate::zoo!(opts, SimdSplitFlagAlias);
-            !uniform && (c > 1 || promote || alias)
+            let copy_alias = alias && !crate::zoo!(opts, SimdSplitFlagAlias);
+            !uniform && (c > 1 || promote || copy_alias)
         })
         .collect();
     let dst_overlap = inst
@@ -368,12 +369,15 @@ fn accumulator_reader_unsplit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>>
     }
     let n = inst.exec_size as u32;
     let d = inst.dst;
-    let t = super::temp(p, d.ty, n * d.ty.size());
+    // Whether a packed destination would keep it whole, asked of the next VGRF number
+    // before allocating it (the width depends on the operand's layout, not its size).
     let mut whole = inst.clone();
-    whole.dst = t;
+    whole.dst = Reg::vgrf(p.vgrf_sizes.len() as u32, d.ty);
     if lowered_width(p, &whole) != n {
         return None;
     }
+    let t = super::temp(p, d.ty, n * d.ty.size());
+    whole.dst = t;
     crate::pipeline::note("accumulator-reader-temporary");
     let mut out = vec![];
     if inst.predicate.is_some() {

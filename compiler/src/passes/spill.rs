@@ -29,12 +29,15 @@ fn rebase(r: &mut Reg, to: u32, first: u32) {
     }
 }
 
-/// The registers `[first, end)` of a `regs`-register VGRF that `bytes` bytes at `r`'s
-/// offset touch.
-fn reg_range(r: &Reg, bytes: u32, regs: u32) -> (u32, u32) {
+/// The registers `[first, end)` of a `regs`-register VGRF that operand `r` of an
+/// instruction `exec` channels wide touches, moving `bytes` bytes: a strided operand
+/// (a scratch write's data) spans more than the bytes its message moves.
+fn reg_range(r: &Reg, exec: u32, bytes: u32, regs: u32) -> (u32, u32) {
     let RegKind::Vgrf { offset, .. } = r.kind else {
         return (0, regs);
     };
+    let span = r.footprint(exec).map_or(0, |(a, b)| (b - a) as u32);
+    let bytes = bytes.max(span);
     let first = (offset / REG_SIZE).min(regs - 1);
     let end = (offset + bytes.max(1))
         .div_ceil(REG_SIZE)
@@ -47,11 +50,12 @@ fn read_range(inst: &Inst, v: u32, regs: u32) -> (u32, u32) {
     (0..inst.srcs.len())
         .filter(|&i| refers_to(&inst.srcs[i], v))
         .map(|i| {
-            // A strided operand of a message (a scratch write's data) spans more than the
-            // bytes the message moves.
-            let s = &inst.srcs[i];
-            let span = s.footprint(inst.exec_size as u32).map_or(0, |(a, b)| b - a);
-            reg_range(s, inst.size_read(i).max(span as u32), regs)
+            reg_range(
+                &inst.srcs[i],
+                inst.exec_size as u32,
+                inst.size_read(i),
+                regs,
+            )
         })
         .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
         .unwrap_or((0, regs))
@@ -168,12 +172,8 @@ pub fn spill(p: &mut Program, vs: &[u32], opts: &CompileOptions) {
             if written == Some(j) {
                 let t = next_temp[j];
                 next_temp[j] += 1;
-                let span = inst
-                    .dst
-                    .footprint(inst.exec_size as u32)
-                    .map_or(0, |(a, b)| b - a);
-                let bytes = inst.size_written().max(span as u32);
-                let (first, end) = reg_range(&inst.dst, bytes, regs);
+                let exec = inst.exec_size as u32;
+                let (first, end) = reg_range(&inst.dst, exec, inst.size_written(), regs);
                 p.vgrf_sizes[t as usize] = end - first;
                 let at = slot + first * REG_SIZE;
                 let whole = matches!(inst.dst.kind, RegKind::Vgrf { offset, stride: 1, .. } if offset % REG_SIZE == 0)

@@ -107,8 +107,18 @@ fn dword_def_mask(b: ByteView, i: usize) -> u8 {
     b.1.get(i * 4..i * 4 + 4).map_or(0, |d| {
         d.iter()
             .enumerate()
-            .fold(0, |m, (k, &x)| m | ((x != 0) as u8) << k)
+            .fold(0, |m, (k, &x)| m | (is_defined(x) as u8) << k)
     })
+}
+
+/// The defined and float-NaN masks of colour dword `i`, both empty for a channel whose
+/// result is not `known`.
+fn colour_masks(b: ByteView, i: usize, known: bool) -> (u8, u8) {
+    if known {
+        (dword_def_mask(b, i), dword_nan_mask(b, i))
+    } else {
+        (0, 0)
+    }
 }
 
 /// Which of dword `i`'s bytes carry the float-NaN mark, as a 4-bit mask.
@@ -585,11 +595,7 @@ pub fn exec_message(
                     let at = color.addr(c, k);
                     values.push(cx.t.space.read(at, 4).0 as u32);
                     let view = (&cx.t.space.bytes[at..at + 4], &cx.t.space.def[at..at + 4]);
-                    let (d, nan) = if known(c) {
-                        (dword_def_mask(view, 0), dword_nan_mask(view, 0))
-                    } else {
-                        (0, 0)
-                    };
+                    let (d, nan) = colour_masks(view, 0, known(c));
                     defined.push(d);
                     float_nan.push(nan);
                 }
@@ -856,27 +862,14 @@ fn send(
                 .filter(|c| mask >> c & 1 != 0)
                 .map(|c| {
                     let at = |k: usize| k * rpc * 8 + c as usize;
+                    let (defined, float_nan) = (0..comps_n)
+                        .map(|k| colour_masks(body, at(k), known(c)))
+                        .unzip();
                     ChannelColor {
                         channel: inst.group as u32 + c,
                         values: (0..comps_n).map(|k| dword(body, at(k)).0).collect(),
-                        defined: (0..comps_n)
-                            .map(|k| {
-                                if known(c) {
-                                    dword_def_mask(body, at(k))
-                                } else {
-                                    0
-                                }
-                            })
-                            .collect(),
-                        float_nan: (0..comps_n)
-                            .map(|k| {
-                                if known(c) {
-                                    dword_nan_mask(body, at(k))
-                                } else {
-                                    0
-                                }
-                            })
-                            .collect(),
+                        defined,
+                        float_nan,
                     }
                 })
                 .collect();

@@ -122,6 +122,21 @@ impl Cache {
     }
 }
 
+/// The kinds of rewrite each pass makes compiling `p`, device parameters aside (see
+/// `candidates::Step::same_rewrites`).
+fn rewrite_profile(p: &Program, opts: &CompileOptions) -> Vec<Vec<&'static str>> {
+    compiler::pipeline::compile(p, opts)
+        .passes
+        .into_iter()
+        .map(|r| {
+            r.rewrites
+                .into_iter()
+                .filter(|k| !compiler::pipeline::is_device_parameter(k))
+                .collect()
+        })
+        .collect()
+}
+
 /// Reduces `p`, which must fail with `target` (see [`judge`]).
 pub fn reduce(
     p: &Program,
@@ -149,23 +164,16 @@ pub fn reduce(
                     break 'rounds;
                 }
                 let size = candidates::size(&best);
-                let rewrites = |p: &Program| -> Vec<Vec<&'static str>> {
-                    compiler::pipeline::compile(p, &settings.opts)
-                        .passes
-                        .into_iter()
-                        .map(|r| {
-                            r.rewrites
-                                .into_iter()
-                                .filter(|k| !compiler::pipeline::is_device_parameter(k))
-                                .collect()
-                        })
-                        .collect()
-                };
-                let own = step.same_rewrites.then(|| rewrites(&best));
+                let own = step
+                    .same_rewrites
+                    .then(|| rewrite_profile(&best, &settings.opts));
                 let variants: Vec<Program> = (step.variants)(&best)
                     .into_iter()
                     .filter(|v| candidates::size(v) < size)
-                    .filter(|v| own.as_ref().is_none_or(|r| rewrites(v) == *r))
+                    .filter(|v| {
+                        own.as_ref()
+                            .is_none_or(|r| rewrite_profile(v, &settings.opts) == *r)
+                    })
                     .collect();
                 let Some(i) = cache.first_kept(&variants, resume, target, settings) else {
                     break;
