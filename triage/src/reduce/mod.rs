@@ -122,12 +122,13 @@ impl Cache {
     }
 }
 
-/// The kinds of rewrite each pass makes compiling `p`, device parameters aside (see
-/// `candidates::Step::same_rewrites`).
-fn rewrite_profile(p: &Program, opts: &CompileOptions) -> Vec<Vec<&'static str>> {
+/// The kinds of rewrite each run of pass `pass` makes compiling `p`, device parameters
+/// aside (see `candidates::Step::same_rewrites`).
+fn rewrite_profile(p: &Program, opts: &CompileOptions, pass: &str) -> Vec<Vec<&'static str>> {
     compiler::pipeline::compile(p, opts)
         .passes
         .into_iter()
+        .filter(|r| r.name == pass)
         .map(|r| {
             r.rewrites
                 .into_iter()
@@ -164,16 +165,14 @@ pub fn reduce(
                     break 'rounds;
                 }
                 let size = candidates::size(&best);
-                let own = step
-                    .same_rewrites
-                    .then(|| rewrite_profile(&best, &settings.opts));
+                // The culprit pass, as the signature (`kind/pass/detail`) names it.
+                let culprit = target.signature.split('/').nth(1).unwrap_or_default();
+                let profile = |p: &Program| rewrite_profile(p, &settings.opts, culprit);
+                let own = step.same_rewrites.then(|| profile(&best));
                 let variants: Vec<Program> = (step.variants)(&best)
                     .into_iter()
                     .filter(|v| candidates::size(v) < size)
-                    .filter(|v| {
-                        own.as_ref()
-                            .is_none_or(|r| rewrite_profile(v, &settings.opts) == *r)
-                    })
+                    .filter(|v| own.as_ref().is_none_or(|r| profile(v) == *r))
                     .collect();
                 let Some(i) = cache.first_kept(&variants, resume, target, settings) else {
                     break;
