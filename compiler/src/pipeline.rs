@@ -15,8 +15,8 @@ pub struct CompileOptions {
     pub o0: bool,
     /// Spill every spillable VGRF to scratch (like INTEL_DEBUG=spill_fs).
     pub spill_all: bool,
-    /// Stop after the pass at this index of the pipeline.
-    pub stop_after: Option<usize>,
+    /// Stop after the first pass run with this label (`opt_cse#2`) or name.
+    pub stop_after: Option<String>,
     /// Passes not to run, by name.
     pub skip: Vec<String>,
     /// Keep the IR after every pass (for dumps and localisation).
@@ -33,10 +33,25 @@ pub struct Pass {
     pub run: fn(&mut Program, &CompileOptions) -> Result<bool, String>,
 }
 
+/// A step of the pipeline: one pass, or a list of passes run in turn until none of them
+/// makes progress (Mesa's optimisation loop).
+#[derive(Clone, Copy)]
+pub enum Stage {
+    Once(Pass),
+    Fixpoint(&'static [Pass]),
+}
+
+/// Iterations after which an optimisation loop stops even if a pass still reports
+/// progress (passes that undo each other would otherwise never end).
+pub const MAX_LOOP_ITERATIONS: u32 = 10;
+
 /// What one pass did.
 #[derive(Clone, Debug, Serialize)]
 pub struct PassRecord {
     pub name: &'static str,
+    /// The name, with the loop iteration for passes of the optimisation loop
+    /// (`opt_cmod_propagation#2`): what `--print-after-all` and `--stop-after` use.
+    pub label: String,
     pub progress: bool,
     /// Validator violations in the pass's output.
     pub violations: Vec<Violation>,
@@ -85,10 +100,30 @@ impl Compilation {
     }
 }
 
-/// The ordered passes for these options.
-pub fn pipeline(opts: &CompileOptions) -> Vec<Pass> {
-    let _ = opts.o0;
-    passes::mandatory()
+/// The ordered stages for these options: `-O0` is the mandatory lowering and RA only.
+pub fn pipeline(opts: &CompileOptions) -> Vec<Stage> {
+    if opts.o0 {
+        passes::mandatory()
+    } else {
+        passes::optimising()
+    }
+}
+
+/// Every pass name the pipeline for `opts` can run, in first-run order, without repeats.
+pub fn pass_names(opts: &CompileOptions) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = vec![];
+    for stage in pipeline(opts) {
+        let passes = match stage {
+            Stage::Once(p) => vec![p],
+            Stage::Fixpoint(ps) => ps.to_vec(),
+        };
+        for p in passes {
+            if !names.contains(&p.name) {
+                names.push(p.name);
+            }
+        }
+    }
+    names
 }
 
 thread_local! {
@@ -161,57 +196,105 @@ fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
+/// Why a compilation stopped early.
+enum Stop {
+    /// `--stop-after` reached.
+    Requested,
+    /// The pass failed or panicked.
+    Ended(Outcome),
+}
+
+/// Runs `pass` on `program` and records it under `label`.
+fn step(
+    pass: &Pass,
+    label: String,
+    program: &mut Program,
+    records: &mut Vec<PassRecord>,
+    opts: &CompileOptions,
+) -> Result<bool, Stop> {
+    let mut work = program.clone();
+    match run_pass(pass, &mut work, opts) {
+        Ok(Ok(progress)) => {
+            // An unchanged program has the violations the previous record found.
+            let violations = match records.last() {
+                Some(prev) if work == *program => prev.violations.clone(),
+                _ => validate(&work),
+            };
+            *program = work;
+            let stop = opts
+                .stop_after
+                .as_deref()
+                .is_some_and(|s| s == label || s == pass.name);
+            records.push(PassRecord {
+                name: pass.name,
+                label,
+                progress,
+                rewrites: REWRITES.with(|r| r.borrow().iter().copied().collect()),
+                violations,
+                ir: opts.keep_ir.then(|| program.clone()),
+            });
+            if stop {
+                Err(Stop::Requested)
+            } else {
+                Ok(progress)
+            }
+        }
+        Ok(Err(message)) => Err(Stop::Ended(Outcome::Failed {
+            pass: pass.name.into(),
+            message,
+        })),
+        Err((message, location)) => Err(Stop::Ended(Outcome::Panicked {
+            pass: pass.name.into(),
+            message,
+            location,
+        })),
+    }
+}
+
+/// Runs the stages in order; the optimisation loop repeats until no pass of it progresses.
+fn run_stages(
+    program: &mut Program,
+    records: &mut Vec<PassRecord>,
+    opts: &CompileOptions,
+) -> Result<(), Stop> {
+    let skipped = |p: &Pass| opts.skip.iter().any(|s| s == p.name);
+    for stage in pipeline(opts) {
+        match stage {
+            Stage::Once(pass) => {
+                if !skipped(&pass) {
+                    step(&pass, pass.name.to_string(), program, records, opts)?;
+                }
+            }
+            Stage::Fixpoint(passes) => {
+                for iteration in 1..=MAX_LOOP_ITERATIONS {
+                    let mut progress = false;
+                    for pass in passes.iter().filter(|p| !skipped(p)) {
+                        let label = format!("{}#{iteration}", pass.name);
+                        progress |= step(pass, label, program, records, opts)?;
+                    }
+                    if !progress {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Compiles `input` through the pipeline.
 pub fn compile(input: &Program, opts: &CompileOptions) -> Compilation {
     let mut program = input.clone();
     let mut records = vec![];
-    let mut outcome = Outcome::Compiled;
-    for (index, pass) in pipeline(opts).into_iter().enumerate() {
-        if opts.skip.iter().any(|s| s == pass.name) {
-            continue;
-        }
-        let mut work = program.clone();
-        match run_pass(&pass, &mut work, opts) {
-            Ok(Ok(progress)) => {
-                program = work;
-                records.push(PassRecord {
-                    name: pass.name,
-                    progress,
-                    rewrites: REWRITES.with(|r| r.borrow().iter().copied().collect()),
-                    violations: validate(&program),
-                    ir: opts.keep_ir.then(|| program.clone()),
-                });
-            }
-            Ok(Err(message)) => {
-                outcome = Outcome::Failed {
-                    pass: pass.name.into(),
-                    message,
-                };
-                break;
-            }
-            Err((message, location)) => {
-                outcome = Outcome::Panicked {
-                    pass: pass.name.into(),
-                    message,
-                    location,
-                };
-                break;
-            }
-        }
-        if opts.stop_after == Some(index) {
-            break;
-        }
-    }
+    let outcome = match run_stages(&mut program, &mut records, opts) {
+        Ok(()) | Err(Stop::Requested) => Outcome::Compiled,
+        Err(Stop::Ended(outcome)) => outcome,
+    };
     Compilation {
         program,
         passes: records,
         outcome,
     }
-}
-
-/// Index of the first pass called `name`.
-pub fn pass_index(opts: &CompileOptions, name: &str) -> Option<usize> {
-    pipeline(opts).iter().position(|p| p.name == name)
 }
 
 #[cfg(test)]

@@ -122,7 +122,7 @@ pub fn localise(
         run: Some(i),
         rewrites: c.passes[i].rewrites.iter().map(|k| k.to_string()).collect(),
         basis,
-        ir_diff: diff(before(i), Some(stages[i].1), stages[i].0),
+        ir_diff: diff(before(i), Some(stages[i].1), &c.passes[i].label),
         differences: vec![],
     };
     // A pass known by name only: its first run that broke a rule, or its last run (the

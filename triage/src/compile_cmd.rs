@@ -63,7 +63,7 @@ pub fn render_compile(c: &Compilation, after_all: bool) -> String {
             let _ = writeln!(
                 out,
                 "# ---- after {}{}{rewrites}",
-                r.name,
+                r.label,
                 if r.progress { "" } else { " (no change)" }
             );
             if let Some(ir) = &r.ir {

@@ -371,10 +371,11 @@ fn compile_main(
     let mut opts = o.compile;
     opts.keep_ir = after_all;
     if let Some(name) = stop_after {
-        opts.stop_after = Some(
-            compiler::pipeline::pass_index(&opts, name)
-                .ok_or_else(|| format!("no pass named `{name}`"))?,
-        );
+        let base = name.split('#').next().unwrap_or(name);
+        if !compiler::pipeline::pass_names(&opts).contains(&base) {
+            return Err(format!("no pass named `{name}`"));
+        }
+        opts.stop_after = Some(name.to_string());
     }
     let c = compiler::pipeline::compile(&p, &opts);
     print!("{}", compile_cmd::render_compile(&c, after_all));

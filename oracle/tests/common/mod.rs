@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod opt_pass;
+
 use compiler::inputs::{Inputs, Value};
 use compiler::text::parse_program;
 use compiler::types::Type;
