@@ -23,6 +23,11 @@ pub struct CompileOptions {
     pub keep_ir: bool,
     /// The historical bug to inject (only in `zoo` builds).
     pub zoo: crate::zoo::Selected,
+    /// Differential checks compare this pipeline against the `-O0` compilation of the same
+    /// program (`--baseline o0`) instead of against the input run directly: both sides then
+    /// share the mandatory lowering, so a failure is an optimisation bug, not a lowering
+    /// bug. The compiler itself ignores it.
+    pub baseline_o0: bool,
 }
 
 /// A pass: a name and a function that rewrites the program, returning whether it changed
@@ -317,5 +322,60 @@ mod tests {
         assert!(runs[0].rewrites.contains(&"split-eot"), "{:?}", runs[0]);
         assert!(runs[0].rewrites.contains(&"split"));
         assert!(runs[1..].iter().all(|r| r.rewrites.is_empty()));
+    }
+
+    fn simple() -> Program {
+        let text = "eu 1\ntarget skl\ndispatch 8\nattr attr0 1\nvgrf v0 4\n\nSTART B0\n    \
+                    mov(8) v0:F, attr0:F\n    \
+                    fb_write_logical(8) null:UD, v0:F, 4:UD, 0:UD { EOT }\nEND B0\n";
+        crate::text::parse_program(text).unwrap()
+    }
+
+    #[test]
+    fn o0_runs_only_the_mandatory_lowering() {
+        let c = compile(
+            &simple(),
+            &CompileOptions {
+                o0: true,
+                ..Default::default()
+            },
+        );
+        let names: Vec<&str> = c.passes.iter().map(|r| r.name).collect();
+        assert_eq!(names.len(), 10, "{names:?}");
+        assert!(
+            names
+                .iter()
+                .all(|n| n.starts_with("lower_") || *n == "allocate_registers")
+        );
+        assert_eq!(c.outcome, Outcome::Compiled);
+    }
+
+    #[test]
+    fn loop_records_carry_their_iteration_and_stop_after_takes_a_label() {
+        let c = compile(&simple(), &CompileOptions::default());
+        let labels: Vec<&str> = c.passes.iter().map(|r| r.label.as_str()).collect();
+        assert!(labels.contains(&"opt_cse#1"), "{labels:?}");
+        assert!(labels.contains(&"schedule_post_ra"), "{labels:?}");
+        // The loop ends with an iteration in which no pass progressed.
+        let last = c
+            .passes
+            .iter()
+            .filter(|r| r.label.contains('#'))
+            .next_back()
+            .unwrap();
+        let n: usize = last.label.rsplit('#').next().unwrap().parse().unwrap();
+        let final_round = c
+            .passes
+            .iter()
+            .filter(|r| r.label.ends_with(&format!("#{n}")));
+        assert!(final_round.clone().count() > 0 && final_round.clone().all(|r| !r.progress));
+        let stopped = compile(
+            &simple(),
+            &CompileOptions {
+                stop_after: Some("opt_cse#1".into()),
+                ..Default::default()
+            },
+        );
+        assert_eq!(stopped.passes.last().unwrap().label, "opt_cse#1");
     }
 }

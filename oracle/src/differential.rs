@@ -26,6 +26,10 @@ pub enum DiscardReason {
     ReferenceOutOfFuel,
     /// The input breaks a validator rule on its device.
     InvalidProgram,
+    /// With `--baseline o0`: the `-O0` compilation failed or did not run cleanly on this
+    /// input set, so there is no baseline to compare with (the reference baseline reports
+    /// that failure as a lowering bug).
+    BaselineFailed,
 }
 
 impl DiscardReason {
@@ -34,6 +38,7 @@ impl DiscardReason {
             DiscardReason::UndefinedBranch => "undefined-branch",
             DiscardReason::ReferenceOutOfFuel => "reference-out-of-fuel",
             DiscardReason::InvalidProgram => "invalid-program",
+            DiscardReason::BaselineFailed => "baseline-failed",
         }
     }
 }
@@ -220,6 +225,15 @@ pub fn check(p: &Program, input_sets: &[Inputs], opts: &CompileOptions) -> Check
         };
     }
     let compilation = compile(p, opts);
+    let baseline = (opts.baseline_o0 && !opts.o0).then(|| {
+        compile(
+            p,
+            &CompileOptions {
+                o0: true,
+                ..opts.clone()
+            },
+        )
+    });
     if let Some(v) = compile_verdict(&compilation) {
         return Checked {
             verdict: v,
@@ -229,7 +243,20 @@ pub fn check(p: &Program, input_sets: &[Inputs], opts: &CompileOptions) -> Check
     }
     // Decoded once for every input set; the compiled program only once a reference
     // completes, and its fuel (which depends on that reference) is set per run.
+    if baseline
+        .as_ref()
+        .is_some_and(|b| compile_verdict(b).is_some())
+    {
+        return Checked {
+            verdict: Verdict::Discard {
+                reason: DiscardReason::BaselineFailed,
+            },
+            compilation: Some(compilation),
+            references: vec![],
+        };
+    }
     let reference_program = Prepared::new(p, &reference_config());
+    let mut baseline_program = None;
     let mut compiled_program = None;
     let mut references = vec![];
     let mut discard = None;
@@ -259,8 +286,24 @@ pub fn check(p: &Program, input_sets: &[Inputs], opts: &CompileOptions) -> Check
             references.push(None);
             continue;
         }
-        judged += 1;
         let config = compiled_config(reference.steps);
+        // With `--baseline o0` the -O0 program's strict run is what the optimised one must
+        // refine; the input's own run still decides what is discarded.
+        let reference = match &baseline {
+            None => reference,
+            Some(b) => {
+                let run = baseline_program
+                    .get_or_insert_with(|| Prepared::new(&b.program, &config))
+                    .run_with_fuel(inputs, config.fuel);
+                if run_verdict(k, &reference, &run).is_some() {
+                    discard.get_or_insert(DiscardReason::BaselineFailed);
+                    references.push(None);
+                    continue;
+                }
+                run
+            }
+        };
+        judged += 1;
         let compiled = compiled_program
             .get_or_insert_with(|| Prepared::new(&compilation.program, &config))
             .run_with_fuel(inputs, config.fuel);

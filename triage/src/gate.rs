@@ -58,6 +58,11 @@ pub fn compile_options(words: &[String], zoo: Option<&str>) -> Result<CompileOpt
         match w.as_str() {
             "--spill-all" => opts.spill_all = true,
             "-O0" => opts.o0 = true,
+            "--baseline" => match it.next().map(String::as_str) {
+                Some("o0") => opts.baseline_o0 = true,
+                Some("reference") => opts.baseline_o0 = false,
+                _ => return Err("`--baseline` needs `o0` or `reference` in `# options:`".into()),
+            },
             "--zoo" => bugs.push(
                 it.next()
                     .ok_or("`--zoo` needs a bug name in `# options:`")?

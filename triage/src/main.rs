@@ -314,8 +314,21 @@ struct CampaignArgs {
     /// Spill every spillable VGRF.
     #[arg(long)]
     spill_all: bool,
+    /// What checks compare against: `reference` (the input run directly) or `o0` (the
+    /// `-O0` compilation, so every failure is an optimisation bug).
+    #[arg(long, value_name = "BASELINE", default_value = "reference")]
+    baseline: Baseline,
     #[command(flatten)]
     knobs: gen_cmd::KnobArgs,
+}
+
+/// What a differential check compares the compiled program against.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+enum Baseline {
+    /// The input program run directly in logical mode.
+    Reference,
+    /// The `-O0` compilation of the input.
+    O0,
 }
 
 /// Options shared by `compile` and `check`.
@@ -324,9 +337,14 @@ struct CompileArgs {
     /// Compile for this device instead of the file's target.
     #[arg(long)]
     device: Option<String>,
-    /// Mandatory lowering only (the same as the default until optimisation passes exist).
+    /// `-O0`: mandatory lowering and register allocation only; any other level runs the
+    /// optimising pipeline.
     #[arg(short = 'O', value_name = "LEVEL", default_value_t = 2)]
     opt_level: u8,
+    /// What checks compare the compiled program against: `reference` (the input run
+    /// directly) or `o0` (the `-O0` compilation, so a failure is an optimisation bug).
+    #[arg(long, value_name = "BASELINE", default_value = "reference")]
+    baseline: Baseline,
     /// Spill every spillable VGRF to scratch (like INTEL_DEBUG=spill_fs).
     #[arg(long)]
     spill_all: bool,
@@ -350,6 +368,7 @@ impl CompileArgs {
             compile: compiler::pipeline::CompileOptions {
                 o0: self.opt_level == 0,
                 spill_all: self.spill_all,
+                baseline_o0: self.baseline == Baseline::O0,
                 zoo: match &self.zoo {
                     None => compiler::zoo::Selected::default(),
                     Some(name) => compiler::zoo::select(name)?,
@@ -443,6 +462,7 @@ fn file_check(
     };
     compile.spill_all |= cli.compile.spill_all;
     compile.o0 |= cli.compile.o0;
+    compile.baseline_o0 |= cli.compile.baseline_o0;
     Ok(FileCheck {
         devices,
         compile,
@@ -513,11 +533,15 @@ fn reduce_main(
     })
 }
 
-/// The `check` flags that replay a campaign's failures (`--spill-all --zoo NAME`).
-fn options_line(spill_all: bool, zoo: Option<&str>) -> String {
+/// The `check` flags that replay a campaign's failures (`--spill-all --baseline o0 --zoo
+/// NAME`).
+fn options_line(spill_all: bool, baseline: Baseline, zoo: Option<&str>) -> String {
     let mut parts = vec![];
     if spill_all {
         parts.push("--spill-all".to_string());
+    }
+    if baseline == Baseline::O0 {
+        parts.push("--baseline o0".to_string());
     }
     if let Some(z) = zoo {
         parts.push(format!("--zoo {z}"));
@@ -603,6 +627,7 @@ fn campaign_main(args: CampaignArgs) -> Result<i32, String> {
         device: None,
         opt_level: 2,
         spill_all: args.spill_all,
+        baseline: args.baseline,
         zoo: args.zoo.clone(),
     }
     .resolve()?
@@ -616,7 +641,7 @@ fn campaign_main(args: CampaignArgs) -> Result<i32, String> {
         stop_on_failure: args.stop_on_failure,
         reduce_budget: std::time::Duration::from_secs(args.reduce_budget),
         per_bucket: args.per_bucket,
-        options_line: options_line(args.spill_all, args.zoo.as_deref()),
+        options_line: options_line(args.spill_all, args.baseline, args.zoo.as_deref()),
         zoo: args.zoo,
     };
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

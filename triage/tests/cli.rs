@@ -210,14 +210,14 @@ fn every_example_runs_on_its_own_inputs() {
 }
 
 #[test]
-fn every_example_compiles_and_agrees_on_every_device_it_supports() {
+fn every_example_compiles_and_agrees_on_every_device_it_supports_at_every_level() {
     let files = corpus_examples();
     let paths: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-    for spill in [false, true] {
+    // The default pipeline, with forced spilling, -O0, and against the -O0 baseline.
+    let variants: [&[&str]; 4] = [&[], &["--spill-all"], &["-O0"], &["--baseline", "o0"]];
+    for variant in variants {
         let mut args = vec!["check", "--all-devices"];
-        if spill {
-            args.push("--spill-all");
-        }
+        args.extend(variant);
         args.extend(paths.iter().map(String::as_str));
         let out = eufuzz(&args);
         let stdout = text(&out.stdout);

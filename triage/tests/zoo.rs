@@ -122,3 +122,33 @@ fn every_zoo_bug_has_a_bucket_of_its_own() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Whether the pass belongs to the optimising pipeline only (`-O0` does not run it).
+fn is_optimisation(pass: &str) -> bool {
+    pass.starts_with("opt_") || pass.starts_with("schedule_") || pass == "move_load_const"
+}
+
+/// `--baseline o0` tells an optimisation bug from a lowering bug: against the `-O0`
+/// compilation an optimiser bug still fails with the same culprit, while a lowering bug
+/// (which the `-O0` baseline shares) leaves nothing to compare and the check is undecided.
+#[test]
+fn baseline_o0_keeps_optimiser_bugs_and_drops_lowering_bugs() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/zoo");
+    let mut failures = vec![];
+    for (bug, mut extra) in bugs() {
+        let file = dir.join(format!("{bug}.eu")).display().to_string();
+        extra.extend(["--baseline".to_string(), "o0".to_string()]);
+        let (code, out) = check(&file, &extra, Some(bug));
+        let culprit = format!("culprit pass: {} (", holder(bug));
+        if is_optimisation(holder(bug)) {
+            if code != 1 || !out.contains(&culprit) {
+                failures.push(format!(
+                    "{bug}: not found against -O0 (exit {code}):\n{out}"
+                ));
+            }
+        } else if code == 1 {
+            failures.push(format!("{bug}: a lowering bug failed against -O0:\n{out}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
