@@ -357,12 +357,7 @@ mod tests {
         assert!(labels.contains(&"opt_cse#1"), "{labels:?}");
         assert!(labels.contains(&"schedule_post_ra"), "{labels:?}");
         // The loop ends with an iteration in which no pass progressed.
-        let last = c
-            .passes
-            .iter()
-            .filter(|r| r.label.contains('#'))
-            .next_back()
-            .unwrap();
+        let last = c.passes.iter().rfind(|r| r.label.contains('#')).unwrap();
         let n: usize = last.label.rsplit('#').next().unwrap().parse().unwrap();
         let final_round = c
             .passes
