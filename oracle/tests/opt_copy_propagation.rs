@@ -144,18 +144,16 @@ fn a_predicated_copy_is_not_propagated() {
 fn a_nomask_read_of_a_masked_copy_is_not_propagated() {
     // §9.2: the NoMask ADD reads v1 in channels the masked copy did not write (the
     // dispatch mask leaves some out), where v1 still holds attr1.
-    let text = format!(
-        "eu 1\ntarget skl\ndispatch 8\nattr attr0 1\nattr attr1 1\nvgrf v0 1\nvgrf v1 4\n\
+    let text = "eu 1\ntarget skl\ndispatch 8\nattr attr0 1\nattr attr1 1\nvgrf v0 1\nvgrf v1 4\n\
          START B0\n\
-         mov(8) v0:F, attr1:F {{ NoMask }}\n\
+         mov(8) v0:F, attr1:F { NoMask }\n\
          mov(8) v0:F, attr0:F\n\
-         add(8) v1:F, v0:F, 1.0:F {{ NoMask }}\n\
-         mov(8) v1+32:F, 0.0:F {{ NoMask }}\n\
-         mov(8) v1+64:F, 0.0:F {{ NoMask }}\n\
-         mov(8) v1+96:F, 0.0:F {{ NoMask }}\n\
-         fb_write_logical(8) null:UD, v1:F, 4:UD, 0:UD {{ EOT }}\nEND B0\n"
-    );
-    let input = parse(&text);
+         add(8) v1:F, v0:F, 1.0:F { NoMask }\n\
+         mov(8) v1+32:F, 0.0:F { NoMask }\n\
+         mov(8) v1+64:F, 0.0:F { NoMask }\n\
+         mov(8) v1+96:F, 0.0:F { NoMask }\n\
+         fb_write_logical(8) null:UD, v1:F, 4:UD, 0:UD { EOT }\nEND B0\n";
+    let input = parse(text);
     expect_no_progress(run, &input);
 }
 
