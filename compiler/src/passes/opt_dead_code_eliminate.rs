@@ -1,12 +1,159 @@
-//! `opt_dead_code_eliminate`: not yet implemented (placeholder while the optimising pipeline is built).
+//! `opt_dead_code_eliminate` (brw-backend.md §7.1 step 7): removes instructions whose
+//! results nothing reads.
+//!
+//! This version is flow-insensitive, which keeps it obviously right: a VGRF that no
+//! instruction anywhere reads holds only dead values, so every write to it can go, and a
+//! flag subregister no predicate or flag operand anywhere reads is dead too. An instruction
+//! goes when all it writes is dead and it has no other effect (messages, control flow, EOT
+//! and implicit accumulator writers stay). One whose VGRF result is dead but whose flag
+//! result is live keeps the flag write with a null destination (Mesa 68a4c796d52). Removal
+//! repeats until nothing changes, so chains of dead values disappear.
 
-use crate::pipeline::CompileOptions;
+use crate::inst::{Inst, PredKind};
+use crate::opcode::Opcode;
+use crate::pipeline::{CompileOptions, note};
 use crate::program::Program;
+use crate::reg::{Arf, Reg, RegKind};
+use std::collections::BTreeSet;
 
 /// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &[];
+pub const REWRITES: &[&str] = &["dead-dst-nulled", "dead-flag-write", "dead-value"];
+
+/// Every flag subregister (16 bits each) could be read: no per-subregister answer.
+const ALL_FLAGS: u8 = u8::MAX;
+
+/// What the program reads anywhere: VGRF numbers and flag subregisters.
+struct Reads {
+    vgrfs: BTreeSet<u32>,
+    flags: BTreeSet<u8>,
+}
+
+impl Reads {
+    fn of(p: &Program) -> Reads {
+        let mut reads = Reads {
+            vgrfs: BTreeSet::new(),
+            flags: BTreeSet::new(),
+        };
+        for inst in p.insts() {
+            for s in &inst.srcs {
+                match s.kind {
+                    RegKind::Vgrf { nr, .. } => {
+                        reads.vgrfs.insert(nr);
+                    }
+                    RegKind::Arf {
+                        file: Arf::Flag, ..
+                    } => {
+                        reads.flags.insert(ALL_FLAGS);
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(pred) = inst.predicate {
+                if pred.kind == PredKind::Normal {
+                    reads.flags.extend(flag_subregs(inst));
+                } else {
+                    reads.flags.insert(ALL_FLAGS);
+                }
+            }
+        }
+        reads
+    }
+
+    fn flag_live(&self, inst: &Inst) -> bool {
+        self.flags.contains(&ALL_FLAGS) || flag_subregs(inst).any(|s| self.flags.contains(&s))
+    }
+}
+
+/// The flag subregisters an instruction's predicate or conditional modifier covers.
+fn flag_subregs(inst: &Inst) -> impl Iterator<Item = u8> {
+    let (first, count) = inst.flag_bits();
+    (first / 16..(first + count.max(1)).div_ceil(16)).map(|s| s as u8)
+}
+
+/// Whether `inst` writes a flag: a conditional modifier, or (Gen4/5) a `sel.cond`, which
+/// is a CMPN + SEL pair (§10.3 20).
+fn writes_flag(inst: &Inst) -> bool {
+    inst.writes_flag() || (inst.op == Opcode::Sel && inst.cmod.is_some())
+}
+
+/// Whether `inst` has effects beyond its destination and flag result.
+fn has_other_effects(inst: &Inst) -> bool {
+    inst.op.has_side_effects()
+        || inst.op.is_message()
+        || inst.eot
+        || inst.acc_wr
+        || matches!(
+            inst.op,
+            Opcode::Mach | Opcode::Mac | Opcode::Addc | Opcode::Subb | Opcode::Nop
+        )
+        || std::iter::once(&inst.dst)
+            .chain(&inst.srcs)
+            .any(|r| r.is_accumulator() || matches!(r.kind, RegKind::Arf { .. }))
+}
+
+/// What to do with one instruction.
+enum Fate {
+    Keep,
+    Remove,
+    /// Keep the flag write, drop the dead VGRF result.
+    NullDestination,
+}
+
+fn fate(inst: &Inst, reads: &Reads) -> Fate {
+    let RegKind::Vgrf { nr, .. } = inst.dst.kind else {
+        // Only a flag result can be dead here.
+        return if inst.dst.is_null() && writes_flag(inst) && !reads.flag_live(inst) {
+            if has_other_effects(inst) {
+                Fate::Keep
+            } else {
+                Fate::Remove
+            }
+        } else {
+            Fate::Keep
+        };
+    };
+    if reads.vgrfs.contains(&nr) || has_other_effects(inst) {
+        Fate::Keep
+    } else if writes_flag(inst) && reads.flag_live(inst) {
+        Fate::NullDestination
+    } else {
+        Fate::Remove
+    }
+}
+
+/// One sweep over the program; returns whether anything changed. Blocks are re-split
+/// afterwards: a block may have lost every instruction.
+fn sweep(p: &mut Program) -> bool {
+    let reads = Reads::of(p);
+    let mut changed = false;
+    let mut insts = p.take_insts();
+    insts.retain_mut(|inst| match fate(inst, &reads) {
+        Fate::Keep => true,
+        Fate::Remove => {
+            note(if inst.dst.is_null() {
+                "dead-flag-write"
+            } else {
+                "dead-value"
+            });
+            changed = true;
+            false
+        }
+        Fate::NullDestination => {
+            note("dead-dst-nulled");
+            inst.dst = Reg::null(inst.dst.ty);
+            changed = true;
+            true
+        }
+    });
+    p.set_insts(insts);
+    changed
+}
 
 /// Runs the pass; returns whether it changed the program.
-pub fn run(_p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
-    Ok(false)
+pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+    let mut progress = false;
+    while sweep(p) {
+        progress = true;
+    }
+    Ok(progress)
 }

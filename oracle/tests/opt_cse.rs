@@ -1,0 +1,139 @@
+//! Mesa-style tests of `opt_cse` (brw-backend.md §7.1 step 3, §7.4 CSE commits, §10.3 33).
+
+mod common;
+
+use common::opt_pass::*;
+use compiler::passes::opt_cse::run;
+
+fn with_write(body: &str) -> String {
+    format!(
+        "{body}
+        mov(8) v2+64:F, 0.0:F
+        mov(8) v2+96:F, 0.0:F
+        fb_write_logical(8) null:UD, v2:F, 4:UD, 0:UD {{ EOT }}"
+    )
+}
+
+#[test]
+fn a_repeated_expression_becomes_a_copy() {
+    let input = program(
+        "skl",
+        8,
+        &with_write(
+            "
+            add(8) v0:F, attr0:F, -attr1:F
+            add(8) v1:F, attr0:F, -attr1:F
+            mul(8) v2:F, v0:F, attr2:F
+            mul(8) v2+32:F, v1:F, attr2:F
+            ",
+        ),
+    );
+    // The second MUL reads v1, a copy of v0: it is not the same expression as the first.
+    expect_progress(
+        run,
+        &input,
+        &with_write(
+            "
+            add(8) v0:F, attr0:F, -attr1:F
+            mov(8) v1:F, v0:F
+            mul(8) v2:F, v0:F, attr2:F
+            mul(8) v2+32:F, v1:F, attr2:F
+            ",
+        ),
+    );
+}
+
+#[test]
+fn commuted_sources_match() {
+    let input = program(
+        "skl",
+        8,
+        &with_write(
+            "
+            mul(8) v2:F, attr0:F, attr1:F
+            mul(8) v2+32:F, attr1:F, attr0:F
+            ",
+        ),
+    );
+    expect_progress(
+        run,
+        &input,
+        &with_write(
+            "
+            mul(8) v2:F, attr0:F, attr1:F
+            mov(8) v2+32:F, v2:F
+            ",
+        ),
+    );
+}
+
+#[test]
+fn a_redefined_source_ends_the_expression() {
+    let text = with_write(
+        "
+        add(8) v0:F, attr0:F, 1.0:F
+        mov(8) v2:F, v0:F
+        add(8) v1:F, attr0:F, attr1:F
+        add(8) v0:F, v1:F, 1.0:F
+        add(8) v2+32:F, attr0:F, 1.0:F
+        ",
+    );
+    let input = program("skl", 8, &text);
+    // v0 no longer holds attr0 + 1 when the last ADD recomputes it.
+    expect_no_progress(run, &input);
+    expect_forbidden_rewrite_differs(
+        &input,
+        &with_write(
+            "
+            add(8) v0:F, attr0:F, 1.0:F
+            mov(8) v2:F, v0:F
+            add(8) v1:F, attr0:F, attr1:F
+            add(8) v0:F, v1:F, 1.0:F
+            mov(8) v2+32:F, v0:F
+            ",
+        ),
+    );
+}
+
+#[test]
+fn saturate_and_nomask_are_part_of_the_key() {
+    // Mesa 70171a9c89e: NoMask was ignored when matching; and a saturated result is not the
+    // unsaturated one.
+    let text = with_write(
+        "
+        add.sat(8) v2:F, attr0:F, attr1:F
+        add(8) v2+32:F, attr0:F, attr1:F
+        ",
+    );
+    let input = program("skl", 8, &text);
+    expect_no_progress(run, &input);
+    expect_forbidden_rewrite_differs(
+        &input,
+        &with_write(
+            "
+            add.sat(8) v2:F, attr0:F, attr1:F
+            mov(8) v2+32:F, v2:F
+            ",
+        ),
+    );
+    let masked_then_nomask = with_write(
+        "
+        add(8) v2:F, attr0:F, attr1:F
+        add(8) v2+32:F, attr0:F, attr1:F { NoMask }
+        ",
+    );
+    expect_no_progress(run, &program("skl", 8, &masked_then_nomask));
+}
+
+#[test]
+fn instructions_writing_flags_are_not_merged() {
+    // §10.3 33: two flag-writing instructions with different sources; and a flag write is
+    // an effect beyond the destination.
+    let text = with_write(
+        "
+        add.nz.f0.0(8) v2:F, attr0:F, attr1:F
+        add.nz.f0.1(8) v2+32:F, attr0:F, attr1:F
+        ",
+    );
+    expect_no_progress(run, &program("skl", 8, &text));
+}
