@@ -355,7 +355,7 @@ mod tests {
         let c = compile(&simple(), &CompileOptions::default());
         let labels: Vec<&str> = c.passes.iter().map(|r| r.label.as_str()).collect();
         assert!(labels.contains(&"opt_cse#1"), "{labels:?}");
-        assert!(labels.contains(&"schedule_post_ra"), "{labels:?}");
+        assert!(labels.contains(&"opt_dead_code_eliminate"), "{labels:?}");
         // The loop ends with an iteration in which no pass progressed.
         let last = c.passes.iter().rfind(|r| r.label.contains('#')).unwrap();
         let n: usize = last.label.rsplit('#').next().unwrap().parse().unwrap();

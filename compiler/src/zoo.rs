@@ -36,40 +36,14 @@ mod bugs {
         ScratchHswSizeEncoding,
         /// §11.24: liveness without the physical CFG edges of divergent loops.
         RaNoPhysicalLoopEdges,
-        /// §11.11: a DW constant propagated into the operand a 32×16 MUL splits.
-        CopypropDwConstIntoMul,
-        /// §11.12: a NoMask-written value propagated across a divergent loop exit.
-        CopypropNomaskDivergentLoop,
-        /// §11.13: a coalesced `mov.cond` deleted together with its flag write.
-        CoalesceDropsCmodMov,
-        /// §11.14: a compare's cmod propagated into the CMP that produced its boolean.
-        CmodIntoCmp,
-        /// §11.15: cmod propagated across different flag subregisters.
-        CmodFlagSubreg,
-        /// §11.16: a NoMask flag write removed because a masked producer wrote the flag.
-        CmodWritemaskMismatch,
         /// §11.17: cmod propagated through a float/integer conversion.
         CmodThroughConversion,
-        /// §11.18: `add d, a, -b; cmp.cond a, b` merged for every condition and type.
-        CmodSubMergeInf,
-        /// §11.19: `.sat` moved into a producer of another type.
-        SatpropTypeMismatch,
         /// §11.20: `mul.sat d2, a, b` after `mul.sat d1, -a, b` replaced by `mov d2, -d1`.
         CseNegSatMul,
-        /// §11.21: the promoted constant loaded with the channel mask, not NoMask.
-        CombineConstantsMasked,
-        /// §11.25: the pre-RA scheduler moves instructions across a HALT.
-        SchedAcrossHalt,
-        /// Synthetic: move_load_const sinks a constant into a loop body.
-        MoveLoadConstIntoLoop,
-        /// Synthetic: move_load_const sinks a constant used by more than one block.
-        MoveLoadConstMultiBlock,
-        /// Synthetic: the scheduler ignores write-after-read dependencies on flags.
-        SchedIgnoresFlagWar,
     }
 
     /// Every bug with its name.
-    pub const ALL: [(Bug, &str); 29] = [
+    pub const ALL: [(Bug, &str); 16] = [
         (Bug::SimdSplitEotFirst, "simd-split-eot-first"),
         (Bug::SimdSplitWideNotNomask, "simd-split-wide-not-nomask"),
         (Bug::SimdSplitGroupAbsolute, "simd-split-group-absolute"),
@@ -84,24 +58,8 @@ mod bugs {
         (Bug::ScratchFftidImmTruncated, "scratch-fftid-imm-truncated"),
         (Bug::ScratchHswSizeEncoding, "scratch-hsw-size-encoding"),
         (Bug::RaNoPhysicalLoopEdges, "ra-no-physical-loop-edges"),
-        (Bug::CopypropDwConstIntoMul, "copyprop-dw-const-into-mul"),
-        (
-            Bug::CopypropNomaskDivergentLoop,
-            "copyprop-nomask-divergent-loop",
-        ),
-        (Bug::CoalesceDropsCmodMov, "coalesce-drops-cmod-mov"),
-        (Bug::CmodIntoCmp, "cmod-into-cmp"),
-        (Bug::CmodFlagSubreg, "cmod-flag-subreg"),
-        (Bug::CmodWritemaskMismatch, "cmod-writemask-mismatch"),
         (Bug::CmodThroughConversion, "cmod-through-conversion"),
-        (Bug::CmodSubMergeInf, "cmod-sub-merge-inf"),
-        (Bug::SatpropTypeMismatch, "satprop-type-mismatch"),
         (Bug::CseNegSatMul, "cse-neg-sat-mul"),
-        (Bug::CombineConstantsMasked, "combine-constants-masked"),
-        (Bug::SchedAcrossHalt, "sched-across-halt"),
-        (Bug::MoveLoadConstIntoLoop, "move-load-const-into-loop"),
-        (Bug::MoveLoadConstMultiBlock, "move-load-const-multi-block"),
-        (Bug::SchedIgnoresFlagWar, "sched-ignores-flag-war"),
     ];
 
     /// The pass that holds `bug`: where localisation must find it.
@@ -121,18 +79,8 @@ mod bugs {
             | ScratchFftidImmTruncated
             | ScratchHswSizeEncoding
             | RaNoPhysicalLoopEdges => "allocate_registers",
-            CopypropDwConstIntoMul | CopypropNomaskDivergentLoop => "opt_copy_propagation",
-            CoalesceDropsCmodMov => "opt_register_coalesce",
-            CmodIntoCmp
-            | CmodFlagSubreg
-            | CmodWritemaskMismatch
-            | CmodThroughConversion
-            | CmodSubMergeInf => "opt_cmod_propagation",
-            SatpropTypeMismatch => "opt_saturate_propagation",
+            CmodThroughConversion => "opt_cmod_propagation",
             CseNegSatMul => "opt_cse",
-            CombineConstantsMasked => "opt_combine_constants",
-            SchedAcrossHalt | SchedIgnoresFlagWar => "schedule_pre_ra",
-            MoveLoadConstIntoLoop | MoveLoadConstMultiBlock => "move_load_const",
         }
     }
 }

@@ -234,15 +234,8 @@ pub fn check(p: &Program, input_sets: &[Inputs], opts: &CompileOptions) -> Check
             },
         )
     });
-    if let Some(v) = compile_verdict(&compilation) {
-        return Checked {
-            verdict: v,
-            compilation: Some(compilation),
-            references: vec![],
-        };
-    }
-    // Decoded once for every input set; the compiled program only once a reference
-    // completes, and its fuel (which depends on that reference) is set per run.
+    // A baseline that does not compile cleanly leaves nothing to compare with: that failure
+    // is the mandatory lowering's, which the reference baseline reports.
     if baseline
         .as_ref()
         .is_some_and(|b| compile_verdict(b).is_some())
@@ -255,6 +248,15 @@ pub fn check(p: &Program, input_sets: &[Inputs], opts: &CompileOptions) -> Check
             references: vec![],
         };
     }
+    if let Some(v) = compile_verdict(&compilation) {
+        return Checked {
+            verdict: v,
+            compilation: Some(compilation),
+            references: vec![],
+        };
+    }
+    // Decoded once for every input set; the compiled program only once a reference
+    // completes, and its fuel (which depends on that reference) is set per run.
     let reference_program = Prepared::new(p, &reference_config());
     let mut baseline_program = None;
     let mut compiled_program = None;

@@ -1,9 +1,7 @@
 //! The lowering passes, one per file, and helpers they share.
 
 pub mod allocate_registers;
-pub mod compact_virtual_grfs;
 pub mod dead_control_flow_eliminate;
-pub mod eliminate_find_live_channel;
 pub mod liveness;
 pub mod lower_alu_restrictions;
 pub mod lower_integer_multiplication;
@@ -13,23 +11,13 @@ pub mod lower_payload_inputs;
 pub mod lower_regioning;
 pub mod lower_simd_width;
 pub mod lower_vgrfs_to_fixed_grfs;
-pub mod move_load_const;
-pub mod opt_algebraic;
 pub mod opt_cmod_propagation;
-pub mod opt_combine_constants;
 pub mod opt_copy_propagation;
 pub mod opt_cse;
 pub mod opt_dead_code_eliminate;
-pub mod opt_peephole_sel;
 pub mod opt_predicated_break;
-pub mod opt_redundant_halt;
-pub mod opt_register_coalesce;
-pub mod opt_saturate_propagation;
-pub mod schedule_post_ra;
-pub mod schedule_pre_ra;
 pub mod scratch;
 pub mod spill;
-pub mod split_virtual_grfs;
 
 use crate::pipeline::{Pass, Stage};
 use crate::reg::{REG_SIZE, Reg, RegKind, Region};
@@ -45,24 +33,12 @@ pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
         "lower_regioning" => lower_regioning::REWRITES,
         "lower_alu_restrictions" => lower_alu_restrictions::REWRITES,
         "allocate_registers" => allocate_registers::REWRITES,
-        "opt_algebraic" => opt_algebraic::REWRITES,
         "opt_cse" => opt_cse::REWRITES,
         "opt_copy_propagation" => opt_copy_propagation::REWRITES,
         "opt_cmod_propagation" => opt_cmod_propagation::REWRITES,
-        "opt_saturate_propagation" => opt_saturate_propagation::REWRITES,
-        "opt_register_coalesce" => opt_register_coalesce::REWRITES,
         "opt_dead_code_eliminate" => opt_dead_code_eliminate::REWRITES,
-        "opt_peephole_sel" => opt_peephole_sel::REWRITES,
         "opt_predicated_break" => opt_predicated_break::REWRITES,
         "dead_control_flow_eliminate" => dead_control_flow_eliminate::REWRITES,
-        "opt_redundant_halt" => opt_redundant_halt::REWRITES,
-        "eliminate_find_live_channel" => eliminate_find_live_channel::REWRITES,
-        "opt_combine_constants" => opt_combine_constants::REWRITES,
-        "split_virtual_grfs" => split_virtual_grfs::REWRITES,
-        "compact_virtual_grfs" => compact_virtual_grfs::REWRITES,
-        "move_load_const" => move_load_const::REWRITES,
-        "schedule_pre_ra" => schedule_pre_ra::REWRITES,
-        "schedule_post_ra" => schedule_post_ra::REWRITES,
         _ => &[],
     }
 }
@@ -96,61 +72,45 @@ pub fn mandatory() -> Vec<Stage> {
     .collect()
 }
 
-/// The optimisation loop (brw-backend.md §7.1 steps 2–15 without the MRF passes, which
+/// The optimisation loop in the order of brw-backend.md §7.1 steps 2–15 (the MRF passes
 /// model Gen ≤ 6 message registers this backend does not have): run to a fixpoint.
 const OPT_LOOP: &[Pass] = &[
-    pass!(opt_algebraic),
     pass!(opt_cse),
     pass!(opt_copy_propagation),
     pass!(opt_predicated_break),
     pass!(opt_cmod_propagation),
     pass!(opt_dead_code_eliminate),
-    pass!(opt_peephole_sel),
     pass!(dead_control_flow_eliminate),
-    pass!(opt_saturate_propagation),
-    pass!(opt_register_coalesce),
-    pass!(eliminate_find_live_channel),
-    pass!(compact_virtual_grfs),
 ];
 
 /// The default pipeline (brw-backend.md §7.1/§7.2): the pre-loop, the optimisation loop
-/// to a fixpoint, the mandatory lowering in its order with the clean-ups Mesa runs after
-/// each lowering step, constant combining, pre-RA scheduling (which tries Mesa's modes
-/// against the register allocator before allowing spills), RA and post-RA scheduling.
+/// to a fixpoint, then the mandatory lowering in its order with the clean-ups Mesa runs
+/// after each lowering step, and RA. (Issue 10 lists the passes still to come: algebraic,
+/// saturate propagation, coalescing, peephole SEL, constant combining, move_load_const,
+/// VGRF splitting and compaction, scheduling.)
 ///
 /// Copy propagation is not re-run after `lower_regioning`: this backend's copy
 /// propagation does not re-check the regioning restrictions that pass legalised.
 pub fn optimising() -> Vec<Stage> {
     use Stage::{Fixpoint, Once};
     vec![
-        Once(pass!(split_virtual_grfs)),
         Once(pass!(opt_dead_code_eliminate)),
-        Once(pass!(eliminate_find_live_channel)),
         Fixpoint(OPT_LOOP),
-        Once(pass!(move_load_const)),
         Once(pass!(lower_simd_width)),
         Once(pass!(lower_logical_sends)),
         Once(pass!(opt_copy_propagation)),
         Once(pass!(opt_cse)),
-        Once(pass!(opt_register_coalesce)),
         Once(pass!(opt_dead_code_eliminate)),
-        Once(pass!(opt_peephole_sel)),
-        Once(pass!(opt_redundant_halt)),
         Once(pass!(lower_load_payload)),
-        Once(pass!(split_virtual_grfs)),
-        Once(pass!(opt_register_coalesce)),
         Once(pass!(lower_simd_width)),
         Once(pass!(opt_dead_code_eliminate)),
-        Once(pass!(opt_combine_constants)),
         Once(pass!(lower_integer_multiplication)),
         Once(pass!(lower_regioning)),
         Once(pass!(opt_dead_code_eliminate)),
         Once(pass!(lower_alu_restrictions)),
         Once(pass!(lower_simd_width)),
         Once(pass!(lower_payload_inputs)),
-        Once(pass!(schedule_pre_ra)),
         Once(pass!(allocate_registers)),
-        Once(pass!(schedule_post_ra)),
     ]
 }
 

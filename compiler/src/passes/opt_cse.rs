@@ -17,7 +17,17 @@ use crate::program::Program;
 use crate::reg::{Reg, RegKind};
 
 /// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["cse-commuted", "cse"];
+pub const REWRITES: &[&str] = &["cse-negated-mul", "cse-commuted", "cse"];
+
+/// How a recomputation matches an available expression.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Match {
+    Same,
+    Commuted,
+    /// §11.20 (zoo): `mul d2, a, b` taken as the negation of `mul d1, -a, b` — which
+    /// `.sat` breaks (Mesa 1567da1e282).
+    Negated,
+}
 
 /// Where an operand's value lives, for killing expressions on writes: a VGRF or ATTR number.
 fn home(r: &Reg) -> Option<(bool, u32)> {
@@ -68,8 +78,8 @@ fn is_commutative(op: Opcode) -> bool {
     )
 }
 
-/// Whether `b` computes the value `a` computed, and whether that needed swapped sources.
-fn same_expression(a: &Inst, b: &Inst) -> Option<bool> {
+/// Whether `b` computes the value `a` computed, and how.
+fn same_expression(a: &Inst, b: &Inst, negated_mul: bool) -> Option<Match> {
     let controls = a.op == b.op
         && a.exec_size == b.exec_size
         && a.group == b.group
@@ -82,13 +92,20 @@ fn same_expression(a: &Inst, b: &Inst) -> Option<bool> {
         return None;
     }
     if a.srcs == b.srcs {
-        return Some(false);
+        return Some(Match::Same);
     }
     let swapped = is_commutative(a.op)
         && a.srcs.len() == 2
         && a.srcs[0] == b.srcs[1]
         && a.srcs[1] == b.srcs[0];
-    swapped.then_some(true)
+    if swapped {
+        return Some(Match::Commuted);
+    }
+    let negation = negated_mul
+        && a.op == Opcode::Mul
+        && a.srcs[1] == b.srcs[1]
+        && a.srcs[0] == b.srcs[0].negated();
+    negation.then_some(Match::Negated)
 }
 
 /// Whether writing `inst`'s destination changes the value or the holder of `entry`.
@@ -111,17 +128,26 @@ fn kills(inst: &Inst, entry: &Inst) -> bool {
 }
 
 /// Eliminates recomputations within one block; returns whether any was replaced.
-fn cse_block(insts: &mut [Inst]) -> bool {
+fn cse_block(insts: &mut [Inst], negated_mul: bool) -> bool {
     let mut available: Vec<Inst> = vec![];
     let mut progress = false;
     for inst in insts.iter_mut() {
         if is_candidate(inst)
-            && let Some((first, swapped)) = available
+            && let Some((first, how)) = available
                 .iter()
-                .find_map(|a| same_expression(a, inst).map(|s| (a, s)))
+                .find_map(|a| same_expression(a, inst, negated_mul).map(|m| (a, m)))
         {
-            note(if swapped { "cse-commuted" } else { "cse" });
-            let mut copy = Inst::new(Opcode::Mov, inst.exec_size, inst.dst, vec![first.dst]);
+            note(match how {
+                Match::Same => "cse",
+                Match::Commuted => "cse-commuted",
+                Match::Negated => "cse-negated-mul",
+            });
+            let source = if how == Match::Negated {
+                first.dst.negated()
+            } else {
+                first.dst
+            };
+            let mut copy = Inst::new(Opcode::Mov, inst.exec_size, inst.dst, vec![source]);
             copy.group = inst.group;
             copy.nomask = inst.nomask;
             *inst = copy;
@@ -136,10 +162,11 @@ fn cse_block(insts: &mut [Inst]) -> bool {
 }
 
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+    let negated_mul = crate::zoo!(opts, CseNegSatMul);
     let mut progress = false;
     for block in &mut p.blocks {
-        progress |= cse_block(&mut block.insts);
+        progress |= cse_block(&mut block.insts, negated_mul);
     }
     Ok(progress)
 }
