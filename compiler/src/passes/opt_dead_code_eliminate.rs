@@ -14,7 +14,7 @@ use crate::opcode::Opcode;
 use crate::pipeline::{CompileOptions, note};
 use crate::program::Program;
 use crate::reg::{Arf, Reg, RegKind};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
 pub const REWRITES: &[&str] = &["dead-dst-nulled", "dead-flag-write", "dead-value"];
@@ -22,23 +22,24 @@ pub const REWRITES: &[&str] = &["dead-dst-nulled", "dead-flag-write", "dead-valu
 /// Every flag subregister (16 bits each) could be read: no per-subregister answer.
 const ALL_FLAGS: u8 = u8::MAX;
 
-/// What the program reads anywhere: VGRF numbers and flag subregisters.
+/// What the program reads anywhere: how many operands read each VGRF, and the flag
+/// subregisters read.
 struct Reads {
-    vgrfs: BTreeSet<u32>,
+    vgrfs: BTreeMap<u32, usize>,
     flags: BTreeSet<u8>,
 }
 
 impl Reads {
     fn of(p: &Program) -> Reads {
         let mut reads = Reads {
-            vgrfs: BTreeSet::new(),
+            vgrfs: BTreeMap::new(),
             flags: BTreeSet::new(),
         };
         for inst in p.insts() {
             for s in &inst.srcs {
                 match s.kind {
                     RegKind::Vgrf { nr, .. } => {
-                        reads.vgrfs.insert(nr);
+                        *reads.vgrfs.entry(nr).or_default() += 1;
                     }
                     RegKind::Arf {
                         file: Arf::Flag, ..
@@ -57,6 +58,21 @@ impl Reads {
             }
         }
         reads
+    }
+
+    fn vgrf_live(&self, nr: u32) -> bool {
+        self.vgrfs.get(&nr).is_some_and(|&n| n > 0)
+    }
+
+    /// Forgets the reads of an instruction that is removed.
+    fn forget(&mut self, inst: &Inst) {
+        for s in &inst.srcs {
+            if let RegKind::Vgrf { nr, .. } = s.kind
+                && let Some(n) = self.vgrfs.get_mut(&nr)
+            {
+                *n -= 1;
+            }
+        }
     }
 
     fn flag_live(&self, inst: &Inst) -> bool {
@@ -112,7 +128,7 @@ fn fate(inst: &Inst, reads: &Reads) -> Fate {
             Fate::Keep
         };
     };
-    if reads.vgrfs.contains(&nr) || has_other_effects(inst) {
+    if reads.vgrf_live(nr) || has_other_effects(inst) {
         Fate::Keep
     } else if writes_flag(inst) && reads.flag_live(inst) {
         Fate::NullDestination
@@ -121,31 +137,35 @@ fn fate(inst: &Inst, reads: &Reads) -> Fate {
     }
 }
 
-/// One sweep over the program; returns whether anything changed. Blocks are re-split
-/// afterwards: a block may have lost every instruction.
+/// One sweep over the program, last instruction first so that a dead chain goes in one
+/// sweep (removing a reader may kill the value it read); returns whether anything changed.
+/// Blocks are re-split afterwards: a block may have lost every instruction.
 fn sweep(p: &mut Program) -> bool {
-    let reads = Reads::of(p);
+    let mut reads = Reads::of(p);
     let mut changed = false;
-    let mut insts = p.take_insts();
-    insts.retain_mut(|inst| match fate(inst, &reads) {
-        Fate::Keep => true,
-        Fate::Remove => {
-            note(if inst.dst.is_null() {
-                "dead-flag-write"
-            } else {
-                "dead-value"
-            });
-            changed = true;
-            false
+    let mut kept = Vec::with_capacity(p.inst_count());
+    for mut inst in p.take_insts().into_iter().rev() {
+        match fate(&inst, &reads) {
+            Fate::Keep => kept.push(inst),
+            Fate::Remove => {
+                note(if inst.dst.is_null() {
+                    "dead-flag-write"
+                } else {
+                    "dead-value"
+                });
+                reads.forget(&inst);
+                changed = true;
+            }
+            Fate::NullDestination => {
+                note("dead-dst-nulled");
+                inst.dst = Reg::null(inst.dst.ty);
+                changed = true;
+                kept.push(inst);
+            }
         }
-        Fate::NullDestination => {
-            note("dead-dst-nulled");
-            inst.dst = Reg::null(inst.dst.ty);
-            changed = true;
-            true
-        }
-    });
-    p.set_insts(insts);
+    }
+    kept.reverse();
+    p.set_insts(kept);
     changed
 }
 
