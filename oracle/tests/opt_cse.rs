@@ -44,14 +44,14 @@ fn a_repeated_expression_becomes_a_copy() {
 }
 
 #[test]
-fn commuted_sources_match() {
+fn commuted_integer_sources_match() {
     let input = program(
         "skl",
         8,
         &with_write(
             "
-            mul(8) v2:F, attr0:F, attr1:F
-            mul(8) v2+32:F, attr1:F, attr0:F
+            mul(8) v2:D, attr0:D, attr1:D
+            mul(8) v2+32:D, attr1:D, attr0:D
             ",
         ),
     );
@@ -60,10 +60,42 @@ fn commuted_sources_match() {
         &input,
         &with_write(
             "
-            mul(8) v2:F, attr0:F, attr1:F
-            mov(8) v2+32:F, v2:F
+            mul(8) v2:D, attr0:D, attr1:D
+            mov(8) v2+32:D, v2:D
             ",
         ),
+    );
+}
+
+#[test]
+fn commuted_float_sources_do_not_match() {
+    // A NaN product carries the first NaN source's payload: with two different NaNs the
+    // commuted product has other bits, which the integer XOR exposes.
+    let text = "eu 1\ntarget skl\ndispatch 8\nattr attr0 1\nattr attr1 1\nvgrf v0 1\n\
+                vgrf v1 1\nvgrf v2 4\nSTART B0\n\
+                mul(8) v0:F, attr0:F, attr1:F\n\
+                mul(8) v1:F, attr1:F, attr0:F\n\
+                xor(8) v2:UD, v0:UD, 0:UD\n\
+                xor(8) v2+32:UD, v1:UD, 0:UD\n\
+                mov(8) v2+64:F, 0.0:F\n\
+                mov(8) v2+96:F, 0.0:F\n\
+                fb_write_logical(8) null:UD, v2:F, 4:UD, 0:UD { EOT }\n\
+                END B0\n\
+                INPUTS\n    thread 0 attr0 2147483646:UD*8\n    thread 0 attr1 2147483647:UD*8\n\
+                END INPUTS\n";
+    let input = parse(text);
+    expect_no_progress(run, &input);
+    expect_forbidden_rewrite_differs(
+        &input,
+        "
+        mul(8) v0:F, attr0:F, attr1:F
+        mov(8) v1:F, v0:F
+        xor(8) v2:UD, v0:UD, 0:UD
+        xor(8) v2+32:UD, v1:UD, 0:UD
+        mov(8) v2+64:F, 0.0:F
+        mov(8) v2+96:F, 0.0:F
+        fb_write_logical(8) null:UD, v2:F, 4:UD, 0:UD { EOT }
+        ",
     );
 }
 

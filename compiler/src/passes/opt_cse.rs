@@ -68,14 +68,19 @@ fn reads_own_destination(inst: &Inst) -> bool {
         .any(|s| home(s).is_some() && home(s) == home(&inst.dst))
 }
 
-/// Opcodes whose two sources may be swapped without changing any bit the oracle compares
-/// (floats: IEEE addition and multiplication commute; any NaN equals any NaN, DESIGN.md
-/// "Verdicts").
-fn is_commutative(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::Add | Opcode::Mul | Opcode::And | Opcode::Or | Opcode::Xor
-    )
+/// Whether `inst`'s two sources may be swapped without changing any bit of the result:
+/// logic operations, and integer addition and multiplication. Float ADD/MUL commute in
+/// value but not in bits: a NaN result carries one operand's payload (eu-hardware.md §3;
+/// the emulator keeps src0's), and an integer operation reading the result can expose it.
+fn is_commutative(inst: &Inst) -> bool {
+    let floats = std::iter::once(&inst.dst)
+        .chain(&inst.srcs)
+        .any(|r| r.ty.is_float());
+    match inst.op {
+        Opcode::And | Opcode::Or | Opcode::Xor => true,
+        Opcode::Add | Opcode::Mul => !floats,
+        _ => false,
+    }
 }
 
 /// Whether `b` computes the value `a` computed, and how.
@@ -94,10 +99,8 @@ fn same_expression(a: &Inst, b: &Inst, negated_mul: bool) -> Option<Match> {
     if a.srcs == b.srcs {
         return Some(Match::Same);
     }
-    let swapped = is_commutative(a.op)
-        && a.srcs.len() == 2
-        && a.srcs[0] == b.srcs[1]
-        && a.srcs[1] == b.srcs[0];
+    let swapped =
+        is_commutative(a) && a.srcs.len() == 2 && a.srcs[0] == b.srcs[1] && a.srcs[1] == b.srcs[0];
     if swapped {
         return Some(Match::Commuted);
     }
