@@ -12,6 +12,8 @@
 //! * Gen4/5 SEL takes no conditional modifier: min/max becomes CMPN into a flag the program
 //!   does not use, then a predicated SEL (CMPN ignores NaN like min/max).
 //! * A SIMD1 destination region with horizontal stride 0 gets stride 1 (the same byte).
+//! * Gfx12+ MUL of a dword by a narrower integer takes no source modifier on the narrower
+//!   register (eu-hardware.md §3.6, Wa_1604601757): it is applied by a MOV first.
 
 use super::{byte_stride, reg_offset};
 use crate::inst::{CondMod, Inst};
@@ -190,6 +192,31 @@ fn widen_byte_source(p: &mut Program, inst: &mut Inst, i: usize, out: &mut Vec<I
         ..t
     };
     true
+}
+
+/// Gfx12+: a MUL with a 4-byte integer execution type takes no modifier on a narrower
+/// integer register source (eu-hardware.md §3.6 and the §4 table, "When multiplying a DW
+/// and any lower precision integer, source modifier is not supported"). The modifier is
+/// applied by a MOV into a temporary of the same type, which wraps as the MUL's own
+/// modifier stage would (§3.6: two's complement within the source type).
+fn narrow_mul_modifier(p: &mut Program, inst: &mut Inst, out: &mut Vec<Inst>) -> bool {
+    let dword_exec = inst.srcs.iter().any(|s| s.ty.is_int() && s.ty.size() == 4)
+        && inst.srcs.iter().all(|s| s.ty.is_int() && s.ty.size() <= 4);
+    if inst.op != Opcode::Mul || p.device.info().verx10 < 120 || !dword_exec {
+        return false;
+    }
+    let mut changed = false;
+    for i in 0..inst.srcs.len() {
+        let s = inst.srcs[i];
+        if s.is_imm() || s.ty.size() >= 4 || !(s.negate || s.abs) {
+            continue;
+        }
+        let t = consumer_temp(p, inst, s.ty);
+        out.push(like(inst, Opcode::Mov, t, vec![s]));
+        inst.srcs[i] = t;
+        changed = true;
+    }
+    changed
 }
 
 fn three_source(
@@ -460,6 +487,7 @@ pub const REWRITES: &[&str] = &[
     "vector-immediate",
     "three-source-operands",
     "simd1-destination-stride",
+    "narrow-mul-modifier",
     "two-source-operands",
 ];
 
@@ -485,6 +513,10 @@ fn lower(p: &mut Program, insts: &[Inst], ip: usize, out: &mut Vec<Inst>) -> Res
     }
     if vector_immediate(p, &mut inst, out) {
         note("vector-immediate");
+        changed = true;
+    }
+    if narrow_mul_modifier(p, &mut inst, out) {
+        note("narrow-mul-modifier");
         changed = true;
     }
     if two_source(p, &mut inst, out) {

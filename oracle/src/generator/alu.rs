@@ -230,6 +230,12 @@ impl Gen<'_, '_> {
     /// Where a result of `ty` goes: a new value (where that is well defined), an existing
     /// value of the type, or a strided part of a wider value. `None` if nothing fits.
     pub(super) fn dst(&mut self, ty: Type) -> Option<(Reg, Option<Val>)> {
+        self.dst_where(ty, true)
+    }
+
+    /// Like [`Gen::dst`], but a new value only if `full_write` (the instruction writes
+    /// every channel of the dispatch width: a narrower one would leave the rest undefined).
+    pub(super) fn dst_where(&mut self, ty: Type, full_write: bool) -> Option<(Reg, Option<Val>)> {
         let same: Vec<Val> = self.vals.iter().copied().filter(|v| v.ty == ty).collect();
         let wider: Vec<Val> = self
             .vals
@@ -240,7 +246,7 @@ impl Gen<'_, '_> {
         if self.has(Feature::Strided) && !wider.is_empty() && self.chance(1, 6) {
             return Some((self.part_of(&wider, ty), None));
         }
-        if self.uniform_control() && (same.is_empty() || self.chance(1, 2)) {
+        if full_write && self.uniform_control() && (same.is_empty() || self.chance(1, 2)) {
             let nr = self.new_vgrf(self.regs_for(ty));
             let v = Val { nr, offset: 0, ty };
             return Some((self.val_reg(v), Some(v)));
@@ -321,7 +327,7 @@ impl Gen<'_, '_> {
         let (dst, new) = if cmp && self.chance(2, 3) {
             (Reg::null(ty), None)
         } else {
-            match self.dst(ty) {
+            match self.dst_where(ty, exec == self.width) {
                 Some(d) => d,
                 None => return false,
             }

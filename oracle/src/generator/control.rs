@@ -21,7 +21,7 @@ impl Gen<'_, '_> {
         }
     }
 
-    fn predicate(&mut self) -> Predicate {
+    pub(super) fn predicate(&mut self) -> Predicate {
         if self.chance(1, 3) {
             Predicate::INVERSE
         } else {

@@ -75,9 +75,23 @@ pub enum Feature {
     ImmSrc0,
     /// Byte-typed src1/src2 views.
     ByteSrc,
+    /// Arithmetic followed by compares its conditional modifier can absorb, or not.
+    CmodIdiom,
+    /// `mov.sat` of a computed value.
+    SatIdiom,
+    /// Chains of copies, constants copied into registers, `mov.cond` copies.
+    CopyChain,
+    /// The same expression computed twice.
+    RepeatedExpr,
+    /// One constant used by several instructions, in one block, a loop or two blocks.
+    SharedConst,
+    /// IF/ELSE blocks that only move into the same values.
+    IfMoves,
+    /// Values computed and never read.
+    DeadValue,
 }
 
-pub const ALL_FEATURES: [Feature; 28] = [
+pub const ALL_FEATURES: [Feature; 35] = [
     Feature::If,
     Feature::Loop,
     Feature::Halt,
@@ -106,6 +120,24 @@ pub const ALL_FEATURES: [Feature; 28] = [
     Feature::HwSend,
     Feature::ImmSrc0,
     Feature::ByteSrc,
+    Feature::CmodIdiom,
+    Feature::SatIdiom,
+    Feature::CopyChain,
+    Feature::RepeatedExpr,
+    Feature::SharedConst,
+    Feature::IfMoves,
+    Feature::DeadValue,
+];
+
+/// The optimiser idioms (issue 10 item 4), drawn by one statement kind (`idioms.rs`).
+pub const IDIOM_FEATURES: [Feature; 7] = [
+    Feature::CmodIdiom,
+    Feature::SatIdiom,
+    Feature::CopyChain,
+    Feature::RepeatedExpr,
+    Feature::SharedConst,
+    Feature::IfMoves,
+    Feature::DeadValue,
 ];
 
 /// The features of shapes compiler mutants exposed (issue 9 item 10), drawn by one
@@ -151,6 +183,13 @@ impl Feature {
             Feature::HwSend => "hw-send",
             Feature::ImmSrc0 => "imm-src0",
             Feature::ByteSrc => "byte-src",
+            Feature::CmodIdiom => "cmod-idiom",
+            Feature::SatIdiom => "sat-idiom",
+            Feature::CopyChain => "copy-chain",
+            Feature::RepeatedExpr => "repeated-expr",
+            Feature::SharedConst => "shared-const",
+            Feature::IfMoves => "if-moves",
+            Feature::DeadValue => "dead-value",
         }
     }
 

@@ -13,6 +13,7 @@
 
 mod alu;
 mod control;
+mod idioms;
 pub mod knobs;
 mod messages;
 mod shapes;
@@ -30,8 +31,9 @@ use std::collections::BTreeSet;
 
 /// Version of the bytes → program decoding: the same bytes give the same program within
 /// a version, not across versions. 3: the shape features of issue 9 item 10 (seven more
-/// feature draws, a statement kind for them, a hardware-form final write).
-pub const FORMAT_VERSION: u32 = 3;
+/// feature draws, a statement kind for them, a hardware-form final write). 4: the
+/// optimiser idioms of issue 10 (seven more feature draws, a statement kind for them).
+pub const FORMAT_VERSION: u32 = 4;
 
 /// Bytes a seed expands to (far more than a program needs; the rest is unused).
 const SEED_BYTES: usize = 1 << 14;
@@ -380,7 +382,7 @@ impl Gen<'_, '_> {
     fn statement(&mut self) {
         self.budget = self.budget.saturating_sub(1);
         let nested = self.depth < 3 && self.budget > 2;
-        match self.choose(20) {
+        match self.choose(23) {
             0 | 1 if nested && self.has(Feature::If) => self.if_else(),
             2 if nested && self.has(Feature::Loop) && !self.loop_flags.is_empty() => {
                 self.counted_loop()
@@ -396,6 +398,7 @@ impl Gen<'_, '_> {
             11 if self.has(Feature::NomaskInCf) && self.depth > 0 => self.nomask_move(),
             12 if self.has(Feature::FlagData) => self.flag_as_data(),
             13..=15 if self.has_shape() => self.shape(),
+            16..=19 if self.has_idiom() => self.idiom(),
             _ => self.alu(),
         }
     }

@@ -1,0 +1,596 @@
+//! Optimiser idioms (issue 10 item 4): the shapes the optimisation passes act on, each
+//! behind its own swarm feature so a campaign can focus on one (`features=cmod-idiom`).
+//! The passes and the historical bugs each shape is for are named on its function
+//! (brw-backend.md §7.1, §10.3, §11). Like every statement, each idiom is valid by
+//! construction and well defined: new values are written in full where every live channel
+//! runs, flags are set before they are read, NoMask reads only values defined in every
+//! channel the dispatch enabled.
+
+use super::alu::CONDS;
+use super::{Gen, Val};
+use crate::generator::knobs::{Feature, IDIOM_FEATURES};
+use compiler::Opcode;
+use compiler::inst::{CondMod, Inst, Predicate};
+use compiler::reg::Reg;
+use compiler::types::Type;
+
+/// Producers whose conditional modifier tests their own result (the folds of
+/// `opt_cmod_propagation`), and some that it must not take (CMP, SEL, integer MUL).
+const PRODUCERS: [Opcode; 8] = [
+    Opcode::Add,
+    Opcode::And,
+    Opcode::Or,
+    Opcode::Xor,
+    Opcode::Mul,
+    Opcode::Asr,
+    Opcode::Sel,
+    Opcode::Mov,
+];
+
+/// Immediates the constant idioms share between instructions and blocks.
+const SHARED_INTS: [i32; 6] = [3, -7, 40000, 0x7fff_ffff, 65536, 0x1234];
+const SHARED_FLOATS: [f32; 5] = [2.5, -0.75, 1.0e6, 0.1, 3.0];
+
+impl Gen<'_, '_> {
+    /// Whether this program drew any optimiser idiom.
+    pub(super) fn has_idiom(&self) -> bool {
+        IDIOM_FEATURES.iter().any(|&f| self.has(f))
+    }
+
+    /// One statement of an optimiser idiom this program drew.
+    pub(super) fn idiom(&mut self) {
+        let on: Vec<Feature> = IDIOM_FEATURES
+            .into_iter()
+            .filter(|&f| self.has(f))
+            .collect();
+        match self.pick(&on) {
+            Feature::CmodIdiom => self.cmod_idiom(),
+            Feature::SatIdiom => self.sat_idiom(),
+            Feature::CopyChain => self.copy_chain(),
+            Feature::RepeatedExpr => self.repeated_expr(),
+            Feature::SharedConst => self.shared_const(),
+            Feature::IfMoves => self.if_moves(),
+            _ => self.dead_value(),
+        }
+    }
+
+    /// One of `ops` this program drew (MOV and CMP always: every program has them), or
+    /// `None` if it drew none of them.
+    fn idiom_op(&mut self, ops: &[Opcode]) -> Option<Opcode> {
+        let drawn: Vec<Opcode> = ops
+            .iter()
+            .copied()
+            .filter(|op| matches!(op, Opcode::Mov | Opcode::Cmp) || self.ops.contains(op))
+            .collect();
+        (!drawn.is_empty()).then(|| self.pick(&drawn))
+    }
+
+    /// The 32-bit types of this program the idioms compute in.
+    fn idiom_types(&self) -> Vec<Type> {
+        [Type::F, Type::D, Type::UD]
+            .into_iter()
+            .filter(|t| self.types.contains(t))
+            .collect()
+    }
+
+    /// A flag subregister no enclosing loop is testing: the general one or a free loop flag.
+    fn free_flag(&mut self) -> u8 {
+        let mut flags = vec![self.general_flag];
+        flags.extend(self.loop_flags.iter().copied());
+        self.pick(&flags)
+    }
+
+    /// The zero of `ty` as an immediate.
+    fn zero(ty: Type) -> Reg {
+        if ty.is_float() {
+            Reg::imm_f(0.0)
+        } else {
+            Reg::imm(0, ty)
+        }
+    }
+
+    /// Emits `inst` writing to a new or existing value of its destination's type
+    /// (`Some(new)` is recorded once the instruction is in); false if it was refused.
+    fn emit_into(&mut self, mut inst: Inst, ty: Type) -> Option<Reg> {
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        let (dst, new) = self.dst(ty)?;
+        inst.dst = dst;
+        if self.try_emit(inst) {
+            if let Some(v) = new {
+                self.vals.push(v);
+            }
+            Some(dst)
+        } else {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            None
+        }
+    }
+
+    /// `(+f) sel d, a, b`: makes the flag `flag` observable (each channel picks a or b).
+    fn observe_flag(&mut self, flag: u8, nomask: bool) {
+        let ty = self.pick(&self.idiom_types());
+        let a = self.src(ty, false);
+        let b = self.src(ty, true);
+        let pred = if self.chance(1, 2) {
+            Predicate::NORMAL
+        } else {
+            Predicate::INVERSE
+        };
+        let mut sel =
+            Inst::new(Opcode::Sel, self.width, Reg::null(ty), vec![a, b]).with_pred(pred, flag);
+        if nomask {
+            sel = sel.with_nomask();
+        }
+        if self.emit_into(sel, ty).is_none() {
+            self.alu();
+        }
+    }
+
+    /// A producer of a new or existing `ty` value from two sources: `op d, a, b`.
+    fn producer(&mut self, op: Opcode, ty: Type) -> Option<Reg> {
+        let a = self.src(ty, false);
+        let b = self.src(ty, true);
+        let srcs = if op == Opcode::Mov {
+            vec![a]
+        } else {
+            vec![a, b]
+        };
+        let mut inst = Inst::new(op, self.width, Reg::null(ty), srcs);
+        if op == Opcode::Sel {
+            inst.cmod = Some(if self.chance(1, 2) {
+                CondMod::L
+            } else {
+                CondMod::Ge
+            });
+        }
+        self.emit_into(inst, ty)
+    }
+
+    /// Arithmetic and a compare of its result that `opt_cmod_propagation` may fold, or
+    /// must not (§10.3: compared with zero or with a value, `mov.cond`, a conversion,
+    /// `cmp; and.nz d, 1`, CMP after CMP, the subtract merge `add d, a, -b; cmp a, b`),
+    /// on the general flag or another subregister (§11.15), sometimes a NoMask test of a
+    /// masked producer inside divergent control flow (§11.16); the flag then selects a value.
+    fn cmod_idiom(&mut self) {
+        let types = self.idiom_types();
+        if types.is_empty() {
+            return self.alu();
+        }
+        let ty = self.pick(&types);
+        let flag = self.free_flag();
+        let cond = self.pick(&CONDS);
+        let w = self.width;
+        let nomask_test = self.depth > 0 && self.chance(1, 4);
+        let test = match self.choose(7) {
+            0 | 1 => {
+                let Some(x) = self
+                    .idiom_op(&PRODUCERS)
+                    .and_then(|op| self.producer(op, ty))
+                else {
+                    return self.alu();
+                };
+                Inst::new(Opcode::Cmp, w, Reg::null(ty), vec![x, Self::zero(ty)])
+            }
+            2 => {
+                let Some(x) = self
+                    .idiom_op(&PRODUCERS)
+                    .and_then(|op| self.producer(op, ty))
+                else {
+                    return self.alu();
+                };
+                let dst_ty = if self.chance(1, 4) {
+                    self.pick(&types)
+                } else {
+                    ty
+                };
+                Inst::new(Opcode::Mov, w, Reg::null(dst_ty), vec![x])
+            }
+            3 => {
+                let Some(x) = self
+                    .idiom_op(&PRODUCERS)
+                    .and_then(|op| self.producer(op, ty))
+                else {
+                    return self.alu();
+                };
+                let other = self.src(ty, true);
+                Inst::new(Opcode::Cmp, w, Reg::null(ty), vec![x, other])
+            }
+            4 => {
+                // The subtract merge: `add d, a, -b` then `cmp.cond a, b`.
+                let a = self.src(ty, false);
+                let b = self.src(ty, false);
+                let add = Inst::new(Opcode::Add, w, Reg::null(ty), vec![a, b.negated()]);
+                if self.emit_into(add, ty).is_none() {
+                    return self.alu();
+                }
+                Inst::new(Opcode::Cmp, w, Reg::null(ty), vec![a, b])
+            }
+            _ => {
+                // A boolean from CMP, tested again: `and.nz d, 1`, `mov.z`, `cmp.nz d, 0`.
+                let bool_ty = if ty == Type::F { Type::D } else { ty };
+                let a = self.src(ty, false);
+                let b = self.src(ty, true);
+                let first = self.pick(&CONDS);
+                let cmp = Inst::new(Opcode::Cmp, w, Reg::null(bool_ty), vec![a, b])
+                    .with_cmod(first, flag);
+                let Some(d) = self.emit_into(cmp, bool_ty) else {
+                    return self.alu();
+                };
+                match self.choose(3) {
+                    0 => Inst::new(
+                        Opcode::And,
+                        w,
+                        Reg::null(bool_ty),
+                        vec![d, Reg::imm(1, bool_ty)],
+                    ),
+                    1 => Inst::new(Opcode::Mov, w, Reg::null(bool_ty), vec![d]),
+                    _ => Inst::new(
+                        Opcode::Cmp,
+                        w,
+                        Reg::null(bool_ty),
+                        vec![d, Self::zero(bool_ty)],
+                    ),
+                }
+            }
+        };
+        let mut test = test.with_cmod(cond, flag);
+        if nomask_test {
+            test = test.with_nomask();
+        }
+        if !self.try_emit(test) {
+            return self.alu();
+        }
+        self.observe_flag(flag, nomask_test);
+    }
+
+    /// `op t, a, b; mov.sat y, t` (`opt_saturate_propagation`), sometimes with a negated
+    /// source, another use of `t`, or a predicated integer SEL read as float (§11.19).
+    fn sat_idiom(&mut self) {
+        if !self.types.contains(&Type::F) {
+            return self.alu();
+        }
+        let w = self.width;
+        let t = if self.types.contains(&Type::UD) && self.chance(1, 4) {
+            let flag = self.general_flag;
+            self.set_flag(w, 0);
+            let a = self.src(Type::UD, false);
+            let b = self.src(Type::UD, true);
+            let sel = Inst::new(Opcode::Sel, w, Reg::null(Type::UD), vec![a, b])
+                .with_pred(Predicate::NORMAL, flag);
+            self.emit_into(sel, Type::UD).map(|r| r.retype(Type::F))
+        } else {
+            let op = self
+                .idiom_op(&[Opcode::Add, Opcode::Mul, Opcode::Mad, Opcode::Sel])
+                .unwrap_or(Opcode::Mov);
+            if op == Opcode::Mad {
+                let srcs = vec![
+                    self.src(Type::F, false),
+                    self.src(Type::F, false),
+                    self.src(Type::F, false),
+                ];
+                self.emit_into(Inst::new(op, w, Reg::null(Type::F), srcs), Type::F)
+            } else {
+                self.producer(op, Type::F)
+            }
+        };
+        let Some(t) = t else {
+            return self.alu();
+        };
+        let src = match self.choose(4) {
+            0 => t.negated(),
+            1 if self.has(Feature::Modifiers) => t.with_abs(),
+            _ => t,
+        };
+        let mov = Inst::new(Opcode::Mov, w, Reg::null(Type::F), vec![src]).with_sat();
+        if self.emit_into(mov, Type::F).is_some() && self.chance(1, 3) {
+            let add = Inst::new(Opcode::Add, w, Reg::null(Type::F), vec![t, t]);
+            self.emit_into(add, Type::F);
+        }
+    }
+
+    /// Copies and constants for `opt_copy_propagation` and `opt_register_coalesce`:
+    /// `mov t, x; mov u, t; op d, u, t`, `mov k, imm; op d, a, k` (a dword constant into
+    /// a multiply with a word operand, §11.11), and `mov.nz y, x` with the flag read
+    /// (§11.13).
+    fn copy_chain(&mut self) {
+        let types = self.idiom_types();
+        if types.is_empty() || !self.uniform_control() {
+            return self.alu();
+        }
+        let ty = self.pick(&types);
+        let w = self.width;
+        match self.choose(4) {
+            0 => {
+                let x = self.src(ty, false);
+                let Some(t) = self.emit_into(Inst::new(Opcode::Mov, w, Reg::null(ty), vec![x]), ty)
+                else {
+                    return self.alu();
+                };
+                let Some(u) = self.emit_into(Inst::new(Opcode::Mov, w, Reg::null(ty), vec![t]), ty)
+                else {
+                    return;
+                };
+                let op = match self.idiom_op(&[Opcode::Add, Opcode::Mul, Opcode::Sel, Opcode::And])
+                {
+                    Some(Opcode::And) if ty == Type::F => Opcode::Mov,
+                    Some(op) => op,
+                    None => Opcode::Mov,
+                };
+                let srcs = if op == Opcode::Mov {
+                    vec![u]
+                } else {
+                    vec![u, t]
+                };
+                let mut inst = Inst::new(op, w, Reg::null(ty), srcs);
+                if op == Opcode::Sel {
+                    inst.cmod = Some(CondMod::Ge);
+                }
+                self.emit_into(inst, ty);
+            }
+            1 => {
+                let k = if ty == Type::F {
+                    Reg::imm_f(self.pick(&SHARED_FLOATS))
+                } else {
+                    Reg::imm(self.pick(&SHARED_INTS) as u32 as u64, ty)
+                };
+                let Some(t) = self.emit_into(Inst::new(Opcode::Mov, w, Reg::null(ty), vec![k]), ty)
+                else {
+                    return self.alu();
+                };
+                let a = self.src(ty, false);
+                let Some(op) = self.idiom_op(&[Opcode::Add, Opcode::Mul, Opcode::Sel]) else {
+                    return;
+                };
+                let srcs = if self.chance(1, 2) {
+                    vec![t, a]
+                } else {
+                    vec![a, t]
+                };
+                let mut inst = Inst::new(op, w, Reg::null(ty), srcs);
+                if op == Opcode::Sel {
+                    inst.cmod = Some(CondMod::L);
+                }
+                self.emit_into(inst, ty);
+            }
+            2 if self.types.contains(&Type::D)
+                && self.types.contains(&Type::W)
+                && self.ops.contains(&Opcode::Mul) =>
+            {
+                let k = Reg::imm_d(self.pick(&SHARED_INTS));
+                let Some(t) = self.emit_into(
+                    Inst::new(Opcode::Mov, w, Reg::null(Type::D), vec![k]),
+                    Type::D,
+                ) else {
+                    return self.alu();
+                };
+                let word = self.src(Type::W, false);
+                let mul = Inst::new(Opcode::Mul, w, Reg::null(Type::D), vec![t, word]);
+                if self.emit_into(mul, Type::D).is_none() {
+                    self.alu();
+                }
+            }
+            _ => {
+                let flag = self.free_flag();
+                let x = self.src(ty, false);
+                let cond = self.pick(&[CondMod::Nz, CondMod::Z]);
+                let mov = Inst::new(Opcode::Mov, w, Reg::null(ty), vec![x]).with_cmod(cond, flag);
+                if self.emit_into(mov, ty).is_none() {
+                    return self.alu();
+                }
+                self.observe_flag(flag, false);
+            }
+        }
+    }
+
+    /// The same expression twice (`opt_cse`), sometimes with something in between, and
+    /// `mul.sat d1, -a, b; mul.sat d2, a, b` (§11.20).
+    fn repeated_expr(&mut self) {
+        let types = self.idiom_types();
+        if types.is_empty() {
+            return self.alu();
+        }
+        let ty = self.pick(&types);
+        let w = self.width;
+        let a = self.src(ty, false);
+        let b = self.src(ty, true);
+        let Some(op) = self.idiom_op(&[Opcode::Add, Opcode::Mul, Opcode::Xor, Opcode::Mad]) else {
+            return self.alu();
+        };
+        let op = match op {
+            Opcode::Xor if ty == Type::F => Opcode::Add,
+            Opcode::Mad if ty != Type::F => Opcode::Mul,
+            op => op,
+        };
+        let neg_sat = ty == Type::F && op == Opcode::Mul && self.chance(1, 2);
+        let make = |first: bool| {
+            let srcs = match op {
+                Opcode::Mad => vec![a, b, a],
+                _ if neg_sat && first => vec![a.negated(), b],
+                _ => vec![a, b],
+            };
+            let inst = Inst::new(op, w, Reg::null(ty), srcs);
+            if neg_sat { inst.with_sat() } else { inst }
+        };
+        if self.emit_into(make(true), ty).is_none() {
+            return self.alu();
+        }
+        if self.chance(1, 3) {
+            self.alu();
+        }
+        self.emit_into(make(false), ty);
+    }
+
+    /// A constant shared by several instructions and blocks (`opt_combine_constants`,
+    /// `move_load_const`): `mov k, imm` at the top, then uses of `k` (or of the immediate
+    /// itself, in three-source instructions too) only inside one IF, inside a loop, or in
+    /// two blocks.
+    fn shared_const(&mut self) {
+        let types = self.idiom_types();
+        if types.is_empty() || !self.uniform_control() {
+            return self.alu();
+        }
+        let ty = self.pick(&types);
+        let w = self.width;
+        let imm = if ty == Type::F {
+            Reg::imm_f(self.pick(&SHARED_FLOATS))
+        } else {
+            Reg::imm(self.pick(&SHARED_INTS) as u32 as u64, ty)
+        };
+        let via_register = self.chance(2, 3);
+        let k = if via_register {
+            let nr = self.new_vgrf(self.regs_for(ty));
+            let k = Reg::vgrf(nr, ty);
+            self.emit(Inst::new(Opcode::Mov, w, k, vec![imm]));
+            self.vals.push(Val { nr, offset: 0, ty });
+            k
+        } else {
+            imm
+        };
+        let uses = |g: &mut Self| {
+            for _ in 0..1 + g.choose(2) {
+                let a = g.src(ty, false);
+                let mad = ty == Type::F && g.ops.contains(&Opcode::Mad) && g.chance(1, 2);
+                let (op, srcs) = match g.idiom_op(&[Opcode::Add, Opcode::Mul]) {
+                    _ if mad => (Opcode::Mad, vec![a, g.src(ty, false), k]),
+                    Some(op) => (op, vec![a, k]),
+                    None => (Opcode::Sel, vec![a, k]),
+                };
+                let mut inst = Inst::new(op, w, Reg::null(ty), srcs);
+                if op == Opcode::Sel {
+                    inst.cmod = Some(CondMod::Ge);
+                }
+                if g.emit_into(inst, ty).is_none() {
+                    g.alu();
+                }
+            }
+        };
+        let (ifs, loops) = (self.has(Feature::If), self.has(Feature::Loop));
+        match self.choose(3) {
+            0 if ifs => {
+                self.set_flag(w, 0);
+                let pred = self.predicate();
+                self.emit(Inst::control(Opcode::If, w).with_pred(pred, self.general_flag));
+                self.depth += 1;
+                uses(self);
+                self.depth -= 1;
+                self.emit(Inst::control(Opcode::Endif, w));
+            }
+            1 if loops && !self.loop_flags.is_empty() => {
+                let flag = self.loop_flags.pop().unwrap_or(self.general_flag);
+                let cnt = Reg::vgrf(self.new_vgrf(self.regs_for(Type::D)), Type::D);
+                self.emit(Inst::new(Opcode::Mov, w, cnt, vec![Reg::imm_d(0)]));
+                self.emit(Inst::control(Opcode::Do, w));
+                self.depth += 1;
+                self.loop_depth += 1;
+                self.emit(Inst::new(Opcode::Add, w, cnt, vec![cnt, Reg::imm_d(1)]));
+                uses(self);
+                self.set_flag(w, 0);
+                let pred = self.predicate();
+                self.emit(Inst::control(Opcode::Break, w).with_pred(pred, self.general_flag));
+                let trips = 1 + self.choose(3) as i32;
+                self.emit(
+                    Inst::new(
+                        Opcode::Cmp,
+                        w,
+                        Reg::null(Type::D),
+                        vec![cnt, Reg::imm_d(trips)],
+                    )
+                    .with_cmod(CondMod::L, flag),
+                );
+                self.loop_depth -= 1;
+                self.depth -= 1;
+                self.emit(Inst::control(Opcode::While, w).with_pred(Predicate::NORMAL, flag));
+                self.loop_flags.push(flag);
+            }
+            _ if ifs => {
+                uses(self);
+                self.set_flag(w, 0);
+                let pred = self.predicate();
+                self.emit(Inst::control(Opcode::If, w).with_pred(pred, self.general_flag));
+                self.depth += 1;
+                uses(self);
+                self.depth -= 1;
+                self.emit(Inst::control(Opcode::Endif, w));
+            }
+            _ => uses(self),
+        }
+    }
+
+    /// An IF/ELSE whose blocks only move into the same values (`opt_peephole_sel`).
+    fn if_moves(&mut self) {
+        let types = self.idiom_types();
+        if types.is_empty() || self.vals.is_empty() || !self.has(Feature::If) {
+            return self.alu();
+        }
+        let w = self.width;
+        let n = 1 + self.choose(2);
+        let dsts: Vec<Val> = (0..n)
+            .filter_map(|_| {
+                let ty = self.pick(&types);
+                let same: Vec<Val> = self.vals.iter().copied().filter(|v| v.ty == ty).collect();
+                (!same.is_empty()).then(|| self.pick(&same))
+            })
+            .collect();
+        if dsts.is_empty() {
+            return self.alu();
+        }
+        self.set_flag(w, 0);
+        let pred = self.predicate();
+        self.emit(Inst::control(Opcode::If, w).with_pred(pred, self.general_flag));
+        let else_too = self.chance(3, 4);
+        for part in 0..if else_too { 2 } else { 1 } {
+            if part == 1 {
+                self.emit(Inst::control(Opcode::Else, w));
+            }
+            self.depth += 1;
+            for d in &dsts {
+                let src = self.src(d.ty, true);
+                let mov = Inst::new(Opcode::Mov, w, self.val_reg(*d), vec![src]);
+                if !self.try_emit(mov) {
+                    let fallback =
+                        Inst::new(Opcode::Mov, w, self.val_reg(*d), vec![Self::zero(d.ty)]);
+                    self.emit(fallback);
+                }
+            }
+            self.depth -= 1;
+        }
+        self.emit(Inst::control(Opcode::Endif, w));
+    }
+
+    /// A value computed and never read (`opt_dead_code_eliminate`), sometimes with a
+    /// conditional modifier whose flag is read (the write must stay, with a null
+    /// destination).
+    fn dead_value(&mut self) {
+        let types = self.idiom_types();
+        if types.is_empty() {
+            return self.alu();
+        }
+        let ty = self.pick(&types);
+        let w = self.width;
+        let a = self.src(ty, false);
+        let b = self.src(ty, true);
+        let t = Reg::vgrf(self.new_vgrf(self.regs_for(ty)), ty);
+        let op = match self.idiom_op(&[Opcode::Add, Opcode::Or, Opcode::Mov]) {
+            Some(Opcode::Or) if ty == Type::F => Opcode::Mov,
+            Some(op) => op,
+            None => Opcode::Mov,
+        };
+        let srcs = if op == Opcode::Mov {
+            vec![a]
+        } else {
+            vec![a, b]
+        };
+        let mut inst = Inst::new(op, w, t, srcs);
+        let flag = self.free_flag();
+        let with_flag = self.chance(1, 3);
+        if with_flag {
+            inst = inst.with_cmod(self.pick(&CONDS), flag);
+        }
+        if !self.try_emit(inst) {
+            return self.alu();
+        }
+        if with_flag {
+            self.observe_flag(flag, false);
+        }
+    }
+}
