@@ -100,7 +100,8 @@ impl Gen<'_, '_> {
 
     /// A loop left only through BREAKs that all set `z`:
     /// `cnt = 0; do { cnt += 1; t = cnt·k (NoMask); u = t + 7;
-    /// if (cnt >= trips) { z = u; break; } if (data) { z = u; break; } … } while (true)`.
+    /// if (cnt >= trips) { z = u; break; } if (data) { z = u; break; } … } while (true)`
+    /// (or `z = t` in both exits).
     /// `z` is defined on every path to its read after the loop, so only the loop's physical
     /// edges keep it live through the top of the body, where the next iteration's NoMask
     /// write of `t` would clobber it in the channels that already left (Mesa 4d1959e6932).
@@ -125,10 +126,13 @@ impl Gen<'_, '_> {
         )
         .with_cmod(CondMod::Ge, flag);
         self.emit(last);
-        self.break_with(Reg::vgrf(z, Type::D), u, Predicate::NORMAL, flag);
+        // Sometimes the exit copies the NoMask value itself: the copy must not be
+        // propagated or coalesced away (Mesa d4015bcb388, 76b4255cd80; §11.12).
+        let exit = if self.chance(1, 2) { t } else { u };
+        self.break_with(Reg::vgrf(z, Type::D), exit, Predicate::NORMAL, flag);
         self.set_flag(w, 0);
         let pred = self.predicate();
-        self.break_with(Reg::vgrf(z, Type::D), u, pred, self.general_flag);
+        self.break_with(Reg::vgrf(z, Type::D), exit, pred, self.general_flag);
         self.loop_body(false, true);
         self.emit(Inst::control(Opcode::While, w));
         self.exit_vals.push(super::Val {
@@ -158,7 +162,14 @@ impl Gen<'_, '_> {
             Opcode::Continue
         };
         let pred = self.predicate();
-        self.emit(Inst::control(op, w).with_pred(pred, self.general_flag));
+        if self.chance(1, 2) {
+            // The form `opt_predicated_break` turns into a predicated jump (§7.1 step 5).
+            self.emit(Inst::control(Opcode::If, w).with_pred(pred, self.general_flag));
+            self.emit(Inst::control(op, w));
+            self.emit(Inst::control(Opcode::Endif, w));
+        } else {
+            self.emit(Inst::control(op, w).with_pred(pred, self.general_flag));
+        }
     }
 
     /// A discard: the channels the compare selects stop until the HALT_TARGET.
