@@ -2,3 +2,5 @@
 //! the compiler or the oracle), so the formats can be tested and reused on their own.
 
 pub mod junit;
+pub mod shader_stats;
+pub mod shader_stats_text;
