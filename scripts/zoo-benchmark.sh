@@ -3,36 +3,46 @@
 # seeds) of at most SECONDS each with the bug injected, stopping at the first failure the
 # bug causes. Prints, per bug, the median seconds to detection, how many runs found it,
 # and the culprit pass reported (with the pass that holds the bug).
-# Usage: scripts/zoo-benchmark.sh [SECONDS=60] [RUNS=5] [OUT=target/zoo-benchmark]
+# Usage: scripts/zoo-benchmark.sh [SECONDS=60] [RUNS=5] [OUT=target/zoo-benchmark] [BUGS...]
+# JOBS=N runs N campaigns at once (default 1; each campaign is one worker, so up to the
+# number of cores leaves detection times comparable).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 runs=${2:-5}
 out=${3:-target/zoo-benchmark}
+shift $(($# < 3 ? $# : 3))
+jobs=${JOBS:-1}
 cargo build -q --release -p triage --features zoo
 mkdir -p "$out"
 # A private copy: rebuilding target/ while the benchmark runs must not change it.
 cp "${CARGO_TARGET_DIR:-target}/release/eufuzz" "$out/eufuzz"
 eufuzz=$out/eufuzz
+# The pass holding a bug is the culprit its corpus/zoo program's `# expect:` names
+# (`mismatch/opt_cse/output` -> opt_cse).
 holder() {
-  case "$1" in
-    simd-*) echo lower_simd_width ;;
-    regioning-*) echo lower_regioning ;;
-    imul-*) echo lower_integer_multiplication ;;
-    *) echo allocate_registers ;;
-  esac
+  sed -n 's/^# expect: [^/]*\/\([^/]*\)\/.*/\1/p' "corpus/zoo/$1.eu" | head -1
 }
+if [ $# -gt 0 ]; then
+  bugs=("$@")
+else
+  bugs=()
+  for f in corpus/zoo/*.eu; do bugs+=("$(basename "$f" .eu)"); done
+fi
+# Every (bug, run) campaign, JOBS at a time.
+for bug in "${bugs[@]}"; do
+  for ((r = 0; r < runs; r++)); do echo "$bug $r"; done
+done | xargs -P "$jobs" -L 1 sh -c '
+  CI=true "$0" campaign --zoo "$3" --time "$1" --seed $(($4 * 1000003)) \
+    --stop-on-failure --reduce-budget 0 --out "$2/$3-$4" > "$2/$3-$4.txt" 2>&1 || true
+' "$eufuzz" "$seconds" "$out"
 printf '| bug | pass holding it | found | median s to detection | culprit reported |\n'
 printf '| --- | --- | --- | --- | --- |\n'
-for f in corpus/zoo/*.eu; do
-  bug=$(basename "$f" .eu)
+for bug in "${bugs[@]}"; do
   times=()
   culprits=()
   for ((r = 0; r < runs; r++)); do
-    log="$out/$bug-$r.txt"
-    CI=true "$eufuzz" campaign --zoo "$bug" --time "$seconds" --seed $((r * 1000003)) \
-      --stop-on-failure --reduce-budget 0 --out "$out/$bug-$r" > "$log" 2>&1 || true
-    line=$(grep '^zoo bug detected after' "$log" || true)
+    line=$(grep '^zoo bug detected after' "$out/$bug-$r.txt" || true)
     if [ -n "$line" ]; then
       times+=("$(echo "$line" | sed 's/.*after \([0-9.]*\)s.*/\1/')")
       culprits+=("$(echo "$line" | awk -F/ '{print $2}')")
