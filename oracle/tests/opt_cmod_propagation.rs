@@ -989,6 +989,21 @@ fn prop_across_sel_gfx5_and_prop_into_sel_gfx5() {
             ",
         ),
     );
+    // Also on f0.1: lowering needs a flag not live at the SEL, and with f0.0 and f0.1 both
+    // live across it there would be none.
+    let input = program(
+        "g45",
+        8,
+        &both(
+            "
+            cmp.l.f0.0(8) null:F, attr2:F, 0.0:F
+            add(8) v0:F, attr0:F, attr1:F
+            sel.ge(8) v1:F, attr0:F, attr2:F
+            cmp.ge.f0.1(8) null:F, v0:F, 0.0:F
+            ",
+        ),
+    );
+    expect_no_progress(run, &input);
     // Into: a SEL's modifier compares its sources (min/max), not its result with zero.
     let input = program(
         "g45",
@@ -1001,6 +1016,34 @@ fn prop_across_sel_gfx5_and_prop_into_sel_gfx5() {
         ),
     );
     expect_left(&input, &body("sel.ge(8) v0:F, attr0:F, attr1:F"));
+}
+
+#[test]
+fn a_fold_crosses_a_min_max_from_gen6_on() {
+    // §1.7: from Gen6 on `sel.cond` is a real min/max that writes no flag.
+    let input = program(
+        "skl",
+        8,
+        &body(
+            "
+            add(8) v0:F, attr0:F, attr1:F
+            sel.ge(8) v1:F, attr0:F, attr2:F
+            cmp.ge.f0.0(8) null:F, v0:F, 0.0:F
+            mov(8) v2+96:F, v1:F
+            ",
+        ),
+    );
+    expect_progress(
+        run,
+        &input,
+        &body(
+            "
+            add.ge.f0.0(8) v0:F, attr0:F, attr1:F
+            sel.ge(8) v1:F, attr0:F, attr2:F
+            mov(8) v2+96:F, v1:F
+            ",
+        ),
+    );
 }
 
 #[test]

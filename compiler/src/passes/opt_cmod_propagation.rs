@@ -45,8 +45,8 @@
 //!
 //! In every case nothing between the two instructions reads or writes the flag bits the test
 //! writes (§10.3 4, 5, 11, 19); other flag subregisters do not matter (the `…_mismatch_flag`
-//! cases of §10.3 5). On Gen4/5 `sel.cond` is a CMPN + SEL pair and counts as a flag write
-//! (§10.3 20).
+//! cases of §10.3 5). On Gen4/5 `sel.cond` is a CMPN + SEL pair on a flag chosen later and
+//! counts as touching every flag (§10.3 20).
 
 use crate::inst::{CondMod, Inst, PredKind};
 use crate::opcode::Opcode;
@@ -202,16 +202,17 @@ fn same_channels(producer: &Inst, test: &Inst, bugs: Bugs) -> bool {
 
 /// Flag bits `[first, end)` an instruction reads or writes through its predicate or
 /// conditional modifier; an explicit flag operand or a horizontal predicate touches them
-/// all (conservatively).
-fn flag_range(inst: &Inst) -> Option<(u32, u32)> {
+/// all (conservatively). On Gen4/5 (`gen45`) a `sel.cond` is a CMPN + SEL pair on a flag
+/// `lower_alu_restrictions` picks among those not live there (§10.3 20, §7.1 `lower_minmax`):
+/// it counts as touching every flag, so a fold never leaves it none.
+fn flag_range(inst: &Inst, gen45: bool) -> Option<(u32, u32)> {
     let explicit = std::iter::once(&inst.dst).chain(&inst.srcs).any(is_flag);
     let horizontal = inst.predicate.is_some_and(|p| p.kind != PredKind::Normal);
-    if explicit || horizontal {
+    let minmax = gen45 && inst.op == Opcode::Sel && inst.cmod.is_some();
+    if explicit || horizontal || minmax {
         return Some((0, u32::MAX));
     }
-    // On Gen4/5 `sel.cond` is a CMPN + SEL pair that writes the flag (§10.3 20).
-    let sel_cond = inst.op == Opcode::Sel && inst.cmod.is_some();
-    (inst.predicate.is_some() || inst.writes_flag() || sel_cond).then(|| {
+    (inst.predicate.is_some() || inst.writes_flag()).then(|| {
         let (first, count) = inst.flag_bits();
         (first, first + count)
     })
@@ -242,14 +243,14 @@ fn may_write(inst: &Inst, r: &Reg) -> bool {
 
 /// The index of the last instruction before `at` that writes the VGRF `insts[at]` tests,
 /// if no instruction in between touches the flag bits the test writes.
-fn producer_of(insts: &[Inst], at: usize) -> Option<usize> {
+fn producer_of(insts: &[Inst], at: usize, gen45: bool) -> Option<usize> {
     let test = &insts[at];
-    let flags = flag_range(test)?;
+    let flags = flag_range(test, gen45)?;
     for j in (0..at).rev() {
         if may_write(&insts[j], &test.srcs[0]) {
             return Some(j);
         }
-        if flag_range(&insts[j]).is_some_and(|r| overlaps(r, flags)) {
+        if flag_range(&insts[j], gen45).is_some_and(|r| overlaps(r, flags)) {
             return None;
         }
     }
@@ -413,7 +414,7 @@ fn fold_into(
 }
 
 /// The `add d, a, -b` that `cmp.cond null, a, b` at `at` can be merged into, if any.
-fn sub_merge_producer(insts: &[Inst], at: usize, bugs: Bugs) -> Option<usize> {
+fn sub_merge_producer(insts: &[Inst], at: usize, bugs: Bugs, gen45: bool) -> Option<usize> {
     let cmp = &insts[at];
     let cmod = cmp.cmod?;
     if cmp.op != Opcode::Cmp || !is_plain_test(cmp) || cmp.srcs.len() != 2 {
@@ -453,7 +454,7 @@ fn sub_merge_producer(insts: &[Inst], at: usize, bugs: Bugs) -> Option<usize> {
             ..*b
         },
     };
-    let flags = flag_range(cmp)?;
+    let flags = flag_range(cmp, gen45)?;
     for j in (0..at).rev() {
         let inst = &insts[j];
         let is_difference = inst.op == Opcode::Add
@@ -475,7 +476,7 @@ fn sub_merge_producer(insts: &[Inst], at: usize, bugs: Bugs) -> Option<usize> {
         if is_difference {
             return Some(j);
         }
-        if flag_range(inst).is_some_and(|r| overlaps(r, flags)) {
+        if flag_range(inst, gen45).is_some_and(|r| overlaps(r, flags)) {
             return None;
         }
     }
@@ -493,16 +494,16 @@ fn note_controls(producer: &Inst, test: &Inst) {
 }
 
 /// Folds the tests of one block; returns whether any was folded.
-fn propagate_block(insts: &mut Vec<Inst>, reads: &[u32], bugs: Bugs) -> bool {
+fn propagate_block(insts: &mut Vec<Inst>, reads: &[u32], bugs: Bugs, gen45: bool) -> bool {
     let mut progress = false;
     let mut at = 0;
     while at < insts.len() {
         let found = classify(&insts[at], bugs).and_then(|test| {
-            let j = producer_of(insts, at)?;
+            let j = producer_of(insts, at, gen45)?;
             Some((j, fold_into(insts, at, j, test, reads, bugs)?))
         });
         let found = found.or_else(|| {
-            sub_merge_producer(insts, at, bugs).map(|j| {
+            sub_merge_producer(insts, at, bugs, gen45).map(|j| {
                 let cmod = insts[at].cmod.expect("a compare");
                 (j, Fold::Move(cmod, "cmod-sub-merge"))
             })
@@ -537,6 +538,7 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
         writemask: crate::zoo!(opts, CmodWritemaskMismatch),
         sub_merge_inf: crate::zoo!(opts, CmodSubMergeInf),
     };
+    let gen45 = p.device.info().verx10 < 60;
     let mut reads = vec![0u32; p.vgrf_sizes.len()];
     for inst in p.insts() {
         let mut nrs: Vec<u32> = inst
@@ -557,7 +559,7 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
     }
     let mut progress = false;
     for block in &mut p.blocks {
-        progress |= propagate_block(&mut block.insts, &reads, bugs);
+        progress |= propagate_block(&mut block.insts, &reads, bugs, gen45);
     }
     Ok(progress)
 }
