@@ -40,10 +40,18 @@ mod bugs {
         CmodThroughConversion,
         /// §11.20: `mul.sat d2, a, b` after `mul.sat d1, -a, b` replaced by `mov d2, -d1`.
         CseNegSatMul,
+        /// §11.14: a Z test of a CMP's result dropped as if it tested the CMP's condition.
+        CmodIntoCmp,
+        /// §11.15: the fold ignores the flag subregister the test writes.
+        CmodFlagSubreg,
+        /// §11.16: a NoMask test folded into a masked producer.
+        CmodWritemaskMismatch,
+        /// §11.18: the subtract merge taken for every condition (Inf − Inf, integer wrap).
+        CmodSubMergeInf,
     }
 
     /// Every bug with its name.
-    pub const ALL: [(Bug, &str); 16] = [
+    pub const ALL: [(Bug, &str); 20] = [
         (Bug::SimdSplitEotFirst, "simd-split-eot-first"),
         (Bug::SimdSplitWideNotNomask, "simd-split-wide-not-nomask"),
         (Bug::SimdSplitGroupAbsolute, "simd-split-group-absolute"),
@@ -60,6 +68,10 @@ mod bugs {
         (Bug::RaNoPhysicalLoopEdges, "ra-no-physical-loop-edges"),
         (Bug::CmodThroughConversion, "cmod-through-conversion"),
         (Bug::CseNegSatMul, "cse-neg-sat-mul"),
+        (Bug::CmodIntoCmp, "cmod-into-cmp"),
+        (Bug::CmodFlagSubreg, "cmod-flag-subreg"),
+        (Bug::CmodWritemaskMismatch, "cmod-writemask-mismatch"),
+        (Bug::CmodSubMergeInf, "cmod-sub-merge-inf"),
     ];
 
     /// The pass that holds `bug`: where localisation must find it.
@@ -79,7 +91,11 @@ mod bugs {
             | ScratchFftidImmTruncated
             | ScratchHswSizeEncoding
             | RaNoPhysicalLoopEdges => "allocate_registers",
-            CmodThroughConversion => "opt_cmod_propagation",
+            CmodThroughConversion
+            | CmodIntoCmp
+            | CmodFlagSubreg
+            | CmodWritemaskMismatch
+            | CmodSubMergeInf => "opt_cmod_propagation",
             CseNegSatMul => "opt_cse",
         }
     }
