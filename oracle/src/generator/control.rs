@@ -79,6 +79,17 @@ impl Gen<'_, '_> {
             self.emit(condition.clone());
         }
         self.loop_body(late, false);
+        if self.chance(1, 2) {
+            // A last jump in the body, under the body's own rules.
+            let outer = (self.no_continue, self.no_break);
+            (self.no_continue, self.no_break) = (late, false);
+            self.depth += 1;
+            self.loop_depth += 1;
+            self.break_or_continue();
+            self.loop_depth -= 1;
+            self.depth -= 1;
+            (self.no_continue, self.no_break) = outer;
+        }
         if late {
             self.emit(condition);
         }
