@@ -40,10 +40,13 @@ mod bugs {
         CmodThroughConversion,
         /// §11.20: `mul.sat d2, a, b` after `mul.sat d1, -a, b` replaced by `mov d2, -d1`.
         CseNegSatMul,
+        /// §11.19: `.sat` moved into a producer of another type (`sel.sat t:UD` for a
+        /// `mov.sat y:F, t:F`), where it clamps as an integer.
+        SatpropTypeMismatch,
     }
 
     /// Every bug with its name.
-    pub const ALL: [(Bug, &str); 16] = [
+    pub const ALL: [(Bug, &str); 17] = [
         (Bug::SimdSplitEotFirst, "simd-split-eot-first"),
         (Bug::SimdSplitWideNotNomask, "simd-split-wide-not-nomask"),
         (Bug::SimdSplitGroupAbsolute, "simd-split-group-absolute"),
@@ -60,6 +63,7 @@ mod bugs {
         (Bug::RaNoPhysicalLoopEdges, "ra-no-physical-loop-edges"),
         (Bug::CmodThroughConversion, "cmod-through-conversion"),
         (Bug::CseNegSatMul, "cse-neg-sat-mul"),
+        (Bug::SatpropTypeMismatch, "satprop-type-mismatch"),
     ];
 
     /// The pass that holds `bug`: where localisation must find it.
@@ -81,6 +85,7 @@ mod bugs {
             | RaNoPhysicalLoopEdges => "allocate_registers",
             CmodThroughConversion => "opt_cmod_propagation",
             CseNegSatMul => "opt_cse",
+            SatpropTypeMismatch => "opt_saturate_propagation",
         }
     }
 }

@@ -11,11 +11,14 @@ pub mod lower_payload_inputs;
 pub mod lower_regioning;
 pub mod lower_simd_width;
 pub mod lower_vgrfs_to_fixed_grfs;
+pub mod opt_algebraic;
 pub mod opt_cmod_propagation;
 pub mod opt_copy_propagation;
 pub mod opt_cse;
 pub mod opt_dead_code_eliminate;
+pub mod opt_peephole_sel;
 pub mod opt_predicated_break;
+pub mod opt_saturate_propagation;
 pub mod scratch;
 pub mod spill;
 
@@ -39,6 +42,9 @@ pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
         "opt_dead_code_eliminate" => opt_dead_code_eliminate::REWRITES,
         "opt_predicated_break" => opt_predicated_break::REWRITES,
         "dead_control_flow_eliminate" => dead_control_flow_eliminate::REWRITES,
+        "opt_algebraic" => opt_algebraic::REWRITES,
+        "opt_peephole_sel" => opt_peephole_sel::REWRITES,
+        "opt_saturate_propagation" => opt_saturate_propagation::REWRITES,
         _ => &[],
     }
 }
@@ -75,12 +81,15 @@ pub fn mandatory() -> Vec<Stage> {
 /// The optimisation loop in the order of brw-backend.md §7.1 steps 2–15 (the MRF passes
 /// model Gen ≤ 6 message registers this backend does not have): run to a fixpoint.
 const OPT_LOOP: &[Pass] = &[
+    pass!(opt_algebraic),
     pass!(opt_cse),
     pass!(opt_copy_propagation),
     pass!(opt_predicated_break),
     pass!(opt_cmod_propagation),
     pass!(opt_dead_code_eliminate),
+    pass!(opt_peephole_sel),
     pass!(dead_control_flow_eliminate),
+    pass!(opt_saturate_propagation),
 ];
 
 /// The default pipeline (brw-backend.md §7.1/§7.2): the pre-loop, the optimisation loop
