@@ -94,9 +94,8 @@ const OPT_LOOP: &[Pass] = &[
 
 /// The default pipeline (brw-backend.md §7.1/§7.2): the pre-loop, the optimisation loop
 /// to a fixpoint, then the mandatory lowering in its order with the clean-ups Mesa runs
-/// after each lowering step, and RA. (Issue 10 lists the passes still to come: algebraic,
-/// saturate propagation, coalescing, peephole SEL, constant combining, move_load_const,
-/// VGRF splitting and compaction, scheduling.)
+/// after each lowering step, and RA. (Issue 10 lists the passes still to come: coalescing,
+/// constant combining, move_load_const, VGRF splitting and compaction, scheduling.)
 ///
 /// Copy propagation is not re-run after `lower_regioning`: this backend's copy
 /// propagation does not re-check the regioning restrictions that pass legalised.

@@ -19,25 +19,34 @@
 //!   (brw-backend.md §1.7).
 //! - `mov.sat x, imm` → `mov x, imm` when the immediate already lies in the clamp range:
 //!   a float in [+0.0, 1.0], or an integer of the destination's own type (§3.5).
+//! - integer `add`, `mul`, `and`, `or`, `xor` of two immediates → `mov x, result`, the
+//!   exact result truncated to the destination's 16- or 32-bit type; not when saturating.
 //!
-//! Float identities are not folded: `x + 0.0` is +0.0 for x = −0.0, `x · 0.0` is NaN for
-//! infinities and −0.0 for negative x, and `x · 1.0` / `x + −0.0` quiet a signalling NaN
-//! (an integer read of the result tells). Two-immediate operations are not folded either:
-//! an ALU instruction takes an immediate in src1 only (eu-hardware.md §3.3), so a valid
-//! program never has them. Every replacement is checked with the validator's instruction
-//! rules and kept only when they accept it.
+//! Float identities and float constants are not folded: `x + 0.0` is +0.0 for x = −0.0,
+//! `x · 0.0` is NaN for infinities and −0.0 for negative x, and `x · 1.0` / `x + −0.0`
+//! quiet a signalling NaN (an integer read of the result tells). Only instructions writing a
+//! VGRF from VGRFs, inputs and immediates are rewritten (see [`plain_operands`]). Every
+//! replacement is checked with the validator's instruction rules and kept only when they
+//! accept it.
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
 use crate::pipeline::{CompileOptions, note};
 use crate::program::Program;
-use crate::reg::Reg;
+use crate::reg::{Reg, RegKind};
 use crate::types::Type;
 
 /// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["alg-sel-equal", "alg-int-zero", "alg-int-identity", "alg-sat-imm"];
+pub const REWRITES: &[&str] = &[
+    "alg-sel-equal",
+    "alg-constant-fold",
+    "alg-int-zero",
+    "alg-int-identity",
+    "alg-sat-imm",
+];
 
-/// The value of an integer immediate, sign- or zero-extended from its type.
+/// The value of an integer immediate of at most 32 bits, sign- or zero-extended from its
+/// type.
 fn int_imm(r: &Reg) -> Option<i64> {
     let bits = r.imm_bits()?;
     if r.negate || r.abs || r.ty.is_float() || r.ty.is_vector_imm() {
@@ -50,7 +59,7 @@ fn int_imm(r: &Reg) -> Option<i64> {
         Type::UW => bits as u16 as i64,
         Type::D => bits as u32 as i32 as i64,
         Type::UD => bits as u32 as i64,
-        _ => bits as i64,
+        _ => return None,
     })
 }
 
@@ -157,12 +166,49 @@ fn saturated_immediate(inst: &Inst) -> Option<(Inst, &'static str)> {
     })
 }
 
+/// `op imm, imm` → `mov x, result` for the integer operations whose result is the exact
+/// value the destination type then truncates (no saturate: that clamps the full result).
+fn constant_fold(inst: &Inst) -> Option<(Inst, &'static str)> {
+    let [a, b] = inst.srcs.as_slice() else {
+        return None;
+    };
+    let (a, b) = (int_imm(a)?, int_imm(b)?);
+    let value = match inst.op {
+        Opcode::Add => a.wrapping_add(b),
+        Opcode::Mul => a.wrapping_mul(b),
+        Opcode::And => a & b,
+        Opcode::Or => a | b,
+        Opcode::Xor => a ^ b,
+        _ => return None,
+    };
+    let dst = inst.dst.ty;
+    let ok = matches!(dst, Type::W | Type::UW | Type::D | Type::UD) && !inst.saturate && !inst.acc_wr;
+    ok.then(|| {
+        let bits = value as u64 & ((1u64 << (8 * dst.size())) - 1);
+        (as_mov(inst, Reg::imm(bits, dst)), "alg-constant-fold")
+    })
+}
+
+/// Whether `inst` only writes a VGRF and only reads VGRFs, inputs and immediates: an
+/// accumulator destination keeps more bits from a MUL than from a MOV (brw-backend.md
+/// §1.6), and architecture registers have effects of their own.
+fn plain_operands(inst: &Inst) -> bool {
+    matches!(inst.dst.kind, RegKind::Vgrf { .. })
+        && inst.srcs.iter().all(|s| {
+            matches!(
+                s.kind,
+                RegKind::Vgrf { .. } | RegKind::Attr { .. } | RegKind::Uniform { .. } | RegKind::Imm(_)
+            )
+        })
+}
+
 /// The simpler instruction for `inst`, if any, with its rewrite kind.
 fn simplify(inst: &Inst, ver: u32) -> Option<(Inst, &'static str)> {
-    if inst.op.is_message() || inst.op.is_control_flow() || inst.eot {
+    if inst.op.is_message() || inst.op.is_control_flow() || inst.eot || !plain_operands(inst) {
         return None;
     }
-    integer_identity(inst)
+    constant_fold(inst)
+        .or_else(|| integer_identity(inst))
         .or_else(|| equal_select(inst, ver))
         .or_else(|| saturated_immediate(inst))
 }
