@@ -1,6 +1,7 @@
 //! The lowering passes, one per file, and helpers they share.
 
 pub mod allocate_registers;
+pub mod compact_virtual_grfs;
 pub mod dead_control_flow_eliminate;
 pub mod liveness;
 pub mod lower_alu_restrictions;
@@ -45,6 +46,7 @@ pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
         "opt_algebraic" => opt_algebraic::REWRITES,
         "opt_peephole_sel" => opt_peephole_sel::REWRITES,
         "opt_saturate_propagation" => opt_saturate_propagation::REWRITES,
+        "compact_virtual_grfs" => compact_virtual_grfs::REWRITES,
         _ => &[],
     }
 }
@@ -90,12 +92,13 @@ const OPT_LOOP: &[Pass] = &[
     pass!(opt_peephole_sel),
     pass!(dead_control_flow_eliminate),
     pass!(opt_saturate_propagation),
+    pass!(compact_virtual_grfs),
 ];
 
 /// The default pipeline (brw-backend.md §7.1/§7.2): the pre-loop, the optimisation loop
 /// to a fixpoint, then the mandatory lowering in its order with the clean-ups Mesa runs
 /// after each lowering step, and RA. (Issue 10 lists the passes still to come: coalescing,
-/// constant combining, move_load_const, VGRF splitting and compaction, scheduling.)
+/// constant combining, move_load_const, VGRF splitting, scheduling.)
 ///
 /// Copy propagation is not re-run after `lower_regioning`: this backend's copy
 /// propagation does not re-check the regioning restrictions that pass legalised.
