@@ -105,10 +105,7 @@ fn a_negated_logic_source_is_left() {
     let text = shown("or(8) v0:D, -attr0:D, 0:D\nmov(8) v1:D, 0:D");
     let input = program("skl", 8, &text);
     expect_no_progress(run, &input);
-    expect_forbidden_rewrite_differs(
-        &input,
-        &shown("mov(8) v0:D, -attr0:D\nmov(8) v1:D, 0:D"),
-    );
+    expect_forbidden_rewrite_differs(&input, &shown("mov(8) v0:D, -attr0:D\nmov(8) v1:D, 0:D"));
 }
 
 #[test]

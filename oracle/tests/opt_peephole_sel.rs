@@ -108,9 +108,7 @@ fn two_immediates_go_through_a_fresh_register() {
     let output = expect_progress(
         run,
         &input,
-        &selected(
-            "mov(8) v8:UD, 1065353216:UD\n(+f0.0) sel(8) v0:UD, v8:UD, 1056964608:UD",
-        ),
+        &selected("mov(8) v8:UD, 1065353216:UD\n(+f0.0) sel(8) v0:UD, v8:UD, 1056964608:UD"),
     );
     assert_eq!(output.vgrf_sizes.len(), 9, "one VGRF added");
 }
@@ -197,8 +195,5 @@ fn a_float_select_would_quiet_a_signalling_nan() {
         &input,
         &selected("(+f0.0) sel(8) v0:UD, attr0:UD, attr1:UD"),
     );
-    expect_forbidden_rewrite_differs(
-        &input,
-        &selected("(+f0.0) sel(8) v0:F, attr0:F, attr1:F"),
-    );
+    expect_forbidden_rewrite_differs(&input, &selected("(+f0.0) sel(8) v0:F, attr0:F, attr1:F"));
 }

@@ -126,7 +126,7 @@ fn equal_select(inst: &Inst, ver: u32) -> Option<(Inst, &'static str)> {
         && !float_quiets
         && !a.ty.is_vector_imm()
         && !inst.acc_wr
-        && !(ver < 6 && inst.cmod.is_some());
+        && (ver >= 6 || inst.cmod.is_none());
     if !ok {
         return None;
     }
@@ -182,7 +182,8 @@ fn constant_fold(inst: &Inst) -> Option<(Inst, &'static str)> {
         _ => return None,
     };
     let dst = inst.dst.ty;
-    let ok = matches!(dst, Type::W | Type::UW | Type::D | Type::UD) && !inst.saturate && !inst.acc_wr;
+    let ok =
+        matches!(dst, Type::W | Type::UW | Type::D | Type::UD) && !inst.saturate && !inst.acc_wr;
     ok.then(|| {
         let bits = value as u64 & ((1u64 << (8 * dst.size())) - 1);
         (as_mov(inst, Reg::imm(bits, dst)), "alg-constant-fold")
@@ -197,7 +198,10 @@ fn plain_operands(inst: &Inst) -> bool {
         && inst.srcs.iter().all(|s| {
             matches!(
                 s.kind,
-                RegKind::Vgrf { .. } | RegKind::Attr { .. } | RegKind::Uniform { .. } | RegKind::Imm(_)
+                RegKind::Vgrf { .. }
+                    | RegKind::Attr { .. }
+                    | RegKind::Uniform { .. }
+                    | RegKind::Imm(_)
             )
         })
 }
@@ -218,10 +222,10 @@ pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
     let ver = p.device.info().verx10 / 10;
     let mut replacements = vec![];
     for (ip, inst) in p.insts().enumerate() {
-        if let Some((new, kind)) = simplify(inst, ver) {
-            if crate::validate::validate_inst(p, ip, &new).is_empty() {
-                replacements.push((ip, new, kind));
-            }
+        if let Some((new, kind)) = simplify(inst, ver)
+            && crate::validate::validate_inst(p, ip, &new).is_empty()
+        {
+            replacements.push((ip, new, kind));
         }
     }
     if replacements.is_empty() {

@@ -89,9 +89,10 @@ fn convertible_if(insts: &[Inst], at: usize) -> Option<(usize, usize)> {
         return None;
     }
     let movs = || then_movs.iter().chain(else_movs);
-    let pairs_match = then_movs.iter().zip(else_movs).all(|(t, e)| {
-        t.dst == e.dst && is_plain_copy(t, iff) && is_plain_copy(e, iff)
-    });
+    let pairs_match = then_movs
+        .iter()
+        .zip(else_movs)
+        .all(|(t, e)| t.dst == e.dst && is_plain_copy(t, iff) && is_plain_copy(e, iff));
     let mut written: Vec<u32> = then_movs.iter().filter_map(|m| vgrf(&m.dst)).collect();
     written.sort_unstable();
     let distinct = written.windows(2).all(|w| w[0] != w[1]);
@@ -117,16 +118,27 @@ fn select(p: &mut Program, iff: &Inst, then_mov: &Inst, else_mov: &Inst) -> Vec<
     let mut out = vec![];
     if a.is_imm() && c.is_imm() {
         if a == c {
-            return vec![controls(Inst::new(Opcode::Mov, iff.exec_size, dst, vec![a]))];
+            return vec![controls(Inst::new(
+                Opcode::Mov,
+                iff.exec_size,
+                dst,
+                vec![a],
+            ))];
         }
         let tmp = crate::passes::temp(p, ty, iff.exec_size as u32 * ty.size());
-        out.push(controls(Inst::new(Opcode::Mov, iff.exec_size, tmp, vec![a])));
+        out.push(controls(Inst::new(
+            Opcode::Mov,
+            iff.exec_size,
+            tmp,
+            vec![a],
+        )));
         a = tmp;
     } else if a.is_imm() {
         std::mem::swap(&mut a, &mut c);
         pred.inverse = !pred.inverse;
     }
-    let sel = Inst::new(Opcode::Sel, iff.exec_size, dst, vec![a, c]).with_pred(pred, iff.flag_subreg);
+    let sel =
+        Inst::new(Opcode::Sel, iff.exec_size, dst, vec![a, c]).with_pred(pred, iff.flag_subreg);
     out.push(controls(sel));
     out
 }

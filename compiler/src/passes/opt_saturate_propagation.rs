@@ -32,7 +32,11 @@ use crate::reg::RegKind;
 use std::collections::BTreeMap;
 
 /// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["sat-into-mismatched-type", "sat-into-producer", "sat-redundant"];
+pub const REWRITES: &[&str] = &[
+    "sat-into-mismatched-type",
+    "sat-into-producer",
+    "sat-redundant",
+];
 
 /// How many operands of the whole program read each VGRF.
 fn vgrf_reads(p: &Program) -> BTreeMap<u32, usize> {
@@ -103,7 +107,12 @@ enum Rewrite {
     Redundant,
 }
 
-fn rewrite_for(insts: &[Inst], at: usize, reads: &BTreeMap<u32, usize>, ignore_types: bool) -> Option<Rewrite> {
+fn rewrite_for(
+    insts: &[Inst],
+    at: usize,
+    reads: &BTreeMap<u32, usize>,
+    ignore_types: bool,
+) -> Option<Rewrite> {
     let mov = &insts[at];
     let nr = saturating_copy(mov)?;
     let j = (0..at)
