@@ -22,6 +22,7 @@ pub mod opt_predicated_break;
 pub mod opt_saturate_propagation;
 pub mod scratch;
 pub mod spill;
+pub mod split_virtual_grfs;
 
 use crate::pipeline::{Pass, Stage};
 use crate::reg::{REG_SIZE, Reg, RegKind, Region};
@@ -47,6 +48,7 @@ pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
         "opt_peephole_sel" => opt_peephole_sel::REWRITES,
         "opt_saturate_propagation" => opt_saturate_propagation::REWRITES,
         "compact_virtual_grfs" => compact_virtual_grfs::REWRITES,
+        "split_virtual_grfs" => split_virtual_grfs::REWRITES,
         _ => &[],
     }
 }
@@ -98,13 +100,14 @@ const OPT_LOOP: &[Pass] = &[
 /// The default pipeline (brw-backend.md §7.1/§7.2): the pre-loop, the optimisation loop
 /// to a fixpoint, then the mandatory lowering in its order with the clean-ups Mesa runs
 /// after each lowering step, and RA. (Issue 10 lists the passes still to come: coalescing,
-/// constant combining, move_load_const, VGRF splitting, scheduling.)
+/// constant combining, move_load_const, scheduling.)
 ///
 /// Copy propagation is not re-run after `lower_regioning`: this backend's copy
 /// propagation does not re-check the regioning restrictions that pass legalised.
 pub fn optimising() -> Vec<Stage> {
     use Stage::{Fixpoint, Once};
     vec![
+        Once(pass!(split_virtual_grfs)),
         Once(pass!(opt_dead_code_eliminate)),
         Fixpoint(OPT_LOOP),
         Once(pass!(lower_simd_width)),
