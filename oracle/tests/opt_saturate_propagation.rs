@@ -103,6 +103,37 @@ fn a_saturate_after_a_saturated_producer_is_dropped() {
 }
 
 #[test]
+fn a_saturate_after_a_predicated_saturated_producer_is_kept() {
+    // The channels the predicated ADD skips keep the earlier, unsaturated value.
+    let input = program(
+        "skl",
+        8,
+        &body(
+            "
+            mov(8) v0:F, attr2:F
+            cmp.l.f0.0(8) null:F, attr0:F, attr1:F
+            (+f0.0) add.sat(8) v0:F, attr0:F, attr1:F
+            mov.sat(8) v2:F, v0:F
+            mov(8) v2+32:F, 0.0:F
+            ",
+        ),
+    );
+    expect_no_progress(run, &input);
+    expect_forbidden_rewrite_differs(
+        &input,
+        &body(
+            "
+            mov(8) v0:F, attr2:F
+            cmp.l.f0.0(8) null:F, attr0:F, attr1:F
+            (+f0.0) add.sat(8) v0:F, attr0:F, attr1:F
+            mov(8) v2:F, v0:F
+            mov(8) v2+32:F, 0.0:F
+            ",
+        ),
+    );
+}
+
+#[test]
 fn an_other_unsaturated_use_blocks_the_move() {
     // §10.3 22 (`other_non_saturated_use`).
     let input = program(

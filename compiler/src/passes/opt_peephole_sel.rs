@@ -21,7 +21,8 @@
 //!
 //! SEL takes an immediate only as src1 (eu-hardware.md §3.3): an immediate THEN value
 //! swaps the sources and inverts the predicate; two equal immediates become one MOV, and
-//! two different ones put the THEN value in a fresh VGRF first.
+//! two different ones put the THEN value in a fresh VGRF first. The construct is left when
+//! the validator's instruction rules reject any of the new instructions on the device.
 
 use crate::inst::{Inst, PredKind};
 use crate::opcode::Opcode;
@@ -155,10 +156,19 @@ pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
         };
         let iff = insts[at].clone();
         let pairs = els - at - 1;
+        let vgrfs = p.vgrf_sizes.len();
         let mut sels = vec![];
         for k in 0..pairs {
             let (then_mov, else_mov) = (insts[at + 1 + k].clone(), insts[els + 1 + k].clone());
             sels.extend(select(p, &iff, &then_mov, &else_mov));
+        }
+        if sels
+            .iter()
+            .any(|s| !crate::validate::validate_inst(p, at, s).is_empty())
+        {
+            p.vgrf_sizes.truncate(vgrfs);
+            at += 1;
+            continue;
         }
         insts.drain(els + 1..endif);
         insts.drain(at + 1..els);

@@ -88,15 +88,15 @@ fn writes_what_mov_reads(producer: &Inst, mov: &Inst) -> bool {
         && producer.nomask == mov.nomask
 }
 
-/// Whether `.sat` on `producer` clamps its result and nothing else: see the module notes.
+/// Whether `.sat` on `producer` clamps its result and nothing else (the predicate is checked
+/// apart): see the module notes.
 fn can_take_saturate(producer: &Inst) -> bool {
     use Opcode::*;
     let op_ok = matches!(
         producer.op,
         Mov | Sel | Add | Mul | Mad | Lrp | Frc | Rndu | Rndd | Rnde | Rndz
     );
-    let predicate_ok = producer.predicate.is_none() || producer.op == Sel;
-    op_ok && predicate_ok && !producer.writes_flag() && !producer.acc_wr && !producer.eot
+    op_ok && !producer.writes_flag() && !producer.acc_wr && !producer.eot
 }
 
 /// What to do with the MOV at `at` of a block.
@@ -122,15 +122,17 @@ fn rewrite_for(
     if !writes_what_mov_reads(producer, mov) {
         return None;
     }
+    let whole_write = producer.predicate.is_none() || producer.op == Opcode::Sel;
     if producer.saturate {
-        // A float `.sat` leaves a value already clamped to [0, 1] unchanged.
-        return types_match(producer, mov, false).then_some(Rewrite::Redundant);
+        // A float `.sat` leaves a value already clamped to [0, 1] unchanged — if the
+        // producer wrote every channel the MOV reads.
+        return (whole_write && types_match(producer, mov, false)).then_some(Rewrite::Redundant);
     }
     if !types_match(producer, mov, ignore_types) {
         return None;
     }
     let only_reader = reads.get(&nr) == Some(&1);
-    (only_reader && can_take_saturate(producer)).then_some(Rewrite::IntoProducer(j))
+    (only_reader && whole_write && can_take_saturate(producer)).then_some(Rewrite::IntoProducer(j))
 }
 
 /// Runs the pass; returns whether it changed the program.
