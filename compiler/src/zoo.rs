@@ -48,10 +48,13 @@ mod bugs {
         CmodWritemaskMismatch,
         /// §11.18: the subtract merge taken for every condition (Inf − Inf, integer wrap).
         CmodSubMergeInf,
+        /// §11.19: `.sat` moved into a producer of another type (`sel.sat t:UD` for a
+        /// `mov.sat y:F, t:F`), where it clamps as an integer.
+        SatpropTypeMismatch,
     }
 
     /// Every bug with its name.
-    pub const ALL: [(Bug, &str); 20] = [
+    pub const ALL: &[(Bug, &str)] = &[
         (Bug::SimdSplitEotFirst, "simd-split-eot-first"),
         (Bug::SimdSplitWideNotNomask, "simd-split-wide-not-nomask"),
         (Bug::SimdSplitGroupAbsolute, "simd-split-group-absolute"),
@@ -72,6 +75,7 @@ mod bugs {
         (Bug::CmodFlagSubreg, "cmod-flag-subreg"),
         (Bug::CmodWritemaskMismatch, "cmod-writemask-mismatch"),
         (Bug::CmodSubMergeInf, "cmod-sub-merge-inf"),
+        (Bug::SatpropTypeMismatch, "satprop-type-mismatch"),
     ];
 
     /// The pass that holds `bug`: where localisation must find it.
@@ -97,6 +101,7 @@ mod bugs {
             | CmodWritemaskMismatch
             | CmodSubMergeInf => "opt_cmod_propagation",
             CseNegSatMul => "opt_cse",
+            SatpropTypeMismatch => "opt_saturate_propagation",
         }
     }
 }

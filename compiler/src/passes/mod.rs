@@ -1,6 +1,7 @@
 //! The lowering passes, one per file, and helpers they share.
 
 pub mod allocate_registers;
+pub mod compact_virtual_grfs;
 pub mod dead_control_flow_eliminate;
 pub mod liveness;
 pub mod lower_alu_restrictions;
@@ -11,13 +12,17 @@ pub mod lower_payload_inputs;
 pub mod lower_regioning;
 pub mod lower_simd_width;
 pub mod lower_vgrfs_to_fixed_grfs;
+pub mod opt_algebraic;
 pub mod opt_cmod_propagation;
 pub mod opt_copy_propagation;
 pub mod opt_cse;
 pub mod opt_dead_code_eliminate;
+pub mod opt_peephole_sel;
 pub mod opt_predicated_break;
+pub mod opt_saturate_propagation;
 pub mod scratch;
 pub mod spill;
+pub mod split_virtual_grfs;
 
 use crate::pipeline::{Pass, Stage};
 use crate::reg::{REG_SIZE, Reg, RegKind, Region};
@@ -39,6 +44,11 @@ pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
         "opt_dead_code_eliminate" => opt_dead_code_eliminate::REWRITES,
         "opt_predicated_break" => opt_predicated_break::REWRITES,
         "dead_control_flow_eliminate" => dead_control_flow_eliminate::REWRITES,
+        "opt_algebraic" => opt_algebraic::REWRITES,
+        "opt_peephole_sel" => opt_peephole_sel::REWRITES,
+        "opt_saturate_propagation" => opt_saturate_propagation::REWRITES,
+        "compact_virtual_grfs" => compact_virtual_grfs::REWRITES,
+        "split_virtual_grfs" => split_virtual_grfs::REWRITES,
         _ => &[],
     }
 }
@@ -75,25 +85,29 @@ pub fn mandatory() -> Vec<Stage> {
 /// The optimisation loop in the order of brw-backend.md §7.1 steps 2–15 (the MRF passes
 /// model Gen ≤ 6 message registers this backend does not have): run to a fixpoint.
 const OPT_LOOP: &[Pass] = &[
+    pass!(opt_algebraic),
     pass!(opt_cse),
     pass!(opt_copy_propagation),
     pass!(opt_predicated_break),
     pass!(opt_cmod_propagation),
     pass!(opt_dead_code_eliminate),
+    pass!(opt_peephole_sel),
     pass!(dead_control_flow_eliminate),
+    pass!(opt_saturate_propagation),
+    pass!(compact_virtual_grfs),
 ];
 
 /// The default pipeline (brw-backend.md §7.1/§7.2): the pre-loop, the optimisation loop
 /// to a fixpoint, then the mandatory lowering in its order with the clean-ups Mesa runs
-/// after each lowering step, and RA. (Issue 10 lists the passes still to come: algebraic,
-/// saturate propagation, coalescing, peephole SEL, constant combining, move_load_const,
-/// VGRF splitting and compaction, scheduling.)
+/// after each lowering step, and RA. (Issue 10 lists the passes still to come: coalescing,
+/// constant combining, move_load_const, scheduling.)
 ///
 /// Copy propagation is not re-run after `lower_regioning`: this backend's copy
 /// propagation does not re-check the regioning restrictions that pass legalised.
 pub fn optimising() -> Vec<Stage> {
     use Stage::{Fixpoint, Once};
     vec![
+        Once(pass!(split_virtual_grfs)),
         Once(pass!(opt_dead_code_eliminate)),
         Fixpoint(OPT_LOOP),
         Once(pass!(lower_simd_width)),

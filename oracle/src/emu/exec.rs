@@ -419,10 +419,11 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
             });
             continue;
         }
+        let mut src_def = [true; 3];
         for (i, slot) in srcs.iter_mut().enumerate().take(nsrc) {
             let (v, dv) = read_src(t, d, i, c, ver);
             *slot = v;
-            def &= dv;
+            src_def[i] = dv;
         }
         if truncate_src1 {
             // The 32×16 multiplier only sees the low 16 bits of src1 (src0 before Gen7),
@@ -440,11 +441,15 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
             };
             srcs[k].num = Num::Int(low as i128);
         }
+        // A predicated SEL is a per-channel select (eu-hardware.md §2.3): its result is the
+        // chosen source, defined when the predicate bit and that source are, whatever the
+        // other source holds. Every other operation needs all its sources.
         let sel_pred = if inst.op == Opcode::Sel && inst.predicate.is_some() {
             let (v, dv) = predicate(t, d, c);
-            def &= dv;
+            def &= dv && src_def[if v { 0 } else { 1 }];
             Some(v)
         } else {
+            def &= src_def[..nsrc].iter().all(|&x| x);
             None
         };
         let integer = srcs[..nsrc].iter().all(|s| s.ty.is_int());
