@@ -250,39 +250,43 @@ impl Gen<'_, '_> {
             return self.alu();
         }
         let w = self.width;
-        let t = if self.types.contains(&Type::UD) && self.chance(1, 4) {
+        // The producer writes a temporary the MOV reads (in the same channels): a value
+        // the final write also read could not take the saturation.
+        let temp = |g: &mut Self, ty: Type| Reg::vgrf(g.new_vgrf(g.regs_for(ty)), ty);
+        let producer = if self.types.contains(&Type::UD) && self.chance(1, 4) {
             let flag = self.general_flag;
             self.set_flag(w, 0);
             let a = self.src(Type::UD, false);
             let b = self.src(Type::UD, true);
-            let sel = Inst::new(Opcode::Sel, w, Reg::null(Type::UD), vec![a, b])
-                .with_pred(Predicate::NORMAL, flag);
-            self.emit_into(sel, Type::UD).map(|r| r.retype(Type::F))
+            Inst::new(Opcode::Sel, w, temp(self, Type::UD), vec![a, b])
+                .with_pred(Predicate::NORMAL, flag)
         } else {
             let op = self
                 .idiom_op(&[Opcode::Add, Opcode::Mul, Opcode::Mad, Opcode::Sel])
                 .unwrap_or(Opcode::Mov);
-            if op == Opcode::Mad {
-                let srcs = vec![
-                    self.src(Type::F, false),
-                    self.src(Type::F, false),
-                    self.src(Type::F, false),
-                ];
-                self.emit_into(Inst::new(op, w, Reg::null(Type::F), srcs), Type::F)
-            } else {
-                self.producer(op, Type::F)
+            let n = match op {
+                Opcode::Mad => 3,
+                Opcode::Mov => 1,
+                _ => 2,
+            };
+            let srcs = (0..n).map(|i| self.src(Type::F, i > 0)).collect();
+            let mut inst = Inst::new(op, w, temp(self, Type::F), srcs);
+            if op == Opcode::Sel {
+                inst.cmod = Some(CondMod::Ge);
             }
+            inst
         };
-        let Some(t) = t else {
+        let t = producer.dst.retype(Type::F);
+        if !self.try_emit(producer) {
             return self.alu();
-        };
+        }
         let src = match self.choose(4) {
             0 => t.negated(),
             1 if self.has(Feature::Modifiers) => t.with_abs(),
             _ => t,
         };
         let mov = Inst::new(Opcode::Mov, w, Reg::null(Type::F), vec![src]).with_sat();
-        if self.emit_into(mov, Type::F).is_some() && self.chance(1, 3) {
+        if self.emit_into(mov, Type::F).is_some() && self.chance(1, 4) {
             let add = Inst::new(Opcode::Add, w, Reg::null(Type::F), vec![t, t]);
             self.emit_into(add, Type::F);
         }
@@ -531,6 +535,8 @@ impl Gen<'_, '_> {
                 (!same.is_empty()).then(|| self.pick(&same))
             })
             .collect();
+        let mut dsts = dsts;
+        dsts.dedup_by_key(|v| v.nr);
         if dsts.is_empty() {
             return self.alu();
         }
@@ -544,7 +550,7 @@ impl Gen<'_, '_> {
             }
             self.depth += 1;
             for d in &dsts {
-                let src = self.src(d.ty, true);
+                let src = super::plain(self.src(d.ty, true));
                 let mov = Inst::new(Opcode::Mov, w, self.val_reg(*d), vec![src]);
                 if !self.try_emit(mov) {
                     let fallback =
