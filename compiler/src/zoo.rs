@@ -40,10 +40,16 @@ mod bugs {
         CmodThroughConversion,
         /// §11.20: `mul.sat d2, a, b` after `mul.sat d1, -a, b` replaced by `mov d2, -d1`.
         CseNegSatMul,
+        /// §11.21: the combined constant's load in the dominator emitted without NoMask.
+        CombineConstantsMasked,
+        /// move_load_const: a constant load sunk into a loop body the definition was outside.
+        MoveLoadConstIntoLoop,
+        /// move_load_const: a constant load sunk into the last using block, past the others.
+        MoveLoadConstMultiBlock,
     }
 
     /// Every bug with its name.
-    pub const ALL: [(Bug, &str); 16] = [
+    pub const ALL: [(Bug, &str); 19] = [
         (Bug::SimdSplitEotFirst, "simd-split-eot-first"),
         (Bug::SimdSplitWideNotNomask, "simd-split-wide-not-nomask"),
         (Bug::SimdSplitGroupAbsolute, "simd-split-group-absolute"),
@@ -60,6 +66,9 @@ mod bugs {
         (Bug::RaNoPhysicalLoopEdges, "ra-no-physical-loop-edges"),
         (Bug::CmodThroughConversion, "cmod-through-conversion"),
         (Bug::CseNegSatMul, "cse-neg-sat-mul"),
+        (Bug::CombineConstantsMasked, "combine-constants-masked"),
+        (Bug::MoveLoadConstIntoLoop, "move-load-const-into-loop"),
+        (Bug::MoveLoadConstMultiBlock, "move-load-const-multi-block"),
     ];
 
     /// The pass that holds `bug`: where localisation must find it.
@@ -81,6 +90,8 @@ mod bugs {
             | RaNoPhysicalLoopEdges => "allocate_registers",
             CmodThroughConversion => "opt_cmod_propagation",
             CseNegSatMul => "opt_cse",
+            CombineConstantsMasked => "opt_combine_constants",
+            MoveLoadConstIntoLoop | MoveLoadConstMultiBlock => "move_load_const",
         }
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod allocate_registers;
 pub mod dead_control_flow_eliminate;
+pub mod dominance;
 pub mod liveness;
 pub mod lower_alu_restrictions;
 pub mod lower_integer_multiplication;
@@ -11,7 +12,9 @@ pub mod lower_payload_inputs;
 pub mod lower_regioning;
 pub mod lower_simd_width;
 pub mod lower_vgrfs_to_fixed_grfs;
+pub mod move_load_const;
 pub mod opt_cmod_propagation;
+pub mod opt_combine_constants;
 pub mod opt_copy_propagation;
 pub mod opt_cse;
 pub mod opt_dead_code_eliminate;
@@ -39,6 +42,8 @@ pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
         "opt_dead_code_eliminate" => opt_dead_code_eliminate::REWRITES,
         "opt_predicated_break" => opt_predicated_break::REWRITES,
         "dead_control_flow_eliminate" => dead_control_flow_eliminate::REWRITES,
+        "opt_combine_constants" => opt_combine_constants::REWRITES,
+        "move_load_const" => move_load_const::REWRITES,
         _ => &[],
     }
 }
@@ -74,6 +79,9 @@ pub fn mandatory() -> Vec<Stage> {
 
 /// The optimisation loop in the order of brw-backend.md §7.1 steps 2–15 (the MRF passes
 /// model Gen ≤ 6 message registers this backend does not have): run to a fixpoint.
+/// `move_load_const` (a NIR pass in Mesa, not in §7.1) comes last, so it sees only the
+/// constant loads the clean-ups left; it only sinks loads, and nothing in the loop hoists
+/// them back.
 const OPT_LOOP: &[Pass] = &[
     pass!(opt_cse),
     pass!(opt_copy_propagation),
@@ -81,13 +89,17 @@ const OPT_LOOP: &[Pass] = &[
     pass!(opt_cmod_propagation),
     pass!(opt_dead_code_eliminate),
     pass!(dead_control_flow_eliminate),
+    pass!(move_load_const),
 ];
 
 /// The default pipeline (brw-backend.md §7.1/§7.2): the pre-loop, the optimisation loop
 /// to a fixpoint, then the mandatory lowering in its order with the clean-ups Mesa runs
 /// after each lowering step, and RA. (Issue 10 lists the passes still to come: algebraic,
-/// saturate propagation, coalescing, peephole SEL, constant combining, move_load_const,
-/// VGRF splitting and compaction, scheduling.)
+/// saturate propagation, coalescing, peephole SEL, VGRF splitting and compaction,
+/// scheduling.)
+///
+/// `opt_combine_constants` runs right after `lower_load_payload` and its clean-ups, before
+/// `lower_integer_multiplication` (§7.1, §7.2), once: nothing after it sinks loads again.
 ///
 /// Copy propagation is not re-run after `lower_regioning`: this backend's copy
 /// propagation does not re-check the regioning restrictions that pass legalised.
@@ -104,6 +116,7 @@ pub fn optimising() -> Vec<Stage> {
         Once(pass!(lower_load_payload)),
         Once(pass!(lower_simd_width)),
         Once(pass!(opt_dead_code_eliminate)),
+        Once(pass!(opt_combine_constants)),
         Once(pass!(lower_integer_multiplication)),
         Once(pass!(lower_regioning)),
         Once(pass!(opt_dead_code_eliminate)),
