@@ -11,17 +11,21 @@
 //! - all uses are in one block, other than the load's (else `not-moved-multi-block`: the
 //!   other blocks would run before the load, or without it);
 //! - that block is not inside a loop the load is outside of (else `not-moved-loop`): the
-//!   load would re-execute in every iteration, each time with that iteration's channels
-//!   (brw-backend.md §9.2: BREAK/CONTINUE park channels until the loop ends or the next
-//!   iteration), instead of once for all;
+//!   load would run again in every iteration, each time for that iteration's channels
+//!   only (brw-backend.md §9.2: BREAK and CONTINUE park channels until the loop ends or the
+//!   next iteration). For reads in the reading channels that is only slower; for any other
+//!   read it is wrong when a channel reaches the block only in a later iteration (a
+//!   CONTINUE, or an IF around the block, in an earlier one), which the post-dominance
+//!   check below does not see because the loop's own back edges lead back to the block.
+//!   Sinking out of a loop, into a block after it, is allowed;
 //! - every channel a use reads is written by the moved load when the use runs (else
 //!   `not-moved-channels`). The load writes the channels enabled where it now stands,
 //!   which are those of its first use. A masked use that reads `v` packed, in the channels
 //!   the load writes (same element size, its group inside the load's, at the matching
-//!   offset), reads only enabled channels, so it always qualifies. Otherwise — a NoMask
-//!   use (§9.2: it reads channels that are inactive), a scalar or strided read, a message
-//!   payload, a masked load — every channel enabled at the old place must still be enabled
-//!   at the first arrival at the new one: the using block post-dominates the load's block
+//!   offset), reads only enabled channels, so it always qualifies. For any other use (a
+//!   NoMask one, §9.2: it reads channels that are inactive; a scalar or strided read; a
+//!   message payload), a masked load needs every channel enabled at the old place to be
+//!   enabled at the first arrival at the new one: the using block post-dominates the load's block
 //!   over logical CFG edges (§9.1), with the back edges of the loops around the load
 //!   counted as leaving (a channel that reaches the block only in the next iteration is
 //!   not there when this iteration's use reads it; a BREAK or a HALT to a target after the
