@@ -18,9 +18,16 @@ pub struct Dominators {
 }
 
 impl Dominators {
-    /// Dominators of `succs` (successor lists of nodes `0..succs.len()`) from `entry`.
+    /// Dominators of `succs` (successor lists of nodes `0..succs.len()`) from `entry`; a
+    /// graph without nodes (a program without blocks) has no reachable node.
     pub fn new(succs: &[Vec<usize>], entry: usize) -> Dominators {
         let n = succs.len();
+        if n == 0 {
+            return Dominators {
+                idom: vec![],
+                rpo: vec![],
+            };
+        }
         let mut preds = vec![vec![]; n];
         for (from, tos) in succs.iter().enumerate() {
             for &to in tos {
@@ -172,6 +179,12 @@ mod tests {
         assert_eq!(d.common(1, 2), 0);
         assert_eq!(d.common(4, 5), 4);
         assert_eq!(d.common(1, 4), 0);
+    }
+
+    #[test]
+    fn a_graph_without_nodes_has_no_dominators() {
+        let d = Dominators::new(&[], 0);
+        assert!(d.idom.is_empty());
     }
 
     #[test]
