@@ -91,10 +91,7 @@ fn a_load_read_as_a_scalar_after_the_endif_sinks_there() {
     // also runs the moved one.
     let load = "mov(8) v0:F, 2.5:F";
     let after = "add(8) v2+32:F, v0<0>:F, attr1:F";
-    let input = prog(
-        &diamond(load, "mov(8) v2:F, attr1:F", after),
-        HALF_AND_HALF,
-    );
+    let input = prog(&diamond(load, "mov(8) v2:F, attr1:F", after), HALF_AND_HALF);
     expect_progress(
         run,
         &input,
@@ -108,11 +105,7 @@ fn a_nomask_load_sinks_even_before_a_nomask_use() {
     let load = "mov(8) v0:F, 2.5:F { NoMask }";
     let then = "mov(8) v2:F, v0:F { NoMask }";
     let input = prog(&diamond(load, then, ""), HALF_AND_HALF);
-    expect_progress(
-        run,
-        &input,
-        &diamond("", &format!("{load}\n{then}"), ""),
-    );
+    expect_progress(run, &input, &diamond("", &format!("{load}\n{then}"), ""));
 }
 
 #[test]
@@ -120,10 +113,7 @@ fn uses_in_two_blocks_keep_the_load() {
     // Sunk into the later block, the load would run after the MUL inside the IF reads v0.
     let then = "mul(8) v2:F, attr0:F, v0:F";
     let after = "add(8) v2+32:F, v0:F, attr1:F";
-    let input = prog(
-        &diamond("mov(8) v0:F, 2.5:F", then, after),
-        HALF_AND_HALF,
-    );
+    let input = prog(&diamond("mov(8) v0:F, 2.5:F", then, after), HALF_AND_HALF);
     expect_no_progress(run, &input);
     assert_eq!(notes(&input), ["not-moved-multi-block"]);
     expect_forbidden_rewrite_differs(
@@ -137,13 +127,13 @@ fn a_nomask_use_inside_an_if_keeps_a_masked_load() {
     // The NoMask MOV copies all eight channels of v0, but only the channels that take the
     // IF would run the moved load: lanes 4-7 would copy an undefined value.
     let then = "mov(8) v2:F, v0:F { NoMask }";
-    let input = prog(
-        &diamond("mov(8) v0:F, 2.5:F", then, ""),
-        HALF_AND_HALF,
-    );
+    let input = prog(&diamond("mov(8) v0:F, 2.5:F", then, ""), HALF_AND_HALF);
     expect_no_progress(run, &input);
     assert_eq!(notes(&input), ["not-moved-channels"]);
-    expect_forbidden_rewrite_differs(&input, &diamond("", &format!("mov(8) v0:F, 2.5:F\n{then}"), ""));
+    expect_forbidden_rewrite_differs(
+        &input,
+        &diamond("", &format!("mov(8) v0:F, 2.5:F\n{then}"), ""),
+    );
 }
 
 /// Before a loop, `top`; in the loop, the lanes with an odd attr0 skip the first
@@ -194,10 +184,7 @@ fn a_load_is_not_sunk_into_a_loop() {
     // channel 0 when the first iteration's scalar read takes it, and lanes 1-7 leave the
     // loop with an undefined v2.
     let read = "mov(8) v2:F, v0<0>:F";
-    let input = prog(
-        &continue_loop("mov(8) v0:F, 2.5:F", read),
-        LANE0_CONTINUES,
-    );
+    let input = prog(&continue_loop("mov(8) v0:F, 2.5:F", read), LANE0_CONTINUES);
     expect_no_progress(run, &input);
     assert_eq!(notes(&input), ["not-moved-loop"]);
     expect_forbidden_rewrite_differs(
@@ -243,9 +230,5 @@ fn a_load_in_a_loop_used_after_it_sinks_out_of_the_loop() {
     let load = "mov(8) v0:F, 2.5:F";
     let use_ = "mul(8) v2:F, attr0:F, v0:F";
     let input = prog(&counting_loop(load, use_), HALF_AND_HALF);
-    expect_progress(
-        run,
-        &input,
-        &counting_loop("", &format!("{load}\n{use_}")),
-    );
+    expect_progress(run, &input, &counting_loop("", &format!("{load}\n{use_}")));
 }

@@ -65,7 +65,8 @@ fn must_promote(p: &Program, inst: &Inst, i: usize) -> bool {
         }
         let imm16 = |r: &Reg| r.is_imm() && r.ty.size() == 2;
         return match i {
-            1 => !(inst.op == Opcode::Mad && !inst.srcs[2].is_imm()) || s.ty.size() != 2,
+            // A MAD swaps a src1 immediate with a register src2 instead.
+            1 => inst.op != Opcode::Mad || inst.srcs[2].is_imm() || s.ty.size() != 2,
             2 => s.ty.size() != 2 || imm16(&inst.srcs[0]),
             _ => s.ty.size() != 2,
         };
