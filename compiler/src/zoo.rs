@@ -51,6 +51,12 @@ mod bugs {
         /// §11.19: `.sat` moved into a producer of another type (`sel.sat t:UD` for a
         /// `mov.sat y:F, t:F`), where it clamps as an integer.
         SatpropTypeMismatch,
+        /// §11.21: the combined constant's load in the dominator emitted without NoMask.
+        CombineConstantsMasked,
+        /// move_load_const: a constant load sunk into a loop body the definition was outside.
+        MoveLoadConstIntoLoop,
+        /// move_load_const: a constant load sunk into the last using block, past the others.
+        MoveLoadConstMultiBlock,
     }
 
     /// Every bug with its name.
@@ -76,6 +82,9 @@ mod bugs {
         (Bug::CmodWritemaskMismatch, "cmod-writemask-mismatch"),
         (Bug::CmodSubMergeInf, "cmod-sub-merge-inf"),
         (Bug::SatpropTypeMismatch, "satprop-type-mismatch"),
+        (Bug::CombineConstantsMasked, "combine-constants-masked"),
+        (Bug::MoveLoadConstIntoLoop, "move-load-const-into-loop"),
+        (Bug::MoveLoadConstMultiBlock, "move-load-const-multi-block"),
     ];
 
     /// The pass that holds `bug`: where localisation must find it.
@@ -102,6 +111,8 @@ mod bugs {
             | CmodSubMergeInf => "opt_cmod_propagation",
             CseNegSatMul => "opt_cse",
             SatpropTypeMismatch => "opt_saturate_propagation",
+            CombineConstantsMasked => "opt_combine_constants",
+            MoveLoadConstIntoLoop | MoveLoadConstMultiBlock => "move_load_const",
         }
     }
 }

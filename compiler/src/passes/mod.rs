@@ -3,6 +3,7 @@
 pub mod allocate_registers;
 pub mod compact_virtual_grfs;
 pub mod dead_control_flow_eliminate;
+pub mod dominance;
 pub mod liveness;
 pub mod lower_alu_restrictions;
 pub mod lower_integer_multiplication;
@@ -13,7 +14,9 @@ pub mod lower_regioning;
 pub mod lower_simd_width;
 pub mod lower_vgrfs_to_fixed_grfs;
 pub mod opt_algebraic;
+pub mod move_load_const;
 pub mod opt_cmod_propagation;
+pub mod opt_combine_constants;
 pub mod opt_copy_propagation;
 pub mod opt_cse;
 pub mod opt_dead_code_eliminate;
@@ -49,6 +52,8 @@ pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
         "opt_saturate_propagation" => opt_saturate_propagation::REWRITES,
         "compact_virtual_grfs" => compact_virtual_grfs::REWRITES,
         "split_virtual_grfs" => split_virtual_grfs::REWRITES,
+        "opt_combine_constants" => opt_combine_constants::REWRITES,
+        "move_load_const" => move_load_const::REWRITES,
         _ => &[],
     }
 }
@@ -84,6 +89,9 @@ pub fn mandatory() -> Vec<Stage> {
 
 /// The optimisation loop in the order of brw-backend.md §7.1 steps 2–15 (the MRF passes
 /// model Gen ≤ 6 message registers this backend does not have): run to a fixpoint.
+/// `move_load_const` (a NIR pass in Mesa, not in §7.1) comes last, so it sees only the
+/// constant loads the clean-ups left; it only sinks loads, and nothing in the loop hoists
+/// them back.
 const OPT_LOOP: &[Pass] = &[
     pass!(opt_algebraic),
     pass!(opt_cse),
@@ -94,13 +102,16 @@ const OPT_LOOP: &[Pass] = &[
     pass!(opt_peephole_sel),
     pass!(dead_control_flow_eliminate),
     pass!(opt_saturate_propagation),
+    pass!(move_load_const),
     pass!(compact_virtual_grfs),
 ];
 
 /// The default pipeline (brw-backend.md §7.1/§7.2): the pre-loop, the optimisation loop
 /// to a fixpoint, then the mandatory lowering in its order with the clean-ups Mesa runs
-/// after each lowering step, and RA. (Issue 10 lists the passes still to come: coalescing,
-/// constant combining, move_load_const, scheduling.)
+/// after each lowering step, and RA.
+///
+/// `opt_combine_constants` runs right after `lower_load_payload` and its clean-ups, before
+/// `lower_integer_multiplication` (§7.1, §7.2), once: nothing after it sinks loads again.
 ///
 /// Copy propagation is not re-run after `lower_regioning`: this backend's copy
 /// propagation does not re-check the regioning restrictions that pass legalised.
@@ -118,6 +129,7 @@ pub fn optimising() -> Vec<Stage> {
         Once(pass!(lower_load_payload)),
         Once(pass!(lower_simd_width)),
         Once(pass!(opt_dead_code_eliminate)),
+        Once(pass!(opt_combine_constants)),
         Once(pass!(lower_integer_multiplication)),
         Once(pass!(lower_regioning)),
         Once(pass!(opt_dead_code_eliminate)),
