@@ -40,10 +40,15 @@ mod bugs {
         CmodThroughConversion,
         /// §11.20: `mul.sat d2, a, b` after `mul.sat d1, -a, b` replaced by `mov d2, -d1`.
         CseNegSatMul,
+        /// §9.2, §11.25: FIND_LIVE_CHANNEL → 0 also after a HALT (which may have parked lane 0).
+        EflcAfterHalt,
+        /// §7.2 `opt_remove_redundant_halts`: a HALT removed although instructions the halted
+        /// channels must skip stand between it and its HALT_TARGET.
+        RedundantHaltOverWork,
     }
 
     /// Every bug with its name.
-    pub const ALL: [(Bug, &str); 16] = [
+    pub const ALL: [(Bug, &str); 18] = [
         (Bug::SimdSplitEotFirst, "simd-split-eot-first"),
         (Bug::SimdSplitWideNotNomask, "simd-split-wide-not-nomask"),
         (Bug::SimdSplitGroupAbsolute, "simd-split-group-absolute"),
@@ -60,6 +65,8 @@ mod bugs {
         (Bug::RaNoPhysicalLoopEdges, "ra-no-physical-loop-edges"),
         (Bug::CmodThroughConversion, "cmod-through-conversion"),
         (Bug::CseNegSatMul, "cse-neg-sat-mul"),
+        (Bug::EflcAfterHalt, "eflc-after-halt"),
+        (Bug::RedundantHaltOverWork, "redundant-halt-over-work"),
     ];
 
     /// The pass that holds `bug`: where localisation must find it.
@@ -81,6 +88,8 @@ mod bugs {
             | RaNoPhysicalLoopEdges => "allocate_registers",
             CmodThroughConversion => "opt_cmod_propagation",
             CseNegSatMul => "opt_cse",
+            EflcAfterHalt => "eliminate_find_live_channel",
+            RedundantHaltOverWork => "opt_redundant_halt",
         }
     }
 }

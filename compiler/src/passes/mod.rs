@@ -2,8 +2,10 @@
 
 pub mod allocate_registers;
 pub mod dead_control_flow_eliminate;
+pub mod eliminate_find_live_channel;
 pub mod liveness;
 pub mod lower_alu_restrictions;
+pub mod lower_broadcast;
 pub mod lower_integer_multiplication;
 pub mod lower_load_payload;
 pub mod lower_logical_sends;
@@ -16,6 +18,7 @@ pub mod opt_copy_propagation;
 pub mod opt_cse;
 pub mod opt_dead_code_eliminate;
 pub mod opt_predicated_break;
+pub mod opt_redundant_halt;
 pub mod scratch;
 pub mod spill;
 
@@ -39,6 +42,9 @@ pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
         "opt_dead_code_eliminate" => opt_dead_code_eliminate::REWRITES,
         "opt_predicated_break" => opt_predicated_break::REWRITES,
         "dead_control_flow_eliminate" => dead_control_flow_eliminate::REWRITES,
+        "eliminate_find_live_channel" => eliminate_find_live_channel::REWRITES,
+        "opt_redundant_halt" => opt_redundant_halt::REWRITES,
+        "lower_broadcast" => lower_broadcast::REWRITES,
         _ => &[],
     }
 }
@@ -61,6 +67,7 @@ pub fn mandatory() -> Vec<Stage> {
         pass!(lower_load_payload),
         pass!(lower_simd_width),
         pass!(lower_integer_multiplication),
+        pass!(lower_broadcast),
         pass!(lower_regioning),
         pass!(lower_alu_restrictions),
         pass!(lower_simd_width),
@@ -81,6 +88,7 @@ const OPT_LOOP: &[Pass] = &[
     pass!(opt_cmod_propagation),
     pass!(opt_dead_code_eliminate),
     pass!(dead_control_flow_eliminate),
+    pass!(eliminate_find_live_channel),
 ];
 
 /// The default pipeline (brw-backend.md §7.1/§7.2): the pre-loop, the optimisation loop
@@ -95,16 +103,19 @@ pub fn optimising() -> Vec<Stage> {
     use Stage::{Fixpoint, Once};
     vec![
         Once(pass!(opt_dead_code_eliminate)),
+        Once(pass!(eliminate_find_live_channel)),
         Fixpoint(OPT_LOOP),
         Once(pass!(lower_simd_width)),
         Once(pass!(lower_logical_sends)),
         Once(pass!(opt_copy_propagation)),
         Once(pass!(opt_cse)),
         Once(pass!(opt_dead_code_eliminate)),
+        Once(pass!(opt_redundant_halt)),
         Once(pass!(lower_load_payload)),
         Once(pass!(lower_simd_width)),
         Once(pass!(opt_dead_code_eliminate)),
         Once(pass!(lower_integer_multiplication)),
+        Once(pass!(lower_broadcast)),
         Once(pass!(lower_regioning)),
         Once(pass!(opt_dead_code_eliminate)),
         Once(pass!(lower_alu_restrictions)),

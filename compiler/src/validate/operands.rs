@@ -184,11 +184,12 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
             Some(ip),
             "the destination cannot carry source modifiers",
         ),
-        RegKind::Vgrf { stride: 0, nr, .. } if inst.exec_size > 1 => r.add(
-            Rule::VgrfDstStrideZero,
-            Some(ip),
-            format!("{}-wide write to v{nr} with stride 0", inst.exec_size),
-        ),
+        RegKind::Vgrf { stride: 0, nr, .. } if inst.exec_size > 1 && !inst.op.is_subgroup() => r
+            .add(
+                Rule::VgrfDstStrideZero,
+                Some(ip),
+                format!("{}-wide write to v{nr} with stride 0", inst.exec_size),
+            ),
         _ => {}
     }
     if !inst.op.is_control_flow() {
