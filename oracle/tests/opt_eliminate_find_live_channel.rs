@@ -93,11 +93,7 @@ END B2",
         0xff,
         &body("    find_live_channel(8) v0<0>:UD { NoMask }"),
     );
-    expect_progress(
-        run,
-        &input,
-        &body("    mov(1) v0<0>:UD, 0:UD { NoMask }"),
-    );
+    expect_progress(run, &input, &body("    mov(1) v0<0>:UD, 0:UD { NoMask }"));
 }
 
 #[test]
@@ -111,10 +107,7 @@ fn not_without_packed_dispatch() {
         &straight("    find_live_channel(8) v0<0>:UD { NoMask }", 8),
     );
     expect_no_progress(run, &input);
-    expect_forbidden_rewrite_differs(
-        &input,
-        &straight("    mov(1) v0<0>:UD, 0:UD { NoMask }", 8),
-    );
+    expect_forbidden_rewrite_differs(&input, &straight("    mov(1) v0<0>:UD, 0:UD { NoMask }", 8));
 }
 
 #[test]
