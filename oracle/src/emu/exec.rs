@@ -953,7 +953,13 @@ pub fn exec_control(
         Opcode::Halt => {
             t.halted |= pass;
             t.retire(pass, true);
-            skip_if_idle(t, ctx, ip + 1);
+            // eu-hardware.md §2.2: outside control flow a HALT's JIP equals its UIP, the
+            // HALT target. With no channel left active it jumps there even if it halted
+            // none (every channel undispatched), as it does when it halted the last ones.
+            match ctx.decoded.halt_target {
+                Some(h) if t.active == 0 && t.stack.is_empty() && h > ip => t.ip = h,
+                _ => skip_if_idle(t, ctx, ip + 1),
+            }
         }
         Opcode::HaltTarget => {
             t.active |= t.halted;
