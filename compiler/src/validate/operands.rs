@@ -23,6 +23,8 @@ fn payload_sized(inst: &Inst, src: Option<usize>) -> bool {
     match (inst.op, src) {
         (Opcode::LoadPayload, Some(i)) => i < inst.header_size as usize,
         (Opcode::LoadPayload, None) => true,
+        // One scalar written, whatever region a fixed destination carries.
+        (op, None) if op.is_subgroup() => true,
         (op, _) => op.is_message(),
     }
 }
