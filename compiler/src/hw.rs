@@ -14,9 +14,17 @@ pub fn hw_src_count(inst: &Inst) -> usize {
     }
 }
 
-/// Instructions the region and type rules skip: messages and control flow.
+/// Instructions the region and type rules skip: messages, control flow, and the subgroup
+/// pseudo-instructions FIND_LIVE_CHANNEL and BROADCAST, which reach hardware IR as stand-ins
+/// for the sequences Mesa's generator emits (brw-backend.md §7.2 `lower_find_live_channel`:
+/// `ce0` ANDed with the dispatch mask `sr0.2`, then FBL; eu-hardware.md §2.1). This model
+/// does not give `sr0` a value, and `ce0`'s bits of undispatched channels are undefined, so
+/// the sequence cannot be expressed exactly: the strict emulator executes the pseudo-op.
 pub fn is_send_like(inst: &Inst) -> bool {
-    inst.op.is_message() || inst.op.is_control_flow() || inst.op == Opcode::Nop
+    inst.op.is_message()
+        || inst.op.is_control_flow()
+        || inst.op == Opcode::Nop
+        || inst.op.is_subgroup()
 }
 
 fn exec_class(t: Type) -> Type {

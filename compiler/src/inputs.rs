@@ -132,6 +132,12 @@ impl Inputs {
         self.dispatch_masks.get(&thread).copied().unwrap_or(all) & all
     }
 
+    /// Whether `mask` is packed: channels 0..N live for some N ≥ 1 (what a program with
+    /// `packed_dispatch` is dispatched with).
+    pub fn dispatch_mask_is_packed(mask: u32) -> bool {
+        mask & 1 != 0 && mask & mask.wrapping_add(1) == 0
+    }
+
     /// The format of texture `surface`.
     pub fn texture_format(&self, surface: u8) -> TextureFormat {
         self.textures.get(&surface).copied().unwrap_or_default()

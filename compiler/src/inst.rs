@@ -302,6 +302,8 @@ impl Inst {
                 self.message_components() * n * self.dst.ty.size()
             }
             Opcode::Send => self.desc.map(|d| d.rlen as u32 * REG_SIZE).unwrap_or(0),
+            // One scalar (`Opcode::FindLiveChannel` docs).
+            Opcode::FindLiveChannel | Opcode::Broadcast => self.dst.ty.size(),
             _ => self.component_bytes(&self.dst),
         }
     }

@@ -68,6 +68,20 @@ pub enum Opcode {
     ScratchRead,
     ScratchWrite,
     TexLogical,
+    /// `SHADER_OPCODE_FIND_LIVE_CHANNEL` (brw-backend.md §1.1): the index, relative to the
+    /// instruction's group, of the first channel of its `exec_size` channels that the
+    /// current execution mask enables (§9.2: dispatched, not parked by control flow or
+    /// HALT), written as one scalar UD. NoMask is required and does not change the result:
+    /// the operation reads the mask instead of being gated by it. No channel enabled gives
+    /// 0xFFFFFFFF, what FBL of an empty mask gives. It stays in hardware IR as a
+    /// pseudo-instruction (see `hw::is_pseudo`).
+    FindLiveChannel,
+    /// `SHADER_OPCODE_BROADCAST` (§1.1): the scalar destination receives, bit for bit, the
+    /// element of src0 (read as a region of `exec_size` channels) in the channel that src1
+    /// (a scalar UD, uniform across channels) names. NoMask is required; src0 is read
+    /// whatever its channel's enable. An index at or beyond `exec_size` leaves the
+    /// destination undefined.
+    Broadcast,
     // Hardware message.
     Send,
     // Control flow.
@@ -84,7 +98,7 @@ pub enum Opcode {
 }
 
 /// Every opcode with its printed name (Mesa's `brw_instruction_name` spelling where one exists).
-pub const OPCODE_NAMES: [(Opcode, &str); 65] = [
+pub const OPCODE_NAMES: [(Opcode, &str); 67] = [
     (Opcode::Mov, "mov"),
     (Opcode::Sel, "sel"),
     (Opcode::Not, "not"),
@@ -139,6 +153,8 @@ pub const OPCODE_NAMES: [(Opcode, &str); 65] = [
     (Opcode::ScratchRead, "scratch_read"),
     (Opcode::ScratchWrite, "scratch_write"),
     (Opcode::TexLogical, "tex_logical"),
+    (Opcode::FindLiveChannel, "find_live_channel"),
+    (Opcode::Broadcast, "broadcast"),
     (Opcode::Send, "send"),
     (Opcode::If, "if"),
     (Opcode::Else, "else"),
@@ -194,6 +210,9 @@ impl Opcode {
             ScratchWrite => 2,
             // u, v, surface (imm)
             TexLogical => 3,
+            // value, channel index
+            Broadcast => 2,
+            FindLiveChannel => 0,
             // payload, extended payload
             Send => 2,
             If | Else | Endif | Do | While | Break | Continue | Halt | HaltTarget | Nop => 0,
@@ -252,6 +271,12 @@ impl Opcode {
                 | TexLogical
                 | Send
         )
+    }
+
+    /// FIND_LIVE_CHANNEL and BROADCAST: NoMask operations across the channels of their group
+    /// whose destination is one scalar element (`v0<0>:UD`), not one element per channel.
+    pub fn is_subgroup(self) -> bool {
+        matches!(self, Opcode::FindLiveChannel | Opcode::Broadcast)
     }
 
     /// Operations that may end the thread.

@@ -341,7 +341,7 @@ mod tests {
             },
         );
         let names: Vec<&str> = c.passes.iter().map(|r| r.name).collect();
-        assert_eq!(names.len(), 10, "{names:?}");
+        assert_eq!(names.len(), 11, "{names:?}");
         assert!(
             names
                 .iter()

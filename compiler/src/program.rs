@@ -19,6 +19,13 @@ pub struct Program {
     pub device: Device,
     /// Dispatch width: 8, 16 or 32 channels per thread.
     pub dispatch_width: u8,
+    /// Packed dispatch (brw-backend.md §9.2, `brw_stage_has_packed_dispatch`; compute
+    /// shaders): every thread starts with its lowest N ≥ 1 channels live, so channel 0 is
+    /// live at thread start. Without it (the fragment-shader model) any channels may be
+    /// dispatched, channel 0 included. Inputs for such a program give packed masks
+    /// (`Inputs::dispatch_mask_is_packed`); the emulator refuses others.
+    #[serde(default)]
+    pub packed_dispatch: bool,
     /// Hardware threads a run dispatches (each with its own registers and inputs).
     pub threads: u32,
     /// Size of each VGRF in 32-byte units, indexed by VGRF number.
@@ -94,6 +101,7 @@ impl Program {
         Program {
             device,
             dispatch_width,
+            packed_dispatch: false,
             threads: 1,
             vgrf_sizes: vec![],
             attr_sizes: vec![],

@@ -57,6 +57,11 @@ mod bugs {
         MoveLoadConstIntoLoop,
         /// move_load_const: a constant load sunk into the last using block, past the others.
         MoveLoadConstMultiBlock,
+        /// §9.2, §11.25: FIND_LIVE_CHANNEL → 0 also after a HALT (which may have parked lane 0).
+        EflcAfterHalt,
+        /// §7.2 `opt_remove_redundant_halts`: a HALT removed although instructions the halted
+        /// channels must skip stand between it and its HALT_TARGET.
+        RedundantHaltOverWork,
     }
 
     /// Every bug with its name.
@@ -85,6 +90,8 @@ mod bugs {
         (Bug::CombineConstantsMasked, "combine-constants-masked"),
         (Bug::MoveLoadConstIntoLoop, "move-load-const-into-loop"),
         (Bug::MoveLoadConstMultiBlock, "move-load-const-multi-block"),
+        (Bug::EflcAfterHalt, "eflc-after-halt"),
+        (Bug::RedundantHaltOverWork, "redundant-halt-over-work"),
     ];
 
     /// The pass that holds `bug`: where localisation must find it.
@@ -113,6 +120,8 @@ mod bugs {
             SatpropTypeMismatch => "opt_saturate_propagation",
             CombineConstantsMasked => "opt_combine_constants",
             MoveLoadConstIntoLoop | MoveLoadConstMultiBlock => "move_load_const",
+            EflcAfterHalt => "eliminate_find_live_channel",
+            RedundantHaltOverWork => "opt_redundant_halt",
         }
     }
 }

@@ -569,3 +569,37 @@ fn condition_missing() {
             .contains(&Rule::ConditionMissing)
     );
 }
+
+#[test]
+fn subgroup_form() {
+    let good = "find_live_channel(16) v0<0>:UD { NoMask }\n\
+                broadcast(16) v1<0>:F, attr0:F, v0<0>:UD { NoMask }\n\
+                broadcast(16) v1+4<0>:F, attr0:F, 15:UD { NoMask }";
+    for bad in [
+        // Not NoMask.
+        "find_live_channel(16) v0<0>:UD",
+        // Predicated.
+        "(+f0.0) find_live_channel(16) v0<0>:UD { NoMask }",
+        // One element per channel instead of one scalar.
+        "find_live_channel(16) v0:UD { NoMask }",
+        // Not a UD channel index.
+        "find_live_channel(16) v0<0>:D { NoMask }",
+        // An index beyond the execution size.
+        "broadcast(16) v1<0>:F, attr0:F, 16:UD { NoMask }",
+        // An index that is not uniform.
+        "broadcast(16) v1<0>:F, attr0:F, v0:UD { NoMask }",
+        // A destination narrower than the value.
+        "broadcast(16) v1<0>:UW, attr0:F, 0:UD { NoMask }",
+        // A source modifier on a bit copy.
+        "broadcast(16) v1<0>:F, -attr0:F, 0:UD { NoMask }",
+        "broadcast.sat(16) v1<0>:F, attr0:F, 0:UD { NoMask }",
+    ] {
+        case(Rule::SubgroupForm, skl16(good), skl16(bad));
+    }
+    // brw-backend.md §10.3 #3: the virtual op cannot carry a conditional modifier.
+    case(
+        Rule::CmodNotSupported,
+        skl16(good),
+        skl16("find_live_channel.z.f0.0(16) v0<0>:UD { NoMask }"),
+    );
+}

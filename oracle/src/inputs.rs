@@ -237,8 +237,13 @@ pub fn draw(p: &Program, partial_quarters: u64, below: &mut impl FnMut(u64) -> u
     };
     for t in 0..p.threads {
         if below(4) < partial_quarters {
-            let mask = below(1 << 32) as u32;
-            inputs.dispatch_masks.insert(t, mask & all);
+            let mask = if p.packed_dispatch {
+                // The lowest 1..=width channels (brw-backend.md §9.2).
+                all >> below(width as u64)
+            } else {
+                below(1 << 32) as u32 & all
+            };
+            inputs.dispatch_masks.insert(t, mask);
         }
         for (a, &size) in p.attr_sizes.iter().enumerate() {
             let dwords = size * REG_SIZE / 4;

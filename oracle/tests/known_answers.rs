@@ -20,6 +20,7 @@ mod known_answers {
     mod regions;
     mod saturate;
     mod scratch;
+    mod subgroup;
 }
 
 use compiler::inputs::{Inputs, Value};

@@ -495,6 +495,7 @@ fn lower(p: &mut Program, insts: &[Inst], ip: usize, out: &mut Vec<Inst>) -> Res
     let mut inst = insts[ip].clone();
     if inst.op.is_control_flow()
         || inst.op.is_message()
+        || inst.op.is_subgroup()
         || matches!(inst.op, Opcode::LoadPayload | Opcode::Nop)
     {
         out.push(inst);

@@ -27,6 +27,7 @@ use crate::types::Type;
 fn skip(inst: &Inst) -> bool {
     inst.op.is_control_flow()
         || inst.op.is_message()
+        || inst.op.is_subgroup()
         || matches!(inst.op, Opcode::LoadPayload | Opcode::Nop | Opcode::Mulh)
 }
 

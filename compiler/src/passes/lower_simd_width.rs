@@ -133,6 +133,8 @@ pub fn lowered_width(p: &Program, inst: &Inst) -> u32 {
     use Opcode::*;
     match inst.op {
         If | Else | Endif | Do | While | Break | Continue | Halt | HaltTarget | Nop | Send => n,
+        // One scalar result from all the group's channels: halves would each write it.
+        FindLiveChannel | Broadcast => n,
         // Before Gen8 a masked SIMD32 instruction applies the low 16 mask bits to both halves
         // (brw-backend.md §1.7, §4.1 rule 7): masked scratch access goes at most SIMD16.
         ScratchRead | ScratchWrite if info.verx10 < 80 && !inst.nomask => n.min(16),

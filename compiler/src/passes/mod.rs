@@ -4,8 +4,10 @@ pub mod allocate_registers;
 pub mod compact_virtual_grfs;
 pub mod dead_control_flow_eliminate;
 pub mod dominance;
+pub mod eliminate_find_live_channel;
 pub mod liveness;
 pub mod lower_alu_restrictions;
+pub mod lower_broadcast;
 pub mod lower_integer_multiplication;
 pub mod lower_load_payload;
 pub mod lower_logical_sends;
@@ -23,6 +25,7 @@ pub mod opt_dead_code_eliminate;
 pub mod opt_peephole_sel;
 pub mod opt_predicated_break;
 pub mod opt_saturate_propagation;
+pub mod opt_redundant_halt;
 pub mod scratch;
 pub mod spill;
 pub mod split_virtual_grfs;
@@ -54,6 +57,9 @@ pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
         "split_virtual_grfs" => split_virtual_grfs::REWRITES,
         "opt_combine_constants" => opt_combine_constants::REWRITES,
         "move_load_const" => move_load_const::REWRITES,
+        "eliminate_find_live_channel" => eliminate_find_live_channel::REWRITES,
+        "opt_redundant_halt" => opt_redundant_halt::REWRITES,
+        "lower_broadcast" => lower_broadcast::REWRITES,
         _ => &[],
     }
 }
@@ -76,6 +82,7 @@ pub fn mandatory() -> Vec<Stage> {
         pass!(lower_load_payload),
         pass!(lower_simd_width),
         pass!(lower_integer_multiplication),
+        pass!(lower_broadcast),
         pass!(lower_regioning),
         pass!(lower_alu_restrictions),
         pass!(lower_simd_width),
@@ -103,6 +110,7 @@ const OPT_LOOP: &[Pass] = &[
     pass!(dead_control_flow_eliminate),
     pass!(opt_saturate_propagation),
     pass!(move_load_const),
+    pass!(eliminate_find_live_channel),
     pass!(compact_virtual_grfs),
 ];
 
@@ -120,17 +128,20 @@ pub fn optimising() -> Vec<Stage> {
     vec![
         Once(pass!(split_virtual_grfs)),
         Once(pass!(opt_dead_code_eliminate)),
+        Once(pass!(eliminate_find_live_channel)),
         Fixpoint(OPT_LOOP),
         Once(pass!(lower_simd_width)),
         Once(pass!(lower_logical_sends)),
         Once(pass!(opt_copy_propagation)),
         Once(pass!(opt_cse)),
         Once(pass!(opt_dead_code_eliminate)),
+        Once(pass!(opt_redundant_halt)),
         Once(pass!(lower_load_payload)),
         Once(pass!(lower_simd_width)),
         Once(pass!(opt_dead_code_eliminate)),
         Once(pass!(opt_combine_constants)),
         Once(pass!(lower_integer_multiplication)),
+        Once(pass!(lower_broadcast)),
         Once(pass!(lower_regioning)),
         Once(pass!(opt_dead_code_eliminate)),
         Once(pass!(lower_alu_restrictions)),

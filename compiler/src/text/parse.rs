@@ -1045,6 +1045,7 @@ struct Header {
     version: Option<u32>,
     device: Option<Device>,
     dispatch: Option<u8>,
+    packed_dispatch: Option<bool>,
     threads: Option<u32>,
     uniforms: Option<u32>,
     scratch: Option<u32>,
@@ -1080,6 +1081,9 @@ fn parse_header_line(c: &mut Cursor, w: &str, h: &mut Header, p: &mut Program) -
             let n = c.number("dispatch width")?;
             once(c, &mut h.dispatch, n, "dispatch")?;
         }
+        "packed_dispatch" => {
+            once(c, &mut h.packed_dispatch, true, "packed_dispatch")?;
+        }
         "threads" => {
             let n = c.number("thread count")?;
             once(c, &mut h.threads, n, "threads")?;
@@ -1114,7 +1118,7 @@ fn parse_header_line(c: &mut Cursor, w: &str, h: &mut Header, p: &mut Program) -
         other => {
             c.pos -= other.len();
             return c.err(format!(
-                "unknown header line `{other}`: expected target, dispatch, threads, uniforms, scratch, attr, vgrf, START or INPUTS"
+                "unknown header line `{other}`: expected target, dispatch, packed_dispatch, threads, uniforms, scratch, attr, vgrf, START or INPUTS"
             ));
         }
     }
@@ -1306,6 +1310,7 @@ pub fn parse_document(text: &str) -> Result<Document> {
     p.dispatch_width = h
         .dispatch
         .ok_or_else(|| eof("missing `dispatch WIDTH` line".into()))?;
+    p.packed_dispatch = h.packed_dispatch.unwrap_or(false);
     p.threads = h.threads.unwrap_or(1);
     p.uniforms = h.uniforms.unwrap_or(0);
     p.scratch_size = h.scratch.unwrap_or(0);

@@ -50,6 +50,9 @@ fn print_with_comments(p: &Program, c: &Comments) -> String {
     header("eu", format!("eu {TEXT_VERSION}"));
     header("target", format!("target {}", p.device.name()));
     header("dispatch", format!("dispatch {}", p.dispatch_width));
+    if p.packed_dispatch {
+        header("packed_dispatch", "packed_dispatch".into());
+    }
     header("threads", format!("threads {}", p.threads));
     if p.uniforms != 0 {
         header("uniforms", format!("uniforms {}", p.uniforms));

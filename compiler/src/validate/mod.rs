@@ -7,6 +7,7 @@ mod exec;
 mod messages;
 mod operands;
 mod structure;
+mod subgroup;
 mod types;
 
 use crate::inst::Inst;
@@ -88,10 +89,13 @@ pub enum Rule {
     /// A CMP/CMPN without a conditional modifier, or a SEL with neither a predicate nor a
     /// conditional modifier: the instruction has no condition to compare or select by.
     ConditionMissing,
+    /// FIND_LIVE_CHANNEL or BROADCAST not in its one form: NoMask, unpredicated, no
+    /// saturate, a scalar destination, a scalar UD index (see `validate/subgroup.rs`).
+    SubgroupForm,
 }
 
 /// Every rule, in declaration order.
-pub const ALL_RULES: [Rule; 34] = [
+pub const ALL_RULES: [Rule; 35] = [
     Rule::DispatchWidth,
     Rule::ThreadCount,
     Rule::EmptyBlock,
@@ -126,6 +130,7 @@ pub const ALL_RULES: [Rule; 34] = [
     Rule::UnsupportedOpcode,
     Rule::CmodNotSupported,
     Rule::ConditionMissing,
+    Rule::SubgroupForm,
 ];
 
 impl Rule {
@@ -166,6 +171,7 @@ impl Rule {
             Rule::UnsupportedOpcode => "unsupported-opcode",
             Rule::CmodNotSupported => "cmod-not-supported",
             Rule::ConditionMissing => "condition-missing",
+            Rule::SubgroupForm => "subgroup-form",
         }
     }
 
@@ -237,6 +243,7 @@ pub fn validate(p: &Program) -> Vec<Violation> {
         operands::check(p, ip, inst, &mut r);
         types::check(p, ip, inst, &mut r);
         messages::check(p, ip, inst, &mut r);
+        subgroup::check(ip, inst, &mut r);
     }
     r.violations
         .sort_by_key(|v| (v.ip.map_or(0, |ip| ip + 1), v.rule));
@@ -252,6 +259,7 @@ pub fn validate_inst(p: &Program, ip: usize, inst: &Inst) -> Vec<Violation> {
     operands::check(p, ip, inst, &mut r);
     types::check(p, ip, inst, &mut r);
     messages::check(p, ip, inst, &mut r);
+    subgroup::check(ip, inst, &mut r);
     r.violations
 }
 

@@ -23,6 +23,8 @@ fn payload_sized(inst: &Inst, src: Option<usize>) -> bool {
     match (inst.op, src) {
         (Opcode::LoadPayload, Some(i)) => i < inst.header_size as usize,
         (Opcode::LoadPayload, None) => true,
+        // One scalar written, whatever region a fixed destination carries.
+        (op, None) if op.is_subgroup() => true,
         (op, _) => op.is_message(),
     }
 }
@@ -184,11 +186,12 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
             Some(ip),
             "the destination cannot carry source modifiers",
         ),
-        RegKind::Vgrf { stride: 0, nr, .. } if inst.exec_size > 1 => r.add(
-            Rule::VgrfDstStrideZero,
-            Some(ip),
-            format!("{}-wide write to v{nr} with stride 0", inst.exec_size),
-        ),
+        RegKind::Vgrf { stride: 0, nr, .. } if inst.exec_size > 1 && !inst.op.is_subgroup() => r
+            .add(
+                Rule::VgrfDstStrideZero,
+                Some(ip),
+                format!("{}-wide write to v{nr} with stride 0", inst.exec_size),
+            ),
         _ => {}
     }
     if !inst.op.is_control_flow() {

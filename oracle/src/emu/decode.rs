@@ -192,7 +192,10 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
         } else {
             exec
         };
-        let dst = resolve_dst(&inst.dst, walk, group, &layout, strict).map_err(fault)?;
+        // FIND_LIVE_CHANNEL and BROADCAST write one scalar, whatever region a fixed
+        // destination carries.
+        let dst_walk = if inst.op.is_subgroup() { 1 } else { walk };
+        let dst = resolve_dst(&inst.dst, dst_walk, group, &layout, strict).map_err(fault)?;
         let srcs = inst
             .srcs
             .iter()

@@ -343,6 +343,67 @@ fn set_flag(t: &mut Thread, b: u32, v: bool, def: bool) {
     }
 }
 
+/// Executes FIND_LIVE_CHANNEL or BROADCAST (compiler `Opcode` docs; brw-backend.md §1.1,
+/// §9.2): both write one scalar, channel 0 of the destination, whatever the mask (they are
+/// NoMask). FIND_LIVE_CHANNEL reads the execution mask of its channels
+/// `[group, group + exec_size)` — the active mask, which already excludes undispatched,
+/// control-flow-disabled and halted channels — and writes the index of the lowest enabled
+/// one relative to the group, or 0xFFFFFFFF when none is (FBL of an empty mask). Channels
+/// at or beyond the dispatch width are never enabled. BROADCAST copies src0's element in
+/// channel `index` (src1's channel 0) with its per-byte defined flags; an undefined or
+/// out-of-range index leaves the destination undefined. An instruction breaking a hardware
+/// restriction (strict mode) writes an undefined result.
+pub fn exec_subgroup(t: &mut Thread, d: &DInst, ctx: &Ctx) {
+    let inst = &d.inst;
+    let n = inst.exec_size as u32;
+    let violated = !d.violations.is_empty();
+    let dst_ty = d.dst.ty;
+    let size = dst_ty.size() as usize;
+    let (bits, mut bytes_def) = match inst.op {
+        Opcode::FindLiveChannel => {
+            let g = inst.group as u32;
+            let in_dispatch = ctx.dispatch_width.saturating_sub(g).min(n);
+            let width = if in_dispatch >= 32 {
+                u32::MAX
+            } else {
+                (1u32 << in_dispatch) - 1
+            };
+            let live = t.active.checked_shr(g).unwrap_or(0) & width;
+            let index = if live == 0 {
+                u32::MAX
+            } else {
+                live.trailing_zeros()
+            };
+            (index as u64, [1u8; 8])
+        }
+        _ => {
+            let (index, index_def) = read_raw(t, &d.srcs[1], 0);
+            if index_def && index < n as u64 {
+                read_raw_bytes(t, &d.srcs[0], index as u32)
+            } else {
+                (0, [0u8; 8])
+            }
+        }
+    };
+    if violated {
+        bytes_def = [0; 8];
+    }
+    match &d.dst.loc {
+        Loc::Space(offs) => {
+            let at = offs[0] as usize;
+            t.space.write_bytes(
+                at,
+                &(bits & mask_of(dst_ty)).to_le_bytes()[..size],
+                &bytes_def[..size],
+            );
+        }
+        _ => {
+            let def = bytes_def[..size].iter().all(|&b| b != 0);
+            write_dst(t, &d.dst, 0, bits & mask_of(dst_ty), def);
+        }
+    }
+}
+
 /// Executes an ALU or math instruction. Returns the number of channels it ran for.
 /// `effects` is a buffer reused across instructions (its contents do not matter).
 pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> u32 {
@@ -897,7 +958,13 @@ pub fn exec_control(
         Opcode::Halt => {
             t.halted |= pass;
             t.retire(pass, true);
-            skip_if_idle(t, ctx, ip + 1);
+            // eu-hardware.md §2.2: outside control flow a HALT's JIP equals its UIP, the
+            // HALT target. With no channel left active it jumps there even if it halted
+            // none (every channel undispatched), as it does when it halted the last ones.
+            match ctx.decoded.halt_target {
+                Some(h) if t.active == 0 && t.stack.is_empty() && h > ip => t.ip = h,
+                _ => skip_if_idle(t, ctx, ip + 1),
+            }
         }
         Opcode::HaltTarget => {
             t.active |= t.halted;

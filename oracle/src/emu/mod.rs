@@ -214,6 +214,9 @@ fn step(
         if let Some(w) = effect.rt_write {
             out.rt_writes.push(w);
         }
+    } else if op.is_subgroup() {
+        exec::exec_subgroup(t, d, ctx);
+        budget.channel_ops += 1;
     } else if let Some(k) = d.kernel.filter(|_| ctx.fast_path) {
         budget.channel_ops += fast::exec(t, d, k, ctx) as u64;
     } else {
@@ -302,6 +305,23 @@ fn execute(
         .collect();
     let mut outs: Vec<ThreadResult> = vec![ThreadResult::default(); threads.len()];
     let mut live: Vec<bool> = vec![true; threads.len()];
+    // A packed-dispatch program is never dispatched with other masks (Program docs): such
+    // inputs describe no run of it.
+    if p.packed_dispatch
+        && let Some(t) = threads
+            .iter()
+            .find(|t| !Inputs::dispatch_mask_is_packed(t.dispatched))
+    {
+        result.outcome = Outcome::Fault {
+            thread: t.index,
+            ip: None,
+            message: format!(
+                "dispatch mask 0x{:x} is not packed (channels 0..N), but the program has packed dispatch",
+                t.dispatched
+            ),
+        };
+        live.fill(false);
+    }
     let mut effects = exec::Effects::default();
     'rounds: while live.iter().any(|&l| l) {
         for (index, t) in threads.iter_mut().enumerate() {
