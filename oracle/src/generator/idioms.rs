@@ -50,6 +50,7 @@ impl Gen<'_, '_> {
             Feature::RepeatedExpr => self.repeated_expr(),
             Feature::SharedConst => self.shared_const(),
             Feature::IfMoves => self.if_moves(),
+            Feature::LiveChannel => self.live_channel(),
             _ => self.dead_value(),
         }
     }
@@ -597,6 +598,47 @@ impl Gen<'_, '_> {
         }
         if with_flag {
             self.observe_flag(flag, false);
+        }
+    }
+
+    /// `find_live_channel t; broadcast b, x, t` and a use of the uniform `b`: at the top
+    /// of a packed-dispatch program `eliminate_find_live_channel` makes `t` 0; inside
+    /// divergent control flow or after a HALT it must not (§9.2, §11.25). The subgroup
+    /// operations write scalars with NoMask, so they make new values at any depth.
+    fn live_channel(&mut self) {
+        let types = self.idiom_types();
+        if types.is_empty() {
+            return self.alu();
+        }
+        let ty = self.pick(&types);
+        let w = self.width;
+        let t = Reg::vgrf(self.new_vgrf(1), Type::UD).with_stride(0);
+        let b = Reg::vgrf(self.new_vgrf(1), ty).with_stride(0);
+        let x = super::plain(self.src(ty, false));
+        let find = Inst::new(Opcode::FindLiveChannel, w, t, vec![]).with_nomask();
+        let broadcast = Inst::new(Opcode::Broadcast, w, b, vec![x, t]).with_nomask();
+        if !self.try_emit(find) {
+            return self.alu();
+        }
+        if !self.try_emit(broadcast) {
+            self.insts.pop();
+            return self.alu();
+        }
+        let a = self.src(ty, false);
+        let op = self
+            .idiom_op(&[Opcode::Add, Opcode::Mul, Opcode::Sel])
+            .unwrap_or(Opcode::Mov);
+        let srcs = if op == Opcode::Mov {
+            vec![b]
+        } else {
+            vec![a, b]
+        };
+        let mut inst = Inst::new(op, w, Reg::null(ty), srcs);
+        if op == Opcode::Sel {
+            inst.cmod = Some(CondMod::L);
+        }
+        if self.emit_into(inst, ty).is_none() {
+            self.alu();
         }
     }
 }

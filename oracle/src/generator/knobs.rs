@@ -89,9 +89,12 @@ pub enum Feature {
     IfMoves,
     /// Values computed and never read.
     DeadValue,
+    /// FIND_LIVE_CHANNEL + BROADCAST of a value (uniform values), at the top, inside
+    /// divergent control flow and after a HALT; sometimes a packed dispatch.
+    LiveChannel,
 }
 
-pub const ALL_FEATURES: [Feature; 35] = [
+pub const ALL_FEATURES: [Feature; 36] = [
     Feature::If,
     Feature::Loop,
     Feature::Halt,
@@ -127,10 +130,11 @@ pub const ALL_FEATURES: [Feature; 35] = [
     Feature::SharedConst,
     Feature::IfMoves,
     Feature::DeadValue,
+    Feature::LiveChannel,
 ];
 
 /// The optimiser idioms (issue 10 item 4), drawn by one statement kind (`idioms.rs`).
-pub const IDIOM_FEATURES: [Feature; 7] = [
+pub const IDIOM_FEATURES: [Feature; 8] = [
     Feature::CmodIdiom,
     Feature::SatIdiom,
     Feature::CopyChain,
@@ -138,6 +142,7 @@ pub const IDIOM_FEATURES: [Feature; 7] = [
     Feature::SharedConst,
     Feature::IfMoves,
     Feature::DeadValue,
+    Feature::LiveChannel,
 ];
 
 /// The features of shapes compiler mutants exposed (issue 9 item 10), drawn by one
@@ -190,6 +195,7 @@ impl Feature {
             Feature::SharedConst => "shared-const",
             Feature::IfMoves => "if-moves",
             Feature::DeadValue => "dead-value",
+            Feature::LiveChannel => "live-channel",
         }
     }
 

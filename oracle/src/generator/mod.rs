@@ -32,7 +32,8 @@ use std::collections::BTreeSet;
 /// Version of the bytes → program decoding: the same bytes give the same program within
 /// a version, not across versions. 3: the shape features of issue 9 item 10 (seven more
 /// feature draws, a statement kind for them, a hardware-form final write). 4: the
-/// optimiser idioms of issue 10 (seven more feature draws, a statement kind for them).
+/// optimiser idioms of issue 10 (eight more feature draws, a statement kind for them,
+/// a packed-dispatch draw).
 pub const FORMAT_VERSION: u32 = 4;
 
 /// Bytes a seed expands to (far more than a program needs; the rest is unused).
@@ -198,6 +199,9 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
         types.push(Type::UQ);
     }
     let mut p = Program::new(device, width);
+    // Channel 0 guaranteed live lets FIND_LIVE_CHANNEL become 0 (brw-backend.md §9.2).
+    p.packed_dispatch =
+        features.contains(&Feature::LiveChannel) && u.arbitrary::<bool>().unwrap_or(false);
     p.threads = if features.contains(&Feature::Threads) {
         2 + choose(u, 2) as u32
     } else {
