@@ -40,10 +40,14 @@ mod bugs {
         CmodThroughConversion,
         /// §11.20: `mul.sat d2, a, b` after `mul.sat d1, -a, b` replaced by `mov d2, -d1`.
         CseNegSatMul,
+        /// §11.25: the post-RA scheduler lets instructions move across a HALT.
+        SchedAcrossHalt,
+        /// The post-RA scheduler drops write-after-read dependencies on flag bits.
+        SchedIgnoresFlagWar,
     }
 
     /// Every bug with its name.
-    pub const ALL: [(Bug, &str); 16] = [
+    pub const ALL: [(Bug, &str); 18] = [
         (Bug::SimdSplitEotFirst, "simd-split-eot-first"),
         (Bug::SimdSplitWideNotNomask, "simd-split-wide-not-nomask"),
         (Bug::SimdSplitGroupAbsolute, "simd-split-group-absolute"),
@@ -60,6 +64,8 @@ mod bugs {
         (Bug::RaNoPhysicalLoopEdges, "ra-no-physical-loop-edges"),
         (Bug::CmodThroughConversion, "cmod-through-conversion"),
         (Bug::CseNegSatMul, "cse-neg-sat-mul"),
+        (Bug::SchedAcrossHalt, "sched-across-halt"),
+        (Bug::SchedIgnoresFlagWar, "sched-ignores-flag-war"),
     ];
 
     /// The pass that holds `bug`: where localisation must find it.
@@ -81,6 +87,7 @@ mod bugs {
             | RaNoPhysicalLoopEdges => "allocate_registers",
             CmodThroughConversion => "opt_cmod_propagation",
             CseNegSatMul => "opt_cse",
+            SchedAcrossHalt | SchedIgnoresFlagWar => "schedule_post_ra",
         }
     }
 }

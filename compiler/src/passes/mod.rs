@@ -16,6 +16,9 @@ pub mod opt_copy_propagation;
 pub mod opt_cse;
 pub mod opt_dead_code_eliminate;
 pub mod opt_predicated_break;
+pub mod schedule;
+pub mod schedule_deps;
+pub mod schedule_post_ra;
 pub mod scratch;
 pub mod spill;
 
@@ -39,6 +42,7 @@ pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
         "opt_dead_code_eliminate" => opt_dead_code_eliminate::REWRITES,
         "opt_predicated_break" => opt_predicated_break::REWRITES,
         "dead_control_flow_eliminate" => dead_control_flow_eliminate::REWRITES,
+        "schedule_post_ra" => schedule_post_ra::REWRITES,
         _ => &[],
     }
 }
@@ -87,7 +91,8 @@ const OPT_LOOP: &[Pass] = &[
 /// to a fixpoint, then the mandatory lowering in its order with the clean-ups Mesa runs
 /// after each lowering step, and RA. (Issue 10 lists the passes still to come: algebraic,
 /// saturate propagation, coalescing, peephole SEL, constant combining, move_load_const,
-/// VGRF splitting and compaction, scheduling.)
+/// VGRF splitting and compaction.) Register allocation schedules first (§7.1, see
+/// `schedule`), and the post-RA scheduler runs after it.
 ///
 /// Copy propagation is not re-run after `lower_regioning`: this backend's copy
 /// propagation does not re-check the regioning restrictions that pass legalised.
@@ -111,6 +116,7 @@ pub fn optimising() -> Vec<Stage> {
         Once(pass!(lower_simd_width)),
         Once(pass!(lower_payload_inputs)),
         Once(pass!(allocate_registers)),
+        Once(pass!(schedule_post_ra)),
     ]
 }
 

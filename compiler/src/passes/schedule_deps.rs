@@ -1,0 +1,277 @@
+//! The dependency graph of a straight run of instructions, for the instruction scheduler
+//! (`super::schedule`): an edge `a → b` (a before b in program order) means b must stay
+//! after a, with the cycles b has to wait after a issues.
+//!
+//! Every instruction is summarised as the resources it reads and writes, each a byte (or
+//! bit) range; two instructions depend on each other when one writes what the other reads
+//! or writes (RAW, WAR, WAW). When in doubt, an instruction is a barrier that nothing
+//! crosses. The resources:
+//!
+//! * registers by byte range: each VGRF, ATTR and the push constants in their own space,
+//!   fixed GRFs in the GRF file (brw-backend.md §1.3, §1.4). Ranges are the union of the
+//!   operand's region footprint and its `size_read`/`size_written` (§1.2), so strided and
+//!   offset regions, partial and multi-register writes and message payloads are covered.
+//!   Before allocation a fixed GRF may alias any virtual register, so a fixed-GRF access
+//!   conflicts with every virtual one (the placement of VGRFs is not known yet).
+//! * flag bits (§1.2: channel `c` uses bit `16·subreg + group + c`): a normal predicate
+//!   reads its channels' bits, any other predicate kind (horizontal any/all, anyv/allv)
+//!   reads the whole flag file; a conditional modifier writes its channels' bits (SEL's
+//!   too, since Gen4/5 lower it through a flag-writing CMPN, §10.3 20); an explicit flag
+//!   operand reads or writes its bytes.
+//! * the accumulator as one resource (§1.6, §5.5, eu-hardware.md §4): MUL, MACH, MAC,
+//!   ADDC, SUBB, MULH and AccWrEnable write it implicitly, MACH, MAC, ADDC and SUBB read
+//!   it, and explicit `acc` operands read or write it.
+//! * the address register as one resource (`a0`).
+//! * memory: render-target writes, buffer stores and scratch writes write it; buffer,
+//!   scratch and sampler reads read it. Stores stay in order among themselves and with
+//!   every load, so the order of observable writes never changes.
+//!
+//! Barriers (ordered against everything): control flow (IF/ELSE/ENDIF/DO/WHILE/BREAK/
+//! CONTINUE/HALT/HALT_TARGET change the execution mask, §9.2, and bound blocks), NOP, EOT
+//! (the thread ends there), register-indirect operands (which registers they touch is
+//! known only at run time, §1.4), architecture registers the emulator does not model
+//! (`sr0`, `cr0`, `n0`, `ip`, `tdr0`, `tm0`), writes to `ce0`, and the pre-Gfx12
+//! NoDDClr/NoDDChk hints (they pair adjacent instructions). A HALT is a barrier because
+//! instructions after it run without the halted channels (§11.25, Mesa 9471ffa70a0).
+//!
+//! NoMask and masked instructions need no edge beyond these: inside a block the execution
+//! mask does not change (§9.2: only control-flow instructions change it, and they end or
+//! start blocks), so a channel-enable read (`ce0`) or a NoMask write means the same
+//! wherever the instruction lands in the block.
+
+use crate::inst::{Inst, PredKind};
+use crate::opcode::Opcode;
+use crate::reg::{Arf, Reg, RegKind};
+
+/// What an access touches.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Res {
+    Vgrf(u32),
+    Attr(u32),
+    Uniform,
+    /// The fixed GRF file, by byte.
+    Grf,
+    /// The flag file, by bit.
+    Flag,
+    Acc,
+    Address,
+    Memory,
+}
+
+/// One resource range an instruction reads or writes: `[lo, hi)`.
+#[derive(Clone, Copy, Debug)]
+struct Access {
+    res: Res,
+    lo: u64,
+    hi: u64,
+    write: bool,
+}
+
+/// Switches for the injected scheduling bugs (the zoo): a correct scheduler has both on.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules {
+    /// HALT is a barrier (off: §11.25, `sched-across-halt`).
+    pub halt_is_barrier: bool,
+    /// A flag write waits for earlier reads of its bits (off: `sched-ignores-flag-war`).
+    pub flag_war: bool,
+}
+
+impl Rules {
+    pub const CORRECT: Rules = Rules {
+        halt_is_barrier: true,
+        flag_war: true,
+    };
+}
+
+/// What an instruction reads and writes, and whether it is a barrier.
+struct Summary {
+    accesses: Vec<Access>,
+    barrier: bool,
+}
+
+/// Every flag bit (f0.0 … f3.1).
+const ALL_FLAG_BITS: (u64, u64) = (0, 128);
+
+/// Bytes `[lo, hi)` of a hardware-region operand relative to its register file's origin
+/// (`base`): the region footprint, and for a destination the bytes its horizontal stride
+/// walks (eu-hardware.md §1.2: a destination region is its hstride only).
+fn region_span(r: &Reg, base: u64, n: u32, is_dst: bool, size: u32) -> Option<(u64, u64)> {
+    let (s, e) = r.footprint(n)?;
+    let (s, mut e) = (base + s, base + e);
+    if let RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } = r.kind
+        && is_dst
+    {
+        let walked = ((n as u64 - 1) * region.hstride as u64 + 1) * r.ty.size() as u64;
+        e = e.max(s + walked);
+    }
+    Some((s, e.max(s + size as u64)))
+}
+
+impl Summary {
+    fn of(inst: &Inst, rules: Rules) -> Summary {
+        let mut s = Summary {
+            accesses: vec![],
+            barrier: false,
+        };
+        let op = inst.op;
+        s.barrier = (op.is_control_flow() && (op != Opcode::Halt || rules.halt_is_barrier))
+            || op == Opcode::Nop
+            || inst.eot
+            || inst.no_dd_clear
+            || inst.no_dd_check
+            || (op == Opcode::Send && inst.desc.is_none());
+        let n = inst.exec_size as u32;
+        s.operand(&inst.dst, n, true, inst.size_written());
+        for (i, src) in inst.srcs.iter().enumerate() {
+            s.operand(src, n, false, inst.size_read(i));
+        }
+        if let Some(pred) = inst.predicate {
+            let bits = if pred.kind == PredKind::Normal {
+                let (first, count) = inst.flag_bits();
+                (first as u64, first as u64 + count as u64)
+            } else {
+                ALL_FLAG_BITS
+            };
+            s.push(Res::Flag, bits, false);
+        }
+        if inst.writes_flag() || (op == Opcode::Sel && inst.cmod.is_some()) {
+            let (first, count) = inst.flag_bits();
+            s.push(Res::Flag, (first as u64, first as u64 + count as u64), true);
+        }
+        use Opcode::*;
+        if matches!(op, Mul | Mach | Mac | Addc | Subb | Mulh) || inst.acc_wr {
+            s.push(Res::Acc, (0, 1), true);
+        }
+        if matches!(op, Mach | Mac | Addc | Subb) {
+            s.push(Res::Acc, (0, 1), false);
+        }
+        if let Some(write) = memory_effect(inst) {
+            s.push(Res::Memory, (0, 1), write);
+        }
+        s
+    }
+
+    fn push(&mut self, res: Res, (lo, hi): (u64, u64), write: bool) {
+        self.accesses.push(Access { res, lo, hi, write });
+    }
+
+    /// Records the accesses of one operand of `size` bytes (`size_read`/`size_written`).
+    fn operand(&mut self, r: &Reg, n: u32, write: bool, size: u32) {
+        let span = |base: u64| region_span(r, base, n, write, size);
+        match r.kind {
+            RegKind::Null | RegKind::Imm(_) => {}
+            RegKind::Vgrf { nr, .. } => self.push_span(Res::Vgrf(nr), span(0), write),
+            RegKind::Attr { nr, .. } => self.push_span(Res::Attr(nr), span(0), write),
+            RegKind::Uniform { .. } => self.push_span(Res::Uniform, span(0), write),
+            RegKind::Fixed { .. } => self.push_span(Res::Grf, span(0), write),
+            RegKind::Indirect { .. } => self.barrier = true,
+            RegKind::Arf { file, nr, .. } => match file {
+                Arf::Acc => self.push(Res::Acc, (0, 1), write),
+                Arf::Address => self.push(Res::Address, (0, 1), write),
+                Arf::Flag => {
+                    // Flag register `nr` is 4 bytes; its bytes hold the bits 8 apart.
+                    match region_span(r, nr as u64 * 4, n, write, 0) {
+                        Some((lo, hi)) => self.push(Res::Flag, (lo * 8, hi * 8), write),
+                        None => self.push(Res::Flag, ALL_FLAG_BITS, write),
+                    }
+                }
+                // `ce0` reads the execution mask, constant inside a block.
+                Arf::Mask if !write => {}
+                _ => self.barrier = true,
+            },
+        }
+    }
+
+    fn push_span(&mut self, res: Res, span: Option<(u64, u64)>, write: bool) {
+        match span {
+            Some(s) => self.push(res, s, write),
+            None => self.barrier = true,
+        }
+    }
+}
+
+/// How a message touches memory: `Some(true)` writes (stores, render-target and scratch
+/// writes), `Some(false)` reads (loads, scratch reads, sampling), `None` no memory.
+fn memory_effect(inst: &Inst) -> Option<bool> {
+    use crate::inst::MsgKind;
+    use Opcode::*;
+    match inst.op {
+        FbWriteLogical | UntypedWriteLogical | ScratchWrite => Some(true),
+        UntypedReadLogical | ScratchRead | TexLogical => Some(false),
+        Send => inst.desc.map(|d| match d.kind {
+            MsgKind::RtWrite { .. } | MsgKind::UntypedWrite { .. } | MsgKind::ScratchWrite => {
+                true
+            }
+            MsgKind::UntypedRead { .. } | MsgKind::ScratchRead | MsgKind::Sample { .. } => false,
+        }),
+        _ => None,
+    }
+}
+
+/// Whether two resources may share storage: the same resource, or a fixed GRF and a
+/// virtual register (not yet placed).
+fn may_alias(a: Res, b: Res) -> bool {
+    let virtual_file = |r: Res| matches!(r, Res::Vgrf(_) | Res::Attr(_) | Res::Uniform);
+    a == b || (a == Res::Grf && virtual_file(b)) || (b == Res::Grf && virtual_file(a))
+}
+
+/// Whether two accesses touch the same storage (ranges only count within one resource).
+fn overlap(a: &Access, b: &Access) -> bool {
+    if a.res != b.res {
+        return may_alias(a.res, b.res);
+    }
+    a.res == Res::Memory || (a.lo < b.hi && b.lo < a.hi)
+}
+
+/// The dependency graph of a run of instructions.
+#[derive(Clone, Debug, Default)]
+pub struct Graph {
+    /// For each instruction: `(later instruction, cycles it must wait)`.
+    pub succs: Vec<Vec<(usize, u32)>>,
+    /// For each instruction: `(earlier instruction, cycles to wait after it)`.
+    pub preds: Vec<Vec<(usize, u32)>>,
+}
+
+/// The edge from `a` (earlier, result latency `lat_a`) to `b`, if `b` depends on it: RAW
+/// and WAW wait for `a`'s result, WAR only keeps the order.
+fn edge(a: &Summary, b: &Summary, lat_a: u32, rules: Rules) -> Option<u32> {
+    let mut wait = None;
+    for x in &a.accesses {
+        for y in &b.accesses {
+            if !(x.write || y.write) || !overlap(x, y) {
+                continue;
+            }
+            let war = !x.write && y.write;
+            if war && x.res == Res::Flag && !rules.flag_war {
+                continue;
+            }
+            let w = if war { 0 } else { lat_a };
+            wait = Some(wait.map_or(w, |v: u32| v.max(w)));
+        }
+    }
+    if a.barrier || b.barrier {
+        wait = Some(wait.unwrap_or(0));
+    }
+    wait
+}
+
+/// Builds the graph of `insts` (all of one scheduling region), `latency[i]` being the
+/// cycles until instruction `i`'s results can be used. O(n²) pairs: callers keep `n`
+/// small.
+pub fn build(insts: &[Inst], latency: &[u32], rules: Rules) -> Graph {
+    let summaries: Vec<Summary> = insts.iter().map(|i| Summary::of(i, rules)).collect();
+    let n = insts.len();
+    let mut g = Graph {
+        succs: vec![vec![]; n],
+        preds: vec![vec![]; n],
+    };
+    for b in 0..n {
+        for a in 0..b {
+            if let Some(w) = edge(&summaries[a], &summaries[b], latency[a], rules) {
+                g.succs[a].push((b, w));
+                g.preds[b].push((a, w));
+            }
+        }
+    }
+    g
+}
