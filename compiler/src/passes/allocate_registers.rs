@@ -176,17 +176,21 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
     {
         return Ok(false);
     }
-    // Scheduling modes before the last, each allocated without spilling (the modes that
-    // leave the order unchanged are all the last mode's first try).
+    // Scheduling modes before the last, each allocated without spilling; a mode that
+    // leaves the order as a failed earlier one did is not tried again.
     let modes: &[Mode] = if opts.o0 || !spilled.is_empty() {
         &[]
     } else {
         &[Mode::TopDown, Mode::Lifo]
     };
+    let mut tried_program_order = false;
     for &mode in modes {
         let mut scheduled = p.clone();
         if !schedule::schedule(&mut scheduled, mode, Rules::CORRECT) {
-            continue;
+            if tried_program_order {
+                continue;
+            }
+            tried_program_order = true;
         }
         let (mut work, _) = spill_set(&scheduled, &[], opts);
         let iv = liveness::intervals(&work, physical);
