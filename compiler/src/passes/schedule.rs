@@ -53,7 +53,9 @@
 use super::schedule_deps::{self, Graph, Rules};
 use crate::inst::Inst;
 use crate::opcode::Opcode;
+use crate::payload::PayloadLayout;
 use crate::program::{Block, Program};
+use crate::reg::REG_SIZE;
 use crate::types::Type;
 
 /// Largest run of instructions scheduled as one graph.
@@ -166,11 +168,11 @@ struct Window {
 }
 
 impl Window {
-    fn new(insts: &[Inst], rules: Rules) -> Window {
+    fn new(insts: &[Inst], rules: Rules, vgrf_floor: u64) -> Window {
         let latency: Vec<u32> = insts.iter().map(latency).collect();
         let issue = insts.iter().map(issue_cycles).collect();
         Window {
-            graph: schedule_deps::build(insts, &latency, rules),
+            graph: schedule_deps::build(insts, &latency, rules, vgrf_floor),
             latency,
             issue,
         }
@@ -272,12 +274,12 @@ impl Window {
 
 /// With a scheduling bug injected: notes which kind of real dependency `order` breaks,
 /// if any (a move across a HALT, or a flag write above an earlier read of its bits).
-fn note_broken_dependency(window: &[Inst], order: &[usize]) {
+fn note_broken_dependency(window: &[Inst], order: &[usize], vgrf_floor: u64) {
     let mut position = vec![0; order.len()];
     for (k, &i) in order.iter().enumerate() {
         position[i] = k;
     }
-    let correct = Window::new(window, Rules::CORRECT);
+    let correct = Window::new(window, Rules::CORRECT, vgrf_floor);
     for (a, succs) in correct.graph.succs.iter().enumerate() {
         for &(b, _) in succs {
             if position[b] < position[a] {
@@ -294,7 +296,7 @@ fn note_broken_dependency(window: &[Inst], order: &[usize]) {
 }
 
 /// Reorders one region in `mode`; returns whether the order changed.
-fn schedule_region(insts: &mut Vec<Inst>, mode: Mode, rules: Rules) -> bool {
+fn schedule_region(insts: &mut Vec<Inst>, mode: Mode, rules: Rules, vgrf_floor: u64) -> bool {
     if mode == Mode::None || insts.len() < 2 {
         return false;
     }
@@ -308,7 +310,7 @@ fn schedule_region(insts: &mut Vec<Inst>, mode: Mode, rules: Rules) -> bool {
             out.extend(window);
             continue;
         }
-        let w = Window::new(&window, rules);
+        let w = Window::new(&window, rules, vgrf_floor);
         let order = match mode {
             Mode::TopDown => w.top_down(),
             Mode::Lifo => w.lifo(),
@@ -316,7 +318,7 @@ fn schedule_region(insts: &mut Vec<Inst>, mode: Mode, rules: Rules) -> bool {
         };
         changed |= order.iter().enumerate().any(|(k, &i)| k != i);
         if !rules.halt_is_barrier || !rules.flag_war {
-            note_broken_dependency(&window, &order);
+            note_broken_dependency(&window, &order, vgrf_floor);
         }
         let mut slots: Vec<Option<Inst>> = window.into_iter().map(Some).collect();
         out.extend(order.into_iter().map(|i| slots[i].take().expect("scheduled once")));
@@ -331,10 +333,11 @@ pub fn schedule(p: &mut Program, mode: Mode, rules: Rules) -> bool {
     if mode == Mode::None {
         return false;
     }
+    let floor = vgrf_floor(p);
     if rules.halt_is_barrier {
         let mut changed = false;
         for block in &mut p.blocks {
-            changed |= schedule_region(&mut block.insts, mode, rules);
+            changed |= schedule_region(&mut block.insts, mode, rules, floor);
         }
         return changed;
     }
@@ -343,7 +346,7 @@ pub fn schedule(p: &mut Program, mode: Mode, rules: Rules) -> bool {
     let mut changed = false;
     for r in ranges {
         let mut region: Vec<Inst> = all[r.clone()].to_vec();
-        if schedule_region(&mut region, mode, rules) {
+        if schedule_region(&mut region, mode, rules, floor) {
             changed = true;
             all.splice(r, region);
         }
@@ -370,9 +373,15 @@ fn loop_depths(blocks: &[Block]) -> Vec<u32> {
         .collect()
 }
 
+/// The first GRF byte a VGRF of `p` may be allocated to: after the thread payload.
+fn vgrf_floor(p: &Program) -> u64 {
+    (PayloadLayout::new(p).regs as u32 * REG_SIZE) as u64
+}
+
 /// The static cycle estimate of `p` in its current order (see the module notes).
 pub fn estimate_cycles(p: &Program) -> u64 {
     let depths = loop_depths(&p.blocks);
+    let floor = vgrf_floor(p);
     p.blocks
         .iter()
         .zip(depths)
@@ -380,7 +389,7 @@ pub fn estimate_cycles(p: &Program) -> u64 {
             let cycles: u64 = b
                 .insts
                 .chunks(WINDOW)
-                .map(|w| Window::new(w, Rules::CORRECT).cycles())
+                .map(|w| Window::new(w, Rules::CORRECT, floor).cycles())
                 .sum();
             cycles.saturating_mul(LOOP_TRIPS.saturating_pow(depth))
         })

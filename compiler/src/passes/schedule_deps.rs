@@ -11,8 +11,9 @@
 //!   fixed GRFs in the GRF file (brw-backend.md §1.3, §1.4). Ranges are the union of the
 //!   operand's region footprint and its `size_read`/`size_written` (§1.2), so strided and
 //!   offset regions, partial and multi-register writes and message payloads are covered.
-//!   Before allocation a fixed GRF may alias any virtual register, so a fixed-GRF access
-//!   conflicts with every virtual one (the placement of VGRFs is not known yet).
+//!   Before allocation a fixed GRF may hold a virtual register: payload GRFs hold the ATTR
+//!   and push-constant inputs, and a GRF after the payload may become any VGRF's, so such
+//!   accesses conflict with every access of those virtual files.
 //! * flag bits (§1.2: channel `c` uses bit `16·subreg + group + c`): a normal predicate
 //!   reads its channels' bits, any other predicate kind (horizontal any/all, anyv/allv)
 //!   reads the whole flag file; a conditional modifier writes its channels' bits (SEL's
@@ -208,19 +209,24 @@ fn memory_effect(inst: &Inst) -> Option<bool> {
     }
 }
 
-/// Whether two resources may share storage: the same resource, or a fixed GRF and a
-/// virtual register (not yet placed).
-fn may_alias(a: Res, b: Res) -> bool {
-    let virtual_file = |r: Res| matches!(r, Res::Vgrf(_) | Res::Attr(_) | Res::Uniform);
-    a == b || (a == Res::Grf && virtual_file(b)) || (b == Res::Grf && virtual_file(a))
-}
-
-/// Whether two accesses touch the same storage (ranges only count within one resource).
-fn overlap(a: &Access, b: &Access) -> bool {
-    if a.res != b.res {
-        return may_alias(a.res, b.res);
+/// Whether two accesses touch the same storage. Ranges count within one resource; a fixed
+/// GRF may also be where a virtual register lives: ATTR and push constants lie in the
+/// thread payload, and VGRFs anywhere from `vgrf_floor` (the first byte after the payload,
+/// below which `allocate_registers` places none) on.
+fn overlap(a: &Access, b: &Access, vgrf_floor: u64) -> bool {
+    if a.res == b.res {
+        return a.res == Res::Memory || (a.lo < b.hi && b.lo < a.hi);
     }
-    a.res == Res::Memory || (a.lo < b.hi && b.lo < a.hi)
+    let (grf, other) = match (a.res, b.res) {
+        (Res::Grf, _) => (a, b.res),
+        (_, Res::Grf) => (b, a.res),
+        _ => return false,
+    };
+    match other {
+        Res::Vgrf(_) => grf.hi > vgrf_floor,
+        Res::Attr(_) | Res::Uniform => true,
+        _ => false,
+    }
 }
 
 /// The dependency graph of a run of instructions.
@@ -234,11 +240,11 @@ pub struct Graph {
 
 /// The edge from `a` (earlier, result latency `lat_a`) to `b`, if `b` depends on it: RAW
 /// and WAW wait for `a`'s result, WAR only keeps the order.
-fn edge(a: &Summary, b: &Summary, lat_a: u32, rules: Rules) -> Option<u32> {
+fn edge(a: &Summary, b: &Summary, lat_a: u32, rules: Rules, vgrf_floor: u64) -> Option<u32> {
     let mut wait = None;
     for x in &a.accesses {
         for y in &b.accesses {
-            if !(x.write || y.write) || !overlap(x, y) {
+            if !(x.write || y.write) || !overlap(x, y, vgrf_floor) {
                 continue;
             }
             let war = !x.write && y.write;
@@ -256,9 +262,9 @@ fn edge(a: &Summary, b: &Summary, lat_a: u32, rules: Rules) -> Option<u32> {
 }
 
 /// Builds the graph of `insts` (all of one scheduling region), `latency[i]` being the
-/// cycles until instruction `i`'s results can be used. O(n²) pairs: callers keep `n`
-/// small.
-pub fn build(insts: &[Inst], latency: &[u32], rules: Rules) -> Graph {
+/// cycles until instruction `i`'s results can be used, VGRFs placed from GRF byte
+/// `vgrf_floor` on. O(n²) pairs: callers keep `n` small.
+pub fn build(insts: &[Inst], latency: &[u32], rules: Rules, vgrf_floor: u64) -> Graph {
     let summaries: Vec<Summary> = insts.iter().map(|i| Summary::of(i, rules)).collect();
     let n = insts.len();
     let mut g = Graph {
@@ -267,7 +273,7 @@ pub fn build(insts: &[Inst], latency: &[u32], rules: Rules) -> Graph {
     };
     for b in 0..n {
         for a in 0..b {
-            if let Some(w) = edge(&summaries[a], &summaries[b], latency[a], rules) {
+            if let Some(w) = edge(&summaries[a], &summaries[b], latency[a], rules, vgrf_floor) {
                 g.succs[a].push((b, w));
                 g.preds[b].push((a, w));
             }
