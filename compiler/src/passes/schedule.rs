@@ -242,8 +242,10 @@ impl Window {
         let mut order = Vec::with_capacity(n);
         while let Some(pick) = stack.pop() {
             order.push(pick);
-            // Predecessors in program order, so the last one made ready is the latest.
-            for &(p, _) in &self.graph.preds[pick] {
+            // Of the predecessors made ready together, the earliest in program order is
+            // placed first, i.e. right before `pick`: in a chain of sums, each new term is
+            // computed just before it is added rather than all terms up front.
+            for &(p, _) in self.graph.preds[pick].iter().rev() {
                 pending[p] -= 1;
                 if pending[p] == 0 {
                     stack.push(p);
