@@ -12,10 +12,10 @@
 mod common;
 
 use common::opt_pass::*;
-use compiler::pipeline::CompileOptions;
 use compiler::passes::schedule::{Mode, schedule};
 use compiler::passes::schedule_deps::Rules;
 use compiler::passes::schedule_post_ra::run;
+use compiler::pipeline::CompileOptions;
 use compiler::program::Program;
 
 /// Bottom-up LIFO scheduling, the register-pressure mode `allocate_registers` tries second.

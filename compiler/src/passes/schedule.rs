@@ -323,7 +323,11 @@ fn schedule_region(insts: &mut Vec<Inst>, mode: Mode, rules: Rules, vgrf_floor: 
             note_broken_dependency(&window, &order, vgrf_floor);
         }
         let mut slots: Vec<Option<Inst>> = window.into_iter().map(Some).collect();
-        out.extend(order.into_iter().map(|i| slots[i].take().expect("scheduled once")));
+        out.extend(
+            order
+                .into_iter()
+                .map(|i| slots[i].take().expect("scheduled once")),
+        );
     }
     *insts = out;
     changed

@@ -200,9 +200,7 @@ fn memory_effect(inst: &Inst) -> Option<bool> {
         FbWriteLogical | UntypedWriteLogical | ScratchWrite => Some(true),
         UntypedReadLogical | ScratchRead | TexLogical => Some(false),
         Send => inst.desc.map(|d| match d.kind {
-            MsgKind::RtWrite { .. } | MsgKind::UntypedWrite { .. } | MsgKind::ScratchWrite => {
-                true
-            }
+            MsgKind::RtWrite { .. } | MsgKind::UntypedWrite { .. } | MsgKind::ScratchWrite => true,
             MsgKind::UntypedRead { .. } | MsgKind::ScratchRead | MsgKind::Sample { .. } => false,
         }),
         _ => None,

@@ -10,7 +10,11 @@ use crate::pipeline::{CompileOptions, note};
 use crate::program::Program;
 
 /// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["reorder-across-halt", "reorder-ignoring-flag-war", "reorder"];
+pub const REWRITES: &[&str] = &[
+    "reorder-across-halt",
+    "reorder-ignoring-flag-war",
+    "reorder",
+];
 
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
     let rules = Rules {
