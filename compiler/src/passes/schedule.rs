@@ -183,9 +183,10 @@ impl Window {
         let n = self.issue.len();
         let mut path = vec![0u64; n];
         for i in (0..n).rev() {
-            let tail = self.graph.succs[i]
-                .iter()
-                .map(|&(s, w)| w as u64 + path[s])
+            let tail = self
+                .graph
+                .succs(i)
+                .map(|(s, w)| w as u64 + path[s])
                 .max()
                 .unwrap_or(self.latency[i] as u64);
             path[i] = self.issue[i] as u64 + tail;
@@ -199,7 +200,7 @@ impl Window {
     fn top_down(&self) -> Vec<usize> {
         let n = self.issue.len();
         let priority = self.critical_path();
-        let mut waiting: Vec<usize> = self.graph.preds.iter().map(Vec::len).collect();
+        let mut waiting: Vec<usize> = (0..n).map(|i| self.graph.pred_count(i)).collect();
         let mut earliest = vec![0u64; n];
         let mut ready: Vec<usize> = (0..n).filter(|&i| waiting[i] == 0).collect();
         let mut order = Vec::with_capacity(n);
@@ -221,7 +222,7 @@ impl Window {
             });
             ready.retain(|&i| i != pick);
             order.push(pick);
-            for &(s, w) in &self.graph.succs[pick] {
+            for (s, w) in self.graph.succs(pick) {
                 earliest[s] = earliest[s].max(cycle + w as u64);
                 waiting[s] -= 1;
                 if waiting[s] == 0 {
@@ -237,7 +238,7 @@ impl Window {
     /// its successors placed), so each value is produced just before its last use.
     fn lifo(&self) -> Vec<usize> {
         let n = self.issue.len();
-        let mut pending: Vec<usize> = self.graph.succs.iter().map(Vec::len).collect();
+        let mut pending: Vec<usize> = (0..n).map(|i| self.graph.succ_count(i)).collect();
         let mut stack: Vec<usize> = (0..n).filter(|&i| pending[i] == 0).collect();
         let mut order = Vec::with_capacity(n);
         while let Some(pick) = stack.pop() {
@@ -245,7 +246,7 @@ impl Window {
             // Of the predecessors made ready together, the earliest in program order is
             // placed first, i.e. right before `pick`: in a chain of sums, each new term is
             // computed just before it is added rather than all terms up front.
-            for &(p, _) in self.graph.preds[pick].iter().rev() {
+            for &(p, _, _) in self.graph.preds(pick).iter().rev() {
                 pending[p] -= 1;
                 if pending[p] == 0 {
                     stack.push(p);
@@ -262,9 +263,11 @@ impl Window {
         let mut start = vec![0u64; n];
         let mut port = 0u64;
         for i in 0..n {
-            let ready = self.graph.preds[i]
+            let ready = self
+                .graph
+                .preds(i)
                 .iter()
-                .map(|&(p, w)| start[p] + w as u64)
+                .map(|&(p, _, w)| start[p] + w as u64)
                 .max()
                 .unwrap_or(0);
             start[i] = port.max(ready);
@@ -282,8 +285,8 @@ fn note_broken_dependency(window: &[Inst], order: &[usize], vgrf_floor: u64) {
         position[i] = k;
     }
     let correct = Window::new(window, Rules::CORRECT, vgrf_floor);
-    for (a, succs) in correct.graph.succs.iter().enumerate() {
-        for &(b, _) in succs {
+    for a in 0..order.len() {
+        for (b, _) in correct.graph.succs(a) {
             if position[b] < position[a] {
                 crate::pipeline::note(
                     if window[a].op == Opcode::Halt || window[b].op == Opcode::Halt {
@@ -304,10 +307,12 @@ fn schedule_region(insts: &mut Vec<Inst>, mode: Mode, rules: Rules, vgrf_floor: 
     }
     let mut changed = false;
     let mut out = Vec::with_capacity(insts.len());
-    let mut rest = std::mem::take(insts);
-    while !rest.is_empty() {
-        let tail = rest.split_off(rest.len().min(WINDOW));
-        let window = std::mem::replace(&mut rest, tail);
+    let mut rest = std::mem::take(insts).into_iter();
+    loop {
+        let window: Vec<Inst> = rest.by_ref().take(WINDOW).collect();
+        if window.is_empty() {
+            break;
+        }
         if window.len() < 2 {
             out.extend(window);
             continue;

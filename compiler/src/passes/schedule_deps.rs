@@ -88,7 +88,22 @@ impl Rules {
 struct Summary {
     accesses: Vec<Access>,
     barrier: bool,
+    /// A filter over `accesses` (see [`Summary::keys`]): two instructions can only
+    /// conflict if one's `writes` meets the other's `reads | writes`.
+    reads: u128,
+    writes: u128,
 }
+
+/// Filter key bits: VGRF `nr` and GRF register `r` hash to 48 bits each; the rest are one
+/// bit per resource.
+const VGRF_KEYS: u128 = (1 << 48) - 1;
+const GRF_KEYS: u128 = VGRF_KEYS << 48;
+const ATTR_KEY: u128 = 1 << 96;
+const UNIFORM_KEY: u128 = 1 << 97;
+const FLAG_KEY: u128 = 1 << 98;
+const ACC_KEY: u128 = 1 << 99;
+const ADDRESS_KEY: u128 = 1 << 100;
+const MEMORY_KEY: u128 = 1 << 101;
 
 /// Every flag bit (f0.0 … f3.1).
 const ALL_FLAG_BITS: (u64, u64) = (0, 128);
@@ -109,10 +124,12 @@ fn region_span(r: &Reg, base: u64, n: u32, is_dst: bool, size: u32) -> Option<(u
 }
 
 impl Summary {
-    fn of(inst: &Inst, rules: Rules) -> Summary {
+    fn of(inst: &Inst, rules: Rules, vgrf_floor: u64) -> Summary {
         let mut s = Summary {
-            accesses: vec![],
+            accesses: Vec::with_capacity(4),
             barrier: false,
+            reads: 0,
+            writes: 0,
         };
         let op = inst.op;
         s.barrier = (op.is_control_flow() && (op != Opcode::Halt || rules.halt_is_barrier))
@@ -149,7 +166,39 @@ impl Summary {
         if let Some(write) = memory_effect(inst) {
             s.push(Res::Memory, (0, 1), write);
         }
+        for a in &s.accesses {
+            let keys = Summary::keys(a, vgrf_floor);
+            if a.write {
+                s.writes |= keys;
+            } else {
+                s.reads |= keys;
+            }
+        }
         s
+    }
+
+    /// The filter keys of an access: its own, plus those of every resource it may alias
+    /// (see [`overlap`]), so overlapping accesses always share a key.
+    fn keys(a: &Access, vgrf_floor: u64) -> u128 {
+        match a.res {
+            Res::Vgrf(nr) => 1 << (nr % 48),
+            Res::Attr(_) => ATTR_KEY | GRF_KEYS,
+            Res::Uniform => UNIFORM_KEY | GRF_KEYS,
+            Res::Grf => {
+                let (first, last) = (a.lo / 32, a.hi.saturating_sub(1) / 32);
+                let grf = if last - first >= 47 {
+                    GRF_KEYS
+                } else {
+                    (first..=last).fold(0, |k, r| k | 1 << (48 + r % 48))
+                };
+                let vgrf = if a.hi > vgrf_floor { VGRF_KEYS } else { 0 };
+                grf | vgrf | ATTR_KEY | UNIFORM_KEY
+            }
+            Res::Flag => FLAG_KEY,
+            Res::Acc => ACC_KEY,
+            Res::Address => ADDRESS_KEY,
+            Res::Memory => MEMORY_KEY,
+        }
     }
 
     fn push(&mut self, res: Res, (lo, hi): (u64, u64), write: bool) {
@@ -227,19 +276,54 @@ fn overlap(a: &Access, b: &Access, vgrf_floor: u64) -> bool {
     }
 }
 
-/// The dependency graph of a run of instructions.
+/// The dependency graph of a run of instructions, as edge lists per instruction (one
+/// allocation for all of them).
 #[derive(Clone, Debug, Default)]
 pub struct Graph {
-    /// For each instruction: `(later instruction, cycles it must wait)`.
-    pub succs: Vec<Vec<(usize, u32)>>,
-    /// For each instruction: `(earlier instruction, cycles to wait after it)`.
-    pub preds: Vec<Vec<(usize, u32)>>,
+    /// `(earlier, later, cycles)` ordered by the later instruction.
+    by_later: Vec<(usize, usize, u32)>,
+    /// `by_later[pred_start[b]..pred_start[b + 1]]` are the edges into `b`.
+    pred_start: Vec<usize>,
+    /// The same edges ordered by the earlier instruction.
+    by_earlier: Vec<(usize, usize, u32)>,
+    succ_start: Vec<usize>,
+}
+
+impl Graph {
+    /// `(later instruction, cycles it must wait)` for each edge out of `a`.
+    pub fn succs(&self, a: usize) -> impl Iterator<Item = (usize, u32)> + '_ {
+        self.by_earlier[self.succ_start[a]..self.succ_start[a + 1]]
+            .iter()
+            .map(|&(_, b, w)| (b, w))
+    }
+
+    /// `(earlier instruction, cycles to wait after it)` for each edge into `b`, earliest
+    /// first.
+    pub fn preds(&self, b: usize) -> &[(usize, usize, u32)] {
+        &self.by_later[self.pred_start[b]..self.pred_start[b + 1]]
+    }
+
+    pub fn succ_count(&self, a: usize) -> usize {
+        self.succ_start[a + 1] - self.succ_start[a]
+    }
+
+    pub fn pred_count(&self, b: usize) -> usize {
+        self.pred_start[b + 1] - self.pred_start[b]
+    }
 }
 
 /// The edge from `a` (earlier, result latency `lat_a`) to `b`, if `b` depends on it: RAW
-/// and WAW wait for `a`'s result, WAR only keeps the order.
-fn edge(a: &Summary, b: &Summary, lat_a: u32, rules: Rules, vgrf_floor: u64) -> Option<u32> {
-    let mut wait = None;
+/// and WAW wait for `a`'s result, WAR only keeps the order; `ordered` (a barrier between
+/// them with no barrier in between) keeps the order in any case.
+fn edge(
+    a: &Summary,
+    b: &Summary,
+    lat_a: u32,
+    rules: Rules,
+    vgrf_floor: u64,
+    ordered: bool,
+) -> Option<u32> {
+    let mut wait = ordered.then_some(0);
     for x in &a.accesses {
         for y in &b.accesses {
             if !(x.write || y.write) || !overlap(x, y, vgrf_floor) {
@@ -249,12 +333,12 @@ fn edge(a: &Summary, b: &Summary, lat_a: u32, rules: Rules, vgrf_floor: u64) -> 
             if war && x.res == Res::Flag && !rules.flag_war {
                 continue;
             }
-            let w = if war { 0 } else { lat_a };
-            wait = Some(wait.map_or(w, |v: u32| v.max(w)));
+            if !war {
+                // RAW and WAW wait the whole latency: no other pair can ask for more.
+                return Some(lat_a);
+            }
+            wait = Some(0);
         }
-    }
-    if a.barrier || b.barrier {
-        wait = Some(wait.unwrap_or(0));
     }
     wait
 }
@@ -263,19 +347,58 @@ fn edge(a: &Summary, b: &Summary, lat_a: u32, rules: Rules, vgrf_floor: u64) -> 
 /// cycles until instruction `i`'s results can be used, VGRFs placed from GRF byte
 /// `vgrf_floor` on. O(n²) pairs: callers keep `n` small.
 pub fn build(insts: &[Inst], latency: &[u32], rules: Rules, vgrf_floor: u64) -> Graph {
-    let summaries: Vec<Summary> = insts.iter().map(|i| Summary::of(i, rules)).collect();
+    let summaries: Vec<Summary> = insts
+        .iter()
+        .map(|i| Summary::of(i, rules, vgrf_floor))
+        .collect();
     let n = insts.len();
-    let mut g = Graph {
-        succs: vec![vec![]; n],
-        preds: vec![vec![]; n],
-    };
+    // The first barrier after each instruction: a barrier orders everything before it
+    // against everything after it, so it needs edges only up to the neighbouring
+    // barriers.
+    let mut next_barrier = vec![n; n];
+    for i in (0..n.saturating_sub(1)).rev() {
+        next_barrier[i] = if summaries[i + 1].barrier {
+            i + 1
+        } else {
+            next_barrier[i + 1]
+        };
+    }
+    let mut by_later = Vec::with_capacity(4 * n);
+    let mut pred_start = Vec::with_capacity(n + 1);
     for b in 0..n {
+        pred_start.push(by_later.len());
+        let sb = &summaries[b];
         for a in 0..b {
-            if let Some(w) = edge(&summaries[a], &summaries[b], latency[a], rules, vgrf_floor) {
-                g.succs[a].push((b, w));
-                g.preds[b].push((a, w));
+            let sa = &summaries[a];
+            let may_conflict = sa.writes & (sb.reads | sb.writes) | sa.reads & sb.writes != 0;
+            let ordered = (sa.barrier || sb.barrier) && next_barrier[a] >= b;
+            if !may_conflict && !ordered {
+                continue;
+            }
+            if let Some(w) = edge(sa, sb, latency[a], rules, vgrf_floor, ordered) {
+                by_later.push((a, b, w));
             }
         }
     }
-    g
+    pred_start.push(by_later.len());
+    // Counting sort by the earlier instruction.
+    let mut succ_start = vec![0; n + 1];
+    for &(a, _, _) in &by_later {
+        succ_start[a + 1] += 1;
+    }
+    for i in 0..n {
+        succ_start[i + 1] += succ_start[i];
+    }
+    let mut fill = succ_start.clone();
+    let mut by_earlier = vec![(0, 0, 0); by_later.len()];
+    for &e in &by_later {
+        by_earlier[fill[e.0]] = e;
+        fill[e.0] += 1;
+    }
+    Graph {
+        by_later,
+        pred_start,
+        by_earlier,
+        succ_start,
+    }
 }
