@@ -62,6 +62,10 @@ mod bugs {
         /// §7.2 `opt_remove_redundant_halts`: a HALT removed although instructions the halted
         /// channels must skip stand between it and its HALT_TARGET.
         RedundantHaltOverWork,
+        /// §11.25: the post-RA scheduler lets instructions move across a HALT.
+        SchedAcrossHalt,
+        /// The post-RA scheduler drops write-after-read dependencies on flag bits.
+        SchedIgnoresFlagWar,
     }
 
     /// Every bug with its name.
@@ -92,6 +96,8 @@ mod bugs {
         (Bug::MoveLoadConstMultiBlock, "move-load-const-multi-block"),
         (Bug::EflcAfterHalt, "eflc-after-halt"),
         (Bug::RedundantHaltOverWork, "redundant-halt-over-work"),
+        (Bug::SchedAcrossHalt, "sched-across-halt"),
+        (Bug::SchedIgnoresFlagWar, "sched-ignores-flag-war"),
     ];
 
     /// The pass that holds `bug`: where localisation must find it.
@@ -122,6 +128,7 @@ mod bugs {
             MoveLoadConstIntoLoop | MoveLoadConstMultiBlock => "move_load_const",
             EflcAfterHalt => "eliminate_find_live_channel",
             RedundantHaltOverWork => "opt_redundant_halt",
+            SchedAcrossHalt | SchedIgnoresFlagWar => "schedule_post_ra",
         }
     }
 }

@@ -504,8 +504,13 @@ fn attrs_and_uniforms_become_payload_registers() {
 
 #[test]
 fn eot_payload_is_allocated_in_g112() {
-    check_pass(
+    // In program order (-O0 does not schedule): the placement is what is tested.
+    check_pass_with(
         allocate_registers::run,
+        &CompileOptions {
+            o0: true,
+            ..CompileOptions::default()
+        },
         "skl",
         16,
         "
@@ -531,8 +536,13 @@ fn eot_payload_is_allocated_in_g112() {
 
 #[test]
 fn oversized_eot_vgrf_is_copied_into_g112() {
-    check_pass(
+    // In program order (-O0 does not schedule): the placement is what is tested.
+    check_pass_with(
         allocate_registers::run,
+        &CompileOptions {
+            o0: true,
+            ..CompileOptions::default()
+        },
         "skl",
         16,
         "

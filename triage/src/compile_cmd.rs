@@ -50,7 +50,8 @@ pub fn compilation_problems(c: &Compilation) -> Vec<String> {
     out
 }
 
-/// Prints the compiled IR (or the IR after every pass).
+/// Prints the compiled IR with its static cycle estimate as a comment line (or the IR
+/// after every pass).
 pub fn render_compile(c: &Compilation, after_all: bool) -> String {
     let mut out = String::new();
     if after_all {
@@ -71,6 +72,14 @@ pub fn render_compile(c: &Compilation, after_all: bool) -> String {
             }
         }
     } else {
+        // The static estimate of compiler::passes::schedule (in-order issue with latency
+        // stalls, loop bodies counted LOOP_TRIPS times), for comparing compilations.
+        let _ = writeln!(
+            out,
+            "# static cycle estimate: {} (loop bodies x{})",
+            compiler::passes::schedule::estimate_cycles(&c.program),
+            compiler::passes::schedule::LOOP_TRIPS
+        );
         out.push_str(&print_program(&c.program));
     }
     out

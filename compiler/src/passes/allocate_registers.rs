@@ -6,7 +6,16 @@
 //! allocation starts over; scratch reads
 //! and writes then become SENDs with headers, once the final scratch size is known. Ends
 //! with `lower_vgrfs_to_fixed_grfs`.
+//!
+//! Before allocating, the blocks are scheduled (brw-backend.md §7.1: "try pre-RA
+//! scheduling modes in order …; spilling only allowed on the last mode"): top-down for
+//! latency, then bottom-up LIFO for register pressure, then the program order (see
+//! `schedule`). A mode whose schedule does not fit the registers gives way to the next;
+//! only the last spills. The record notes the mode allocated with. `-O0` and `--spill-all`
+//! (which spills from the start) go straight to the last mode.
 
+use super::schedule::{self, Mode};
+use super::schedule_deps::Rules;
 use super::{liveness, lower_vgrfs_to_fixed_grfs, scratch, spill};
 use crate::inst::Inst;
 use crate::opcode::Opcode;
@@ -138,6 +147,9 @@ pub const REWRITES: &[&str] = &[
     "spill-keeps-untouched-channels",
     "spill",
     "scratch-messages",
+    "schedule-top-down",
+    "schedule-lifo",
+    "schedule-none",
     "scratch-size-pow2-1k",
 ];
 
@@ -163,6 +175,34 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
             .any(|i| matches!(i.op, Opcode::ScratchRead | Opcode::ScratchWrite))
     {
         return Ok(false);
+    }
+    // Scheduling modes before the last, each allocated without spilling; a mode that
+    // leaves the order as a failed earlier one did is not tried again.
+    let modes: &[Mode] = if opts.o0 || !spilled.is_empty() {
+        &[]
+    } else {
+        &[Mode::TopDown, Mode::Lifo]
+    };
+    let mut tried_program_order = false;
+    for &mode in modes {
+        let mut scheduled = p.clone();
+        if !schedule::schedule(&mut scheduled, mode, Rules::CORRECT) {
+            if tried_program_order {
+                continue;
+            }
+            tried_program_order = true;
+        }
+        let (mut work, _) = spill_set(&scheduled, &[], opts);
+        let iv = liveness::intervals(&work, physical);
+        if let Ok(a) = assign(&work, &iv) {
+            lower_vgrfs_to_fixed_grfs::rewrite(&mut work, &a);
+            *p = work;
+            crate::pipeline::note(mode.rewrite());
+            return Ok(true);
+        }
+    }
+    if !opts.o0 {
+        crate::pipeline::note(Mode::None.rewrite());
     }
     for _ in 0..=p.vgrf_sizes.len() {
         let (mut work, spillable) = spill_set(p, &spilled, opts);

@@ -26,6 +26,9 @@ pub mod opt_peephole_sel;
 pub mod opt_predicated_break;
 pub mod opt_redundant_halt;
 pub mod opt_saturate_propagation;
+pub mod schedule;
+pub mod schedule_deps;
+pub mod schedule_post_ra;
 pub mod scratch;
 pub mod spill;
 pub mod split_virtual_grfs;
@@ -60,6 +63,7 @@ pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
         "eliminate_find_live_channel" => eliminate_find_live_channel::REWRITES,
         "opt_redundant_halt" => opt_redundant_halt::REWRITES,
         "lower_broadcast" => lower_broadcast::REWRITES,
+        "schedule_post_ra" => schedule_post_ra::REWRITES,
         _ => &[],
     }
 }
@@ -120,6 +124,8 @@ const OPT_LOOP: &[Pass] = &[
 ///
 /// `opt_combine_constants` runs right after `lower_load_payload` and its clean-ups, before
 /// `lower_integer_multiplication` (§7.1, §7.2), once: nothing after it sinks loads again.
+/// Register allocation schedules first (§7.1, see `schedule`), and the post-RA scheduler
+/// runs after it.
 ///
 /// Copy propagation is not re-run after `lower_regioning`: this backend's copy
 /// propagation does not re-check the regioning restrictions that pass legalised.
@@ -148,6 +154,7 @@ pub fn optimising() -> Vec<Stage> {
         Once(pass!(lower_simd_width)),
         Once(pass!(lower_payload_inputs)),
         Once(pass!(allocate_registers)),
+        Once(pass!(schedule_post_ra)),
     ]
 }
 
