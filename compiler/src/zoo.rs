@@ -40,10 +40,16 @@ mod bugs {
         CmodThroughConversion,
         /// §11.20: `mul.sat d2, a, b` after `mul.sat d1, -a, b` replaced by `mov d2, -d1`.
         CseNegSatMul,
+        /// §11.11: a DW constant commuted into src1 of a 32×16 MUL.
+        CopypropDwConstIntoMul,
+        /// §11.12: available copies met over logical CFG edges only.
+        CopypropNomaskDivergentLoop,
+        /// §11.13: a coalescable `mov.cmod` deleted with its flag write.
+        CoalesceDropsCmodMov,
     }
 
     /// Every bug with its name.
-    pub const ALL: [(Bug, &str); 16] = [
+    pub const ALL: [(Bug, &str); 19] = [
         (Bug::SimdSplitEotFirst, "simd-split-eot-first"),
         (Bug::SimdSplitWideNotNomask, "simd-split-wide-not-nomask"),
         (Bug::SimdSplitGroupAbsolute, "simd-split-group-absolute"),
@@ -60,6 +66,9 @@ mod bugs {
         (Bug::RaNoPhysicalLoopEdges, "ra-no-physical-loop-edges"),
         (Bug::CmodThroughConversion, "cmod-through-conversion"),
         (Bug::CseNegSatMul, "cse-neg-sat-mul"),
+        (Bug::CopypropDwConstIntoMul, "copyprop-dw-const-into-mul"),
+        (Bug::CopypropNomaskDivergentLoop, "copyprop-nomask-divergent-loop"),
+        (Bug::CoalesceDropsCmodMov, "coalesce-drops-cmod-mov"),
     ];
 
     /// The pass that holds `bug`: where localisation must find it.
@@ -81,6 +90,8 @@ mod bugs {
             | RaNoPhysicalLoopEdges => "allocate_registers",
             CmodThroughConversion => "opt_cmod_propagation",
             CseNegSatMul => "opt_cse",
+            CopypropDwConstIntoMul | CopypropNomaskDivergentLoop => "opt_copy_propagation",
+            CoalesceDropsCmodMov => "opt_register_coalesce",
         }
     }
 }

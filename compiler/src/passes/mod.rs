@@ -16,6 +16,7 @@ pub mod opt_copy_propagation;
 pub mod opt_cse;
 pub mod opt_dead_code_eliminate;
 pub mod opt_predicated_break;
+pub mod opt_register_coalesce;
 pub mod scratch;
 pub mod spill;
 
@@ -39,6 +40,7 @@ pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
         "opt_dead_code_eliminate" => opt_dead_code_eliminate::REWRITES,
         "opt_predicated_break" => opt_predicated_break::REWRITES,
         "dead_control_flow_eliminate" => dead_control_flow_eliminate::REWRITES,
+        "opt_register_coalesce" => opt_register_coalesce::REWRITES,
         _ => &[],
     }
 }
@@ -74,6 +76,7 @@ pub fn mandatory() -> Vec<Stage> {
 
 /// The optimisation loop in the order of brw-backend.md §7.1 steps 2–15 (the MRF passes
 /// model Gen ≤ 6 message registers this backend does not have): run to a fixpoint.
+/// Register coalescing is step 12, after where saturate propagation (step 11) goes.
 const OPT_LOOP: &[Pass] = &[
     pass!(opt_cse),
     pass!(opt_copy_propagation),
@@ -81,12 +84,14 @@ const OPT_LOOP: &[Pass] = &[
     pass!(opt_cmod_propagation),
     pass!(opt_dead_code_eliminate),
     pass!(dead_control_flow_eliminate),
+    pass!(opt_register_coalesce),
 ];
 
 /// The default pipeline (brw-backend.md §7.1/§7.2): the pre-loop, the optimisation loop
 /// to a fixpoint, then the mandatory lowering in its order with the clean-ups Mesa runs
-/// after each lowering step, and RA. (Issue 10 lists the passes still to come: algebraic,
-/// saturate propagation, coalescing, peephole SEL, constant combining, move_load_const,
+/// after each lowering step (coalescing after lower_logical_sends and after
+/// lower_load_payload, §7.1), and RA. (Issue 10 lists the passes still to come: algebraic,
+/// saturate propagation, peephole SEL, constant combining, move_load_const,
 /// VGRF splitting and compaction, scheduling.)
 ///
 /// Copy propagation is not re-run after `lower_regioning`: this backend's copy
@@ -100,8 +105,10 @@ pub fn optimising() -> Vec<Stage> {
         Once(pass!(lower_logical_sends)),
         Once(pass!(opt_copy_propagation)),
         Once(pass!(opt_cse)),
+        Once(pass!(opt_register_coalesce)),
         Once(pass!(opt_dead_code_eliminate)),
         Once(pass!(lower_load_payload)),
+        Once(pass!(opt_register_coalesce)),
         Once(pass!(lower_simd_width)),
         Once(pass!(opt_dead_code_eliminate)),
         Once(pass!(lower_integer_multiplication)),
