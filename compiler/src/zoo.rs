@@ -67,7 +67,10 @@ mod bugs {
         (Bug::CmodThroughConversion, "cmod-through-conversion"),
         (Bug::CseNegSatMul, "cse-neg-sat-mul"),
         (Bug::CopypropDwConstIntoMul, "copyprop-dw-const-into-mul"),
-        (Bug::CopypropNomaskDivergentLoop, "copyprop-nomask-divergent-loop"),
+        (
+            Bug::CopypropNomaskDivergentLoop,
+            "copyprop-nomask-divergent-loop",
+        ),
         (Bug::CoalesceDropsCmodMov, "coalesce-drops-cmod-mov"),
     ];
 

@@ -180,7 +180,11 @@ fn folded_imm(bits: u64, ty: Type, negate: bool, abs: bool, logic: bool) -> Opti
                 // An unsigned value is its own absolute value; UQ wraps like Q.
                 _ => bits as i64,
             };
-            let v = if abs && ty.is_signed() { v.wrapping_abs() } else { v };
+            let v = if abs && ty.is_signed() {
+                v.wrapping_abs()
+            } else {
+                v
+            };
             let v = if negate { v.wrapping_neg() } else { v };
             // Two's complement wraps into the type: |INT_MIN| and -INT_MIN are INT_MIN.
             let mask = u64::MAX >> (64 - 8 * ty.size());
@@ -237,7 +241,9 @@ fn imm_slot(inst: &Inst, s: usize, imm: &Reg, commute_dword_mul: bool) -> Option
         (Add | Mul | And | Or | Xor, 0) if inst.srcs.len() == 2 && !inst.srcs[1].is_imm() => {
             let other = inst.srcs[1].ty;
             let nan = match imm.ty {
-                Type::F => imm.imm_bits().is_some_and(|b| f32::from_bits(b as u32).is_nan()),
+                Type::F => imm
+                    .imm_bits()
+                    .is_some_and(|b| f32::from_bits(b as u32).is_nan()),
                 _ => false,
             };
             let symmetric = match inst.op {
@@ -324,10 +330,10 @@ impl Set {
     }
     fn full(n: usize) -> Set {
         let mut s = Set(vec![u64::MAX; n.div_ceil(64)]);
-        if !n.is_multiple_of(64) {
-            if let Some(last) = s.0.last_mut() {
-                *last = (1u64 << (n % 64)) - 1;
-            }
+        if !n.is_multiple_of(64)
+            && let Some(last) = s.0.last_mut()
+        {
+            *last = (1u64 << (n % 64)) - 1;
         }
         s
     }
@@ -352,7 +358,11 @@ impl Set {
 /// `out[b]` is what b's own instructions leave of `in[b]` plus the copies b makes. With
 /// `logical_only` (the `copyprop-nomask-divergent-loop` zoo bug, §11.12) physical edges
 /// are ignored.
-fn available_on_entry(p: &Program, copies: &[(usize, usize, Copy)], logical_only: bool) -> Vec<Set> {
+fn available_on_entry(
+    p: &Program,
+    copies: &[(usize, usize, Copy)],
+    logical_only: bool,
+) -> Vec<Set> {
     let n = copies.len();
     let nb = p.blocks.len();
     let cfg = Cfg::build(p);
