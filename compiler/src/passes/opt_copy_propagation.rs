@@ -218,11 +218,11 @@ fn mul_dword_in_src1(inst: &Inst, s: usize, imm: &Reg) -> bool {
 
 /// Where `imm` may replace source `s` of `inst` (eu-hardware.md §3.3): src0 of MOV and
 /// NOT; src1 of a two-source ALU operation whose src0 is a register; src0 of a commutative
-/// one by swapping, when src1 is a register and swapping changes nothing: integer ADD,
-/// AND, OR, XOR and a MUL of two same-size integers (a 32×16 MUL is asymmetric, §4 — the
-/// `copyprop-dw-const-into-mul` zoo bug commutes it anyway), and float ADD/MUL of a
-/// non-NaN immediate (with one NaN source the result's payload is that source's either
-/// way). Accumulator users and every other opcode take none.
+/// one by swapping, when src1 is a register of the immediate's type and swapping changes
+/// nothing: integer ADD, AND, OR, XOR and MUL (a 32×16 MUL of a dword and a word is
+/// asymmetric, §4 — the `copyprop-dw-const-into-mul` zoo bug commutes it anyway), and
+/// float ADD/MUL of a non-NaN immediate (with one NaN source the result's payload is that
+/// source's either way). Accumulator users and every other opcode take none.
 fn imm_slot(inst: &Inst, s: usize, imm: &Reg, commute_dword_mul: bool) -> Option<Slot> {
     use Opcode::*;
     if inst.acc_wr || inst.dst.is_accumulator() {
@@ -247,9 +247,9 @@ fn imm_slot(inst: &Inst, s: usize, imm: &Reg, commute_dword_mul: bool) -> Option
                 _ => false,
             };
             let symmetric = match inst.op {
-                Mul if imm.ty.is_int() => other.size() == imm.ty.size() || commute_dword_mul,
-                Add | Mul => !nan,
-                _ => imm.ty.is_int(),
+                Mul if imm.ty.is_int() => other == imm.ty || commute_dword_mul,
+                Add | Mul => !nan && other == imm.ty,
+                _ => imm.ty.is_int() && other == imm.ty,
             };
             symmetric.then_some(Slot::Commuted)
         }
