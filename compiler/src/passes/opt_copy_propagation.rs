@@ -270,7 +270,12 @@ fn propagate_into(inst: &mut Inst, copies: &[Copy], opts: &CompileOptions) -> bo
         let (negate, abs) = (inst.srcs[s].negate, inst.srcs[s].abs);
         let read_ty = inst.srcs[s].ty;
         if let RegKind::Imm(bits) = copy.src.kind {
-            let Some(imm) = folded_imm(bits, read_ty, negate, abs, inst.op.is_logic()) else {
+            // The read's type must itself be one this pass propagates: a UW constant read
+            // as HF is an HF immediate, which is left out (see `propagatable_imm`).
+            let folded = propagatable_imm(read_ty)
+                .then(|| folded_imm(bits, read_ty, negate, abs, inst.op.is_logic()))
+                .flatten();
+            let Some(imm) = folded else {
                 continue;
             };
             let dword_mul = crate::zoo!(opts, CopypropDwConstIntoMul);
