@@ -497,3 +497,27 @@ fn trip_counts() -> compiler::inputs::Inputs {
         .inputs
         .expect("inputs")
 }
+
+#[test]
+fn a_constant_read_as_hf_stays_in_its_register() {
+    // HF immediates are not propagated (their mixed-float rules, eu-hardware.md §6.5,
+    // speak of registers): 65529:UW read as HF is the NaN 0xfff9, and commuted into src1
+    // its payload would lose to u0's NaN (the result takes the first NaN source's).
+    let text = |add: &str| {
+        format!(
+            "eu 1\ntarget skl\ndispatch 8\nuniforms 1\nvgrf v0 1\nvgrf v1 1\nvgrf v2 4\n\
+             START B0\n\
+             mov(8) v0:UW, 65529:UW\n\
+             {add}\n\
+             mov(8) v2:UD, v1:UW\n\
+             fb_write_logical(8) null:UD, v2:F, 1:UD, 0:UD {{ EOT }}\n\
+             END B0\n\
+             INPUTS\n    uniforms 4294967294:UD\nEND INPUTS\n"
+        )
+    };
+    let input = parse(&text("add(8) v1:HF, v0:HF, u0:HF"));
+    expect_no_progress(run, &input);
+    let forbidden = parse(&text("add(8) v1:HF, u0:HF, 0xfff9:HF"));
+    let body: Vec<String> = printed(&forbidden);
+    expect_forbidden_rewrite_differs(&input, &body.join("\n"));
+}
