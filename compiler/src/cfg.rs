@@ -12,7 +12,8 @@
 //! * WHILE → DO (logical), → after WHILE (logical if predicated, else physical).
 //! * IF → then-block and → else-block or ENDIF (logical).
 //! * ELSE → ENDIF (logical), → else-block (physical: the thread runs both sides).
-//! * HALT → HALT_TARGET (logical), fall-through (logical if predicated, else physical).
+//! * HALT → the next HALT_TARGET (logical), fall-through (logical if predicated, else
+//!   physical).
 //!
 //! Unbalanced control flow (which the validator reports) degrades to fall-through edges, so
 //! the edges of any program, valid or not, are well defined.
@@ -50,8 +51,10 @@ struct Targets {
     else_end: Vec<Option<usize>>,
     /// For blocks ending in BREAK/CONTINUE/WHILE/DO: (DO block, block after WHILE).
     loop_of: Vec<Option<(usize, Option<usize>)>>,
-    /// The block starting with the first HALT_TARGET.
-    halt_target: Option<usize>,
+    /// For each block: the first block after it that starts with a HALT_TARGET, where the
+    /// channels a HALT at its end parks rejoin (every HALT_TARGET re-enables the halted
+    /// channels, §9.2; control only moves forward to one outside loops).
+    halt_target: Vec<Option<usize>>,
 }
 
 fn find_targets(p: &Program) -> Targets {
@@ -60,7 +63,7 @@ fn find_targets(p: &Program) -> Targets {
         if_false: vec![None; n],
         else_end: vec![None; n],
         loop_of: vec![None; n],
-        halt_target: None,
+        halt_target: vec![None; n],
     };
     // Open IFs: (IF block, ELSE block if seen). Open loops: (DO block, blocks to patch).
     let mut ifs: Vec<(usize, Option<usize>)> = vec![];
@@ -78,8 +81,13 @@ fn find_targets(p: &Program) -> Targets {
                 None => t.if_false[if_b] = Some(b),
             }
         }
-        if first == Some(Opcode::HaltTarget) && t.halt_target.is_none() {
-            t.halt_target = Some(b);
+        if first == Some(Opcode::HaltTarget) {
+            for earlier in t.halt_target[..b].iter_mut().rev() {
+                if earlier.is_some() {
+                    break;
+                }
+                *earlier = Some(b);
+            }
         }
         match last {
             Some(Opcode::If) => ifs.push((b, None)),
@@ -155,9 +163,9 @@ impl Cfg {
                     edges.push((Some(do_b), EdgeKind::Logical));
                     edges.push((after, fall_kind));
                 }
-                (Opcode::Halt, _) if t.halt_target.is_some() => {
+                (Opcode::Halt, _) if t.halt_target[b].is_some() => {
                     edges.push((next(b), fall_kind));
-                    edges.push((t.halt_target, EdgeKind::Logical));
+                    edges.push((t.halt_target[b], EdgeKind::Logical));
                 }
                 _ => edges.push((next(b), EdgeKind::Logical)),
             }
@@ -248,5 +256,20 @@ mod tests {
             vec![(2, Logical), (3, Logical), (0, Physical)]
         );
         assert_eq!(succs(&cfg, 2), vec![(0, Logical), (3, Physical)]);
+    }
+
+    #[test]
+    fn halt_rejoins_at_the_next_halt_target() {
+        use EdgeKind::*;
+        // B0: halt_target halt(pred) | B1: nop | B2: halt_target nop
+        let p = program(&[
+            (Opcode::HaltTarget, false),
+            (Opcode::Halt, true),
+            (Opcode::Nop, false),
+            (Opcode::HaltTarget, false),
+            (Opcode::Nop, false),
+        ]);
+        let cfg = Cfg::build(&p);
+        assert_eq!(succs(&cfg, 0), vec![(1, Logical), (2, Logical)]);
     }
 }

@@ -66,6 +66,12 @@ mod bugs {
         SchedAcrossHalt,
         /// The post-RA scheduler drops write-after-read dependencies on flag bits.
         SchedIgnoresFlagWar,
+        /// §11.11: a DW constant commuted into src1 of a 32×16 MUL.
+        CopypropDwConstIntoMul,
+        /// §11.12: available copies met over logical CFG edges only.
+        CopypropNomaskDivergentLoop,
+        /// §11.13: a coalescable `mov.cmod` deleted with its flag write.
+        CoalesceDropsCmodMov,
     }
 
     /// Every bug with its name.
@@ -98,6 +104,12 @@ mod bugs {
         (Bug::RedundantHaltOverWork, "redundant-halt-over-work"),
         (Bug::SchedAcrossHalt, "sched-across-halt"),
         (Bug::SchedIgnoresFlagWar, "sched-ignores-flag-war"),
+        (Bug::CopypropDwConstIntoMul, "copyprop-dw-const-into-mul"),
+        (
+            Bug::CopypropNomaskDivergentLoop,
+            "copyprop-nomask-divergent-loop",
+        ),
+        (Bug::CoalesceDropsCmodMov, "coalesce-drops-cmod-mov"),
     ];
 
     /// The pass that holds `bug`: where localisation must find it.
@@ -129,6 +141,8 @@ mod bugs {
             EflcAfterHalt => "eliminate_find_live_channel",
             RedundantHaltOverWork => "opt_redundant_halt",
             SchedAcrossHalt | SchedIgnoresFlagWar => "schedule_post_ra",
+            CopypropDwConstIntoMul | CopypropNomaskDivergentLoop => "opt_copy_propagation",
+            CoalesceDropsCmodMov => "opt_register_coalesce",
         }
     }
 }

@@ -29,6 +29,7 @@ pub mod opt_saturate_propagation;
 pub mod schedule;
 pub mod schedule_deps;
 pub mod schedule_post_ra;
+pub mod opt_register_coalesce;
 pub mod scratch;
 pub mod spill;
 pub mod split_virtual_grfs;
@@ -64,6 +65,7 @@ pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
         "opt_redundant_halt" => opt_redundant_halt::REWRITES,
         "lower_broadcast" => lower_broadcast::REWRITES,
         "schedule_post_ra" => schedule_post_ra::REWRITES,
+        "opt_register_coalesce" => opt_register_coalesce::REWRITES,
         _ => &[],
     }
 }
@@ -102,7 +104,7 @@ pub fn mandatory() -> Vec<Stage> {
 /// model Gen ≤ 6 message registers this backend does not have): run to a fixpoint.
 /// `move_load_const` (a NIR pass in Mesa, not in §7.1) comes last, so it sees only the
 /// constant loads the clean-ups left; it only sinks loads, and nothing in the loop hoists
-/// them back.
+/// them back. Register coalescing is step 12, after saturate propagation (step 11).
 const OPT_LOOP: &[Pass] = &[
     pass!(opt_algebraic),
     pass!(opt_cse),
@@ -113,6 +115,7 @@ const OPT_LOOP: &[Pass] = &[
     pass!(opt_peephole_sel),
     pass!(dead_control_flow_eliminate),
     pass!(opt_saturate_propagation),
+    pass!(opt_register_coalesce),
     pass!(move_load_const),
     pass!(eliminate_find_live_channel),
     pass!(compact_virtual_grfs),
@@ -125,7 +128,7 @@ const OPT_LOOP: &[Pass] = &[
 /// `opt_combine_constants` runs right after `lower_load_payload` and its clean-ups, before
 /// `lower_integer_multiplication` (§7.1, §7.2), once: nothing after it sinks loads again.
 /// Register allocation schedules first (§7.1, see `schedule`), and the post-RA scheduler
-/// runs after it.
+/// runs after it. Coalescing also follows lower_logical_sends and lower_load_payload (§7.1).
 ///
 /// Copy propagation is not re-run after `lower_regioning`: this backend's copy
 /// propagation does not re-check the regioning restrictions that pass legalised.
@@ -140,9 +143,11 @@ pub fn optimising() -> Vec<Stage> {
         Once(pass!(lower_logical_sends)),
         Once(pass!(opt_copy_propagation)),
         Once(pass!(opt_cse)),
+        Once(pass!(opt_register_coalesce)),
         Once(pass!(opt_dead_code_eliminate)),
         Once(pass!(opt_redundant_halt)),
         Once(pass!(lower_load_payload)),
+        Once(pass!(opt_register_coalesce)),
         Once(pass!(lower_simd_width)),
         Once(pass!(opt_dead_code_eliminate)),
         Once(pass!(opt_combine_constants)),
