@@ -302,6 +302,8 @@ pub fn check(p: &Program, input_sets: &[Inputs], opts: &CompileOptions) -> Check
                     references.push(None);
                     continue;
                 }
+                let mut run = run;
+                crate::compare::restrict_defined(&mut run, &reference);
                 run
             }
         };
