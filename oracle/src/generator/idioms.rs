@@ -453,6 +453,12 @@ impl Gen<'_, '_> {
         };
         let uses = |g: &mut Self| {
             for _ in 0..1 + g.choose(2) {
+                // Sometimes read as a scalar: channel 0's element, whichever channels run.
+                let k = if !k.is_imm() && g.chance(1, 3) {
+                    k.with_stride(0)
+                } else {
+                    k
+                };
                 let a = g.src(ty, false);
                 let mad = ty == Type::F && g.ops.contains(&Opcode::Mad) && g.chance(1, 2);
                 let (op, srcs) = match g.idiom_op(&[Opcode::Add, Opcode::Mul]) {
@@ -488,10 +494,9 @@ impl Gen<'_, '_> {
                 self.depth += 1;
                 self.loop_depth += 1;
                 self.emit(Inst::new(Opcode::Add, w, cnt, vec![cnt, Reg::imm_d(1)]));
-                uses(self);
-                self.set_flag(w, 0);
-                let pred = self.predicate();
-                self.emit(Inst::control(Opcode::Break, w).with_pred(pred, self.general_flag));
+                // The loop condition first, so a CONTINUE may skip the rest of the body:
+                // channels that skip the first iteration's uses (a load sunk into the loop
+                // would not write them, while a scalar read takes channel 0).
                 let trips = 1 + self.choose(3) as i32;
                 self.emit(
                     Inst::new(
@@ -502,6 +507,17 @@ impl Gen<'_, '_> {
                     )
                     .with_cmod(CondMod::L, flag),
                 );
+                if self.chance(1, 2) {
+                    self.set_flag(w, 0);
+                    let pred = self.predicate();
+                    self.emit(
+                        Inst::control(Opcode::Continue, w).with_pred(pred, self.general_flag),
+                    );
+                }
+                uses(self);
+                self.set_flag(w, 0);
+                let pred = self.predicate();
+                self.emit(Inst::control(Opcode::Break, w).with_pred(pred, self.general_flag));
                 self.loop_depth -= 1;
                 self.depth -= 1;
                 self.emit(Inst::control(Opcode::While, w).with_pred(Predicate::NORMAL, flag));
