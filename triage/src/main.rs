@@ -69,8 +69,9 @@ enum Command {
     /// Validator violations after each pass, a failing or panicking pass are reported on
     /// stderr (exit code 1).
     Compile {
-        /// The .eu program.
-        file: PathBuf,
+        /// The .eu programs (each printed after a `# FILE` line when there are several).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
         #[command(flatten)]
         opts: CompileArgs,
         /// Print the IR after every pass.
@@ -664,16 +665,25 @@ fn main() {
         Command::Fmt { check, files } => fmt_cmd::run(&files, check),
         Command::Validate { json, files } => validate_cmd::run(&files, json),
         Command::Compile {
-            file,
+            files,
             opts,
             print_after_all,
             stop_after,
-        } => {
-            compile_main(&file, &opts, print_after_all, stop_after.as_deref()).unwrap_or_else(|e| {
-                eprintln!("{e}");
-                2
+        } => files
+            .iter()
+            .map(|file| {
+                if files.len() > 1 {
+                    println!("# {}", file.display());
+                }
+                compile_main(file, &opts, print_after_all, stop_after.as_deref()).unwrap_or_else(
+                    |e| {
+                        eprintln!("{e}");
+                        2
+                    },
+                )
             })
-        }
+            .max()
+            .unwrap_or(0),
         Command::Check {
             files,
             opts,
