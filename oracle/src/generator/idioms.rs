@@ -179,12 +179,19 @@ impl Gen<'_, '_> {
                 else {
                     return self.alu();
                 };
-                let dst_ty = if self.chance(1, 4) {
-                    self.pick(&types)
-                } else {
-                    ty
-                };
-                Inst::new(Opcode::Mov, w, Reg::null(dst_ty), vec![x])
+                // Sometimes a conversion: the value converted to another type, or its bits
+                // read as another type and converted back (`mov.nz null:D, d:F`, §10.3 15).
+                match self.choose(4) {
+                    0 => {
+                        let dst_ty = self.pick(&types);
+                        Inst::new(Opcode::Mov, w, Reg::null(dst_ty), vec![x])
+                    }
+                    1 => {
+                        let other = self.pick(&types);
+                        Inst::new(Opcode::Mov, w, Reg::null(ty), vec![x.retype(other)])
+                    }
+                    _ => Inst::new(Opcode::Mov, w, Reg::null(ty), vec![x]),
+                }
             }
             3 => {
                 let Some(x) = self
