@@ -365,6 +365,39 @@ fn compare_stray_writes(
     }
 }
 
+/// Narrows what `baseline` (a compiled run used as the reference, `--baseline o0`) defines
+/// to what `reference` (the input program's own run) defines. A compiled program can
+/// define more than its input: a read of a never-written register lands in a physical
+/// register an unrelated dead write happened to fill. The oracle compares only what the
+/// input defines (DESIGN.md, verdicts), so those bytes are not the baseline's to demand.
+pub fn restrict_defined(baseline: &mut RunResult, reference: &RunResult) {
+    for (b, r) in baseline.threads.iter_mut().zip(&reference.threads) {
+        let defined = per_channel(&r.rt_writes);
+        let mut seen: BTreeMap<(u8, u32), usize> = BTreeMap::new();
+        for w in &mut b.rt_writes {
+            for ch in &mut w.channels {
+                let n = seen.entry((w.target, ch.channel)).or_default();
+                let r = defined.get(&(w.target, ch.channel)).and_then(|v| v.get(*n));
+                *n += 1;
+                for (k, d) in ch.defined.iter_mut().enumerate() {
+                    *d &= r.and_then(|r| r.1.get(k)).copied().unwrap_or(0);
+                }
+            }
+        }
+    }
+    for (surface, b) in &mut baseline.buffers {
+        let r = reference.buffers.get(surface);
+        for (i, d) in b.defined.iter_mut().enumerate() {
+            // Bit 0 says defined; the NaN mark (bit 1) means nothing without it.
+            if r.and_then(|r| r.defined.get(i))
+                .is_none_or(|&rd| rd & 1 == 0)
+            {
+                *d = 0;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -407,38 +440,5 @@ mod tests {
             "an unmarked reference is compared exactly"
         );
         assert!(!refines(plain(0x8000_0000), plain(0)), "-0.0 is not +0.0");
-    }
-}
-
-/// Narrows what `baseline` (a compiled run used as the reference, `--baseline o0`) defines
-/// to what `reference` (the input program's own run) defines. A compiled program can
-/// define more than its input: a read of a never-written register lands in a physical
-/// register an unrelated dead write happened to fill. The oracle compares only what the
-/// input defines (DESIGN.md, verdicts), so those bytes are not the baseline's to demand.
-pub fn restrict_defined(baseline: &mut RunResult, reference: &RunResult) {
-    for (b, r) in baseline.threads.iter_mut().zip(&reference.threads) {
-        let defined = per_channel(&r.rt_writes);
-        let mut seen: BTreeMap<(u8, u32), usize> = BTreeMap::new();
-        for w in &mut b.rt_writes {
-            for ch in &mut w.channels {
-                let n = seen.entry((w.target, ch.channel)).or_default();
-                let r = defined.get(&(w.target, ch.channel)).and_then(|v| v.get(*n));
-                *n += 1;
-                for (k, d) in ch.defined.iter_mut().enumerate() {
-                    *d &= r.and_then(|r| r.1.get(k)).copied().unwrap_or(0);
-                }
-            }
-        }
-    }
-    for (surface, b) in &mut baseline.buffers {
-        let r = reference.buffers.get(surface);
-        for (i, d) in b.defined.iter_mut().enumerate() {
-            // Bit 0 says defined; the NaN mark (bit 1) means nothing without it.
-            if r.and_then(|r| r.defined.get(i))
-                .is_none_or(|&rd| rd & 1 == 0)
-            {
-                *d = 0;
-            }
-        }
     }
 }
