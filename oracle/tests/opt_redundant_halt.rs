@@ -114,10 +114,12 @@ fn not_with_work_between_halt_and_target() {
 }
 
 #[test]
-fn not_before_a_later_target() {
-    // §9.2 as this model takes it: a HALT that parks every channel jumps to the program's
-    // first HALT_TARGET. That one lies behind this HALT, so the thread ends there, without
-    // the render-target write; without the HALT the write happens.
+fn only_the_first_target_is_paired() {
+    // The pass pairs a HALT with the program's first HALT_TARGET only (it keeps its model
+    // of which target a HALT reaches simple). This HALT stands before a later target, so
+    // it stays, although halted channels would wake at that very target (§9.2: at the
+    // next HALT_TARGET) and removing it would change nothing: a missed removal, not a
+    // wrong one, so the emulator shows no difference to demand here.
     let body = |halt: &str| {
         format!(
             "{INIT}
@@ -129,5 +131,5 @@ fn not_before_a_later_target() {
     };
     let input = program("skl", 8, &body("    (+f0.0) halt(8)\n"));
     expect_no_progress(run, &input);
-    expect_forbidden_rewrite_differs(&input, &body(""));
+    assert_eq!(disagreement(&input, &program("skl", 8, &body(""))), None);
 }

@@ -49,7 +49,15 @@ pub struct DInst<'p> {
 pub struct Decoded<'p> {
     pub insts: Vec<DInst<'p>>,
     pub layout: Layout,
-    pub halt_target: Option<usize>,
+    /// Every HALT_TARGET, in program order: halted channels wake at the next one.
+    pub halt_targets: Vec<usize>,
+}
+
+impl Decoded<'_> {
+    /// The first HALT_TARGET at or after `ip`.
+    pub fn next_halt_target(&self, ip: usize) -> Option<usize> {
+        self.halt_targets.iter().copied().find(|&h| h >= ip)
+    }
 }
 
 /// Why a program cannot be executed at all.
@@ -62,11 +70,11 @@ pub struct DecodeError {
 /// Largest register space a thread may have (a guard against absurd declarations).
 pub const MAX_SPACE_BYTES: usize = 64 << 20;
 
-fn match_control_flow(insts: &[&Inst]) -> Result<(Vec<CfTargets>, Option<usize>), DecodeError> {
+fn match_control_flow(insts: &[&Inst]) -> Result<(Vec<CfTargets>, Vec<usize>), DecodeError> {
     let mut targets = vec![CfTargets::default(); insts.len()];
     let mut ifs: Vec<usize> = vec![];
     let mut loops: Vec<(usize, Vec<usize>)> = vec![];
-    let mut halt_target = None;
+    let mut halt_targets = vec![];
     let unbalanced = |ip: usize, what: &str| DecodeError {
         ip: Some(ip),
         message: format!("unbalanced control flow: {what}"),
@@ -108,8 +116,8 @@ fn match_control_flow(insts: &[&Inst]) -> Result<(Vec<CfTargets>, Option<usize>)
                     targets[m].while_ip = ip;
                 }
             }
-            Opcode::HaltTarget if halt_target.is_none() => {
-                halt_target = Some(ip);
+            Opcode::HaltTarget => {
+                halt_targets.push(ip);
             }
             _ => {}
         }
@@ -120,7 +128,7 @@ fn match_control_flow(insts: &[&Inst]) -> Result<(Vec<CfTargets>, Option<usize>)
     if let Some((ip, _)) = loops.last() {
         return Err(unbalanced(*ip, "DO without WHILE"));
     }
-    Ok((targets, halt_target))
+    Ok((targets, halt_targets))
 }
 
 /// Prepares `p` for execution. In strict mode every instruction is checked against the
@@ -149,7 +157,7 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
         });
     }
     let insts: Vec<&Inst> = p.insts().collect();
-    let (targets, halt_target) = match_control_flow(&insts)?;
+    let (targets, halt_targets) = match_control_flow(&insts)?;
     let checker = strict.then(|| crate::strict::Checker::new(p.device));
     let mut out: Vec<DInst> = Vec::with_capacity(insts.len());
     // Decoding an instruction depends only on the instruction, the layout and the mode
@@ -219,6 +227,6 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
     Ok(Decoded {
         insts: out,
         layout,
-        halt_target,
+        halt_targets,
     })
 }

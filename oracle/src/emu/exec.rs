@@ -831,7 +831,10 @@ fn cf_condition(t: &Thread, d: &DInst) -> (u32, bool) {
 
 /// When no channel is left active, execution jumps to the end of the innermost construct,
 /// as the hardware's JIP does: an IF's ELSE (if still ahead) or ENDIF, a loop's WHILE, or at
-/// top level the HALT_TARGET (or the end of the program).
+/// top level the HALT_TARGET of halted channels. Otherwise, at top level, execution goes
+/// on with the next instruction: an ENDIF's JIP outside control flow is the next
+/// instruction (eu-hardware.md §2.2), so a thread whose channels are all off still reaches
+/// its EOT.
 fn skip_if_idle(t: &mut Thread, ctx: &Ctx, next: usize) {
     t.ip = next;
     if t.active != 0 {
@@ -845,9 +848,9 @@ fn skip_if_idle(t: &mut Thread, ctx: &Ctx, next: usize) {
         }) if *e >= next => *e,
         Some(Frame::If { endif_ip, .. }) => *endif_ip,
         Some(Frame::Loop { while_ip, .. }) => *while_ip,
-        None => match ctx.decoded.halt_target {
-            Some(h) if t.halted != 0 && h >= next => h,
-            _ => ctx.decoded.insts.len(),
+        None => match ctx.decoded.next_halt_target(next) {
+            Some(h) if t.halted != 0 => h,
+            _ => next,
         },
     };
 }
@@ -961,8 +964,8 @@ pub fn exec_control(
             // eu-hardware.md §2.2: outside control flow a HALT's JIP equals its UIP, the
             // HALT target. With no channel left active it jumps there even if it halted
             // none (every channel undispatched), as it does when it halted the last ones.
-            match ctx.decoded.halt_target {
-                Some(h) if t.active == 0 && t.stack.is_empty() && h > ip => t.ip = h,
+            match ctx.decoded.next_halt_target(ip + 1) {
+                Some(h) if t.active == 0 && t.stack.is_empty() => t.ip = h,
                 _ => skip_if_idle(t, ctx, ip + 1),
             }
         }

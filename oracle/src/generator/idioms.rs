@@ -493,7 +493,8 @@ impl Gen<'_, '_> {
                 self.depth -= 1;
                 self.emit(Inst::control(Opcode::Endif, w));
             }
-            1 if loops && !self.loop_flags.is_empty() => {
+            // (Gen4/5 keep no flag live across a loop body: min/max lowering needs one.)
+            1 if loops && !self.loop_flags.is_empty() && self.info.flag_subregs >= 4 => {
                 let flag = self.loop_flags.pop().unwrap_or(self.general_flag);
                 let cnt = Reg::vgrf(self.new_vgrf(self.regs_for(Type::D)), Type::D);
                 self.emit(Inst::new(Opcode::Mov, w, cnt, vec![Reg::imm_d(0)]));
