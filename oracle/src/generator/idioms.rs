@@ -66,6 +66,12 @@ impl Gen<'_, '_> {
         (!drawn.is_empty()).then(|| self.pick(&drawn))
     }
 
+    /// One of the types the idioms compute in, if the program has any.
+    fn idiom_type(&mut self) -> Option<Type> {
+        let types = self.idiom_types();
+        (!types.is_empty()).then(|| self.pick(&types))
+    }
+
     /// The 32-bit types of this program the idioms compute in.
     fn idiom_types(&self) -> Vec<Type> {
         [Type::F, Type::D, Type::UD]
@@ -397,11 +403,9 @@ impl Gen<'_, '_> {
     /// The same expression twice (`opt_cse`), sometimes with something in between, and
     /// `mul.sat d1, -a, b; mul.sat d2, a, b` (§11.20).
     fn repeated_expr(&mut self) {
-        let types = self.idiom_types();
-        if types.is_empty() {
+        let Some(ty) = self.idiom_type() else {
             return self.alu();
-        }
-        let ty = self.pick(&types);
+        };
         let w = self.width;
         let a = self.src(ty, false);
         let b = self.src(ty, true);
@@ -592,11 +596,9 @@ impl Gen<'_, '_> {
     /// conditional modifier whose flag is read (the write must stay, with a null
     /// destination).
     fn dead_value(&mut self) {
-        let types = self.idiom_types();
-        if types.is_empty() {
+        let Some(ty) = self.idiom_type() else {
             return self.alu();
-        }
-        let ty = self.pick(&types);
+        };
         let w = self.width;
         let a = self.src(ty, false);
         let b = self.src(ty, true);
@@ -630,11 +632,9 @@ impl Gen<'_, '_> {
     /// divergent control flow or after a HALT it must not (§9.2, §11.25). The subgroup
     /// operations write scalars with NoMask, so they make new values at any depth.
     fn live_channel(&mut self) {
-        let types = self.idiom_types();
-        if types.is_empty() {
+        let Some(ty) = self.idiom_type() else {
             return self.alu();
-        }
-        let ty = self.pick(&types);
+        };
         let w = self.width;
         let t = Reg::vgrf(self.new_vgrf(1), Type::UD).with_stride(0);
         let b = Reg::vgrf(self.new_vgrf(1), ty).with_stride(0);
