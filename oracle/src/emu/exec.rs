@@ -430,6 +430,16 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
         && !d.srcs[0].negate
         && !d.srcs[0].abs
         && !inst.saturate;
+    // A predicated integer SEL of its own type without modifiers copies the chosen
+    // source's bits (eu-hardware.md §2.3: a per-channel select), so like a raw move it
+    // keeps which bytes of that source are defined.
+    let raw_select = inst.op == Opcode::Sel
+        && inst.predicate.is_some()
+        && inst.cmod.is_none()
+        && nsrc == 2
+        && !inst.saturate
+        && dst_ty.is_int()
+        && d.srcs.iter().all(|s| s.ty == dst_ty && !s.negate && !s.abs);
     // A float operation's NaN result gets the NaN mark on its bytes (compare.rs): the
     // execution type is float (eu-hardware.md §3.4: a float source makes it float; integer
     // sources cannot yield a NaN bit pattern through conversion), and not a bitwise op.
@@ -445,8 +455,15 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
         }
         count += 1;
         let mut def = !bit(e.unknown, c) && !violated;
-        if raw_move {
-            let (raw, mut bytes_def) = read_raw_bytes(t, &d.srcs[0], c);
+        if raw_move || raw_select {
+            let chosen = if raw_select {
+                let (v, dv) = predicate(t, d, c);
+                def &= dv;
+                usize::from(!v)
+            } else {
+                0
+            };
+            let (raw, mut bytes_def) = read_raw_bytes(t, &d.srcs[chosen], c);
             let bits = raw & mask_of(dst_ty);
             if !def {
                 bytes_def = [0; 8];
