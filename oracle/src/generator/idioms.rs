@@ -6,7 +6,7 @@
 //! runs, flags are set before they are read, NoMask reads only values defined in every
 //! channel the dispatch enabled.
 
-use super::alu::CONDS;
+use super::alu::{CONDS, arity};
 use super::{Gen, Val};
 use crate::generator::knobs::{Feature, IDIOM_FEATURES};
 use compiler::Opcode;
@@ -137,11 +137,7 @@ impl Gen<'_, '_> {
     fn producer(&mut self, op: Opcode, ty: Type) -> Option<Reg> {
         let a = self.src(ty, false);
         let b = self.src(ty, true);
-        let srcs = if op == Opcode::Mov {
-            vec![a]
-        } else {
-            vec![a, b]
-        };
+        let srcs = operands(op, [a, b]);
         let mut inst = Inst::new(op, self.width, Reg::null(ty), srcs);
         if op == Opcode::Sel {
             inst.cmod = Some(if self.chance(1, 2) {
@@ -278,12 +274,7 @@ impl Gen<'_, '_> {
             let op = self
                 .idiom_op(&[Opcode::Add, Opcode::Mul, Opcode::Mad, Opcode::Sel])
                 .unwrap_or(Opcode::Mov);
-            let n = match op {
-                Opcode::Mad => 3,
-                Opcode::Mov => 1,
-                _ => 2,
-            };
-            let srcs = (0..n).map(|i| self.src(Type::F, i > 0)).collect();
+            let srcs = (0..arity(op)).map(|i| self.src(Type::F, i > 0)).collect();
             let mut inst = Inst::new(op, w, temp(self, Type::F), srcs);
             if op == Opcode::Sel {
                 inst.cmod = Some(CondMod::Ge);
@@ -334,11 +325,7 @@ impl Gen<'_, '_> {
                     Some(op) => op,
                     None => Opcode::Mov,
                 };
-                let srcs = if op == Opcode::Mov {
-                    vec![u]
-                } else {
-                    vec![u, t]
-                };
+                let srcs = operands(op, [u, t]);
                 let mut inst = Inst::new(op, w, Reg::null(ty), srcs);
                 if op == Opcode::Sel {
                     inst.cmod = Some(CondMod::Ge);
@@ -608,11 +595,7 @@ impl Gen<'_, '_> {
             Some(op) => op,
             None => Opcode::Mov,
         };
-        let srcs = if op == Opcode::Mov {
-            vec![a]
-        } else {
-            vec![a, b]
-        };
+        let srcs = operands(op, [a, b]);
         let mut inst = Inst::new(op, w, t, srcs);
         let flag = self.free_flag();
         let with_flag = self.chance(1, 3);
@@ -665,4 +648,9 @@ impl Gen<'_, '_> {
             self.alu();
         }
     }
+}
+
+/// The first sources of `srcs` that `op` reads (one for MOV, two for ALU ops).
+fn operands(op: Opcode, srcs: [Reg; 2]) -> Vec<Reg> {
+    srcs[..arity(op)].to_vec()
 }
