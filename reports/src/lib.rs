@@ -2,5 +2,7 @@
 //! the compiler or the oracle), so the formats can be tested and reused on their own.
 
 pub mod junit;
+pub mod shader_runs;
 pub mod shader_stats;
+pub mod shader_stats_html;
 pub mod shader_stats_text;
