@@ -191,3 +191,27 @@ fn unreadable_files_and_failed_compilations_are_rows() {
     assert!(text(&unknown.stderr).contains("unknown metric `instrs`"));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_shader_corpus_is_what_its_generator_command_makes() {
+    // scripts/gen-shader-corpus.sh: corpus/shaders/realistic/sNNNN.eu is `eufuzz gen --seed
+    // NNNN --knobs profile=realistic`, byte for byte (seeds whose program branches on an
+    // undefined value are skipped, so some numbers are missing).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/shaders/realistic");
+    let mut names: Vec<String> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 1000, "{} programs", names.len());
+    for name in names.iter().step_by(50) {
+        let seed = name.trim_start_matches('s').trim_end_matches(".eu");
+        let out = eufuzz(&["gen", "--seed", seed, "--knobs", "profile=realistic"]);
+        assert!(out.status.success());
+        assert_eq!(
+            text(&out.stdout),
+            fs::read_to_string(dir.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+}
