@@ -193,9 +193,7 @@ impl Swizzle {
 
     /// The swizzle whose component `i` reads component `comps[i]` (each taken mod 4).
     pub const fn new(comps: [u8; 4]) -> Swizzle {
-        Swizzle(
-            (comps[0] & 3) | (comps[1] & 3) << 2 | (comps[2] & 3) << 4 | (comps[3] & 3) << 6,
-        )
+        Swizzle((comps[0] & 3) | (comps[1] & 3) << 2 | (comps[2] & 3) << 4 | (comps[3] & 3) << 6)
     }
 
     /// `.xxxx`-style: every component reads `comp`.
@@ -221,7 +219,7 @@ impl Swizzle {
     /// pair then names one whole DF of a 16-byte row (fp64-align16.md §1.3).
     pub fn selects_df_pairs(self) -> bool {
         let c = self.comps();
-        c[0] % 2 == 0 && c[1] == c[0] + 1 && c[2] % 2 == 0 && c[3] == c[2] + 1
+        c[0].is_multiple_of(2) && c[1] == c[0] + 1 && c[2].is_multiple_of(2) && c[3] == c[2] + 1
     }
 
     /// Mesa's printed form without the dot: one letter when all four agree (`x`), else four.

@@ -10,7 +10,9 @@ use compiler::{Inst, Opcode, Program};
 use proptest::prelude::*;
 
 fn program(body: &str) -> String {
-    format!("eu 1\ntarget hsw\ndispatch 8\nthreads 1\nvgrf v0 2\nvgrf v1 2\n\nSTART B0\n    {body}\nEND B0\n")
+    format!(
+        "eu 1\ntarget hsw\ndispatch 8\nthreads 1\nvgrf v0 2\nvgrf v1 2\n\nSTART B0\n    {body}\nEND B0\n"
+    )
 }
 
 fn first(text: &str) -> Inst {
@@ -92,7 +94,10 @@ fn existing_align1_programs_are_unchanged() {
     // No new field shows in an Align1 line, and the defaults are what every constructor gives.
     let r = Reg::grf(4, 0, Region::PACKED8, Type::F);
     assert!(r.swizzle.is_identity() && r.writemask.is_full());
-    assert_eq!(Inst::new(Opcode::Mov, 8, r, vec![r]).access_mode, AccessMode::Align1);
+    assert_eq!(
+        Inst::new(Opcode::Mov, 8, r, vec![r]).access_mode,
+        AccessMode::Align1
+    );
     let text = program("mov(8) g2<8;8,1>:F, g4.1<4;4,1>:F");
     assert_eq!(print_program(&parse_program(&text).unwrap()), text);
 }

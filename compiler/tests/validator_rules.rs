@@ -624,6 +624,10 @@ fn align16_fields_only_where_align16_reads_them() {
         edit(&|i| i.srcs[0].writemask = WriteMask(1)),
         edit(&|i| i.srcs[0] = Reg::imm_f(1.0).swizzled(Swizzle::replicate(2))),
     ] {
-        assert!(rules_of(&bad).contains(&Rule::Align16Form), "{:?}", bad.blocks[0].insts[0]);
+        assert!(
+            rules_of(&bad).contains(&Rule::Align16Form),
+            "{:?}",
+            bad.blocks[0].insts[0]
+        );
     }
 }

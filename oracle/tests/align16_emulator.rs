@@ -193,7 +193,11 @@ fn halves_and_nibbles_use_their_own_channel_enables() {
     // and reads its sources without a register bump.
     let regs = run_on(
         "hsw",
-        &[LOAD_DF, FILL_DF, "    mov(8) g50:DF, g40<4>.xyzw:DF { Align16 }"],
+        &[
+            LOAD_DF,
+            FILL_DF,
+            "    mov(8) g50:DF, g40<4>.xyzw:DF { Align16 }",
+        ],
         Some(0x0f),
         false,
     );
@@ -228,10 +232,7 @@ fn a_32bit_swizzle_permutes_each_vec4() {
         floats(&regs, 50, 8),
         some(&[3.0, 4.0, 1.0, 2.0, 7.0, 8.0, 5.0, 6.0])
     );
-    let regs = run(
-        "hsw",
-        &[LOAD_F, "    mov(8) g50:F, g40<4>.y:F { Align16 }"],
-    );
+    let regs = run("hsw", &[LOAD_F, "    mov(8) g50:F, g40<4>.y:F { Align16 }"]);
     assert_eq!(
         floats(&regs, 50, 8),
         some(&[2.0, 2.0, 2.0, 2.0, 6.0, 6.0, 6.0, 6.0])

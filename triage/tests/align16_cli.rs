@@ -28,7 +28,8 @@ fn strict_run_rejects_align16_on_gfx11_and_later_with_the_named_rule() {
         let (code, text) = run_strict(target);
         assert_eq!(code, Some(1), "{target}: {text}");
         assert!(
-            text.contains("[align16-gfx11]") && text.contains("Align16 mode doesn't exist on Gfx11+"),
+            text.contains("[align16-gfx11]")
+                && text.contains("Align16 mode doesn't exist on Gfx11+"),
             "{target}: {text}"
         );
     }

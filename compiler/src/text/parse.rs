@@ -207,7 +207,10 @@ fn parse_fixed_region(c: &mut Cursor) -> Result<(Region, RegionForm)> {
     if c.eat('>') {
         return Ok((Region::align16(vstride), RegionForm::Short));
     }
-    c.expect(';', "`;` in a region `<vstride;width,hstride>`, or `>` closing an Align16 `<vstride>`")?;
+    c.expect(
+        ';',
+        "`;` in a region `<vstride;width,hstride>`, or `>` closing an Align16 `<vstride>`",
+    )?;
     let region = parse_region_tail(c, vstride)?;
     Ok((region, RegionForm::Full))
 }

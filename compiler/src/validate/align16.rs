@@ -32,7 +32,9 @@ pub(super) fn check(ip: usize, inst: &Inst, r: &mut Report) {
     let mut fields = swizzled.chain(partial);
     if !inst.is_align16() {
         if fields.next().is_some() {
-            bad("a swizzle or writemask on an Align1 instruction, which ignores them: mark it `{ Align16 }`");
+            bad(
+                "a swizzle or writemask on an Align1 instruction, which ignores them: mark it `{ Align16 }`",
+            );
         }
     } else if fields.any(|reg| !carries_components(reg)) {
         bad("a swizzle or writemask on an immediate, null or indirect operand");

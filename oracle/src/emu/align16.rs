@@ -85,7 +85,9 @@ fn checked(offs: Vec<u64>, size: u64, layout: &Layout, reg: &Reg) -> Result<Loc,
             compiler::text::print_reg(reg)
         )));
     }
-    Ok(Loc::Space(offs.into_iter().map(|a| a as u32).collect::<Rc<[u32]>>()))
+    Ok(Loc::Space(
+        offs.into_iter().map(|a| a as u32).collect::<Rc<[u32]>>(),
+    ))
 }
 
 /// Byte offset from the operand's first byte of channel `c` of one (uncompressed) half.
@@ -190,10 +192,11 @@ fn unconfirmed(inst: &Inst, info: &DeviceInfo) -> Option<&'static str> {
         if is_64bit(s) && !s.swizzle.selects_df_pairs() {
             // §1.3 defines rows of DFs picked by pairs (2k, 2k+1); a pair such as (1, 0)
             // would splice dwords of two DFs, which no document describes.
-            return Some("DF Align16 swizzle pair not of the form (2k, 2k+1): effect not confirmed");
+            return Some(
+                "DF Align16 swizzle pair not of the form (2k, 2k+1): effect not confirmed",
+            );
         }
-        if !is_64bit(s) && matches!(s.kind, RegKind::Fixed { region, .. } if region.vstride == 2)
-        {
+        if !is_64bit(s) && matches!(s.kind, RegKind::Fixed { region, .. } if region.vstride == 2) {
             // eu-hardware.md §1.3 allows VertStride 2 from HSW on but describes only 0
             // (replicate) and 4 (next vec4) for 32-bit data; §1.2 of the DF sheet covers DF.
             return Some("32-bit Align16 source with VertStride 2: effect not confirmed");

@@ -4,8 +4,8 @@
 use super::Row;
 use super::rules::regions::always;
 use super::rules::{
-    align16 as a16, indirect as ind, instructions as ins, mixed_float as mix, operand_types as ty, qword,
-    regions as reg, sends, three_src as tri,
+    align16 as a16, indirect as ind, instructions as ins, mixed_float as mix, operand_types as ty,
+    qword, regions as reg, sends, three_src as tri,
 };
 use compiler::Device;
 use compiler::device::DeviceInfo;

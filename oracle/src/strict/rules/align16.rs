@@ -94,7 +94,11 @@ rule!(
     "Align16 mixed float mode assumes packed data (vstride must be 4",
     |i, _| align16(i)
         && is_mixed_float(i)
-        && i.srcs.iter().take(2).filter(|s| !s.is_imm()).any(|s| vstride(s).is_some_and(|v| v != 4))
+        && i.srcs
+            .iter()
+            .take(2)
+            .filter(|s| !s.is_imm())
+            .any(|s| vstride(s).is_some_and(|v| v != 4))
 );
 
 rule!(
@@ -160,9 +164,7 @@ rule!(
     DF_SWIZZLE_PAIR,
     "df-align16-swizzle-pair",
     "A DF Align16 source swizzle must select 32-bit pairs (2k, 2k+1) (fp64-align16.md §1.3)",
-    |i, _| {
-        reg_srcs(i).any(|s| is_64bit(s) && !s.swizzle.selects_df_pairs())
-    }
+    |i, _| { reg_srcs(i).any(|s| is_64bit(s) && !s.swizzle.selects_df_pairs()) }
 );
 
 /// Whether a DF Align16 operand's second 16-byte row (z/w) lies in the next GRF: at
@@ -218,7 +220,12 @@ rule!(
     IVB_EXEC_SIZE,
     "ivb-align16-exec-size",
     "In Align16 access mode, SIMD16 is not allowed for DW operations and SIMD8 is not allowed for DF operations",
-    |i, _| align16(i) && (if has_df(i) { i.exec_size >= 8 } else { i.exec_size >= 16 })
+    |i, _| align16(i)
+        && (if has_df(i) {
+            i.exec_size >= 8
+        } else {
+            i.exec_size >= 16
+        })
 );
 
 rule!(
