@@ -200,12 +200,14 @@ fn parse_region(c: &mut Cursor) -> Result<Region> {
 /// The region of a fixed GRF after `g<nr>[.sub]`: `<V;W,H>`; the Align16 short form `<V>`
 /// ([`Region::align16`]); or nothing, an Align16 destination's implied `<4;4,1>`.
 fn parse_fixed_region(c: &mut Cursor) -> Result<(Region, RegionForm)> {
+    c.skip_ws();
+    let col = c.col();
     if !c.eat('<') {
-        return Ok((Region::align16(4), RegionForm::Omitted));
+        return Ok((Region::align16(4), RegionForm::Omitted(col)));
     }
     let vstride: u8 = c.number("vertical stride")?;
     if c.eat('>') {
-        return Ok((Region::align16(vstride), RegionForm::Short));
+        return Ok((Region::align16(vstride), RegionForm::Short(col)));
     }
     c.expect(
         ';',
@@ -643,12 +645,13 @@ fn parse_operand(c: &mut Cursor) -> Result<Operand> {
     Ok(op)
 }
 
-/// How a fixed GRF's region was written; the short and omitted forms are Align16 only.
+/// How a fixed GRF's region was written; the short and omitted forms (with the column
+/// where they start, for the error) are Align16 only.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum RegionForm {
     Full,
-    Short,
-    Omitted,
+    Short(usize),
+    Omitted(usize),
 }
 
 /// Component letters after an operand (`.xy`, `.zwxy`) and the column they start at: a
@@ -712,11 +715,16 @@ fn finish_operand(c: &Cursor, op: Operand, is_dst: bool, mode: AccessMode) -> Re
         col,
         msg,
     };
-    if mode == AccessMode::Align1 && op.form != RegionForm::Full {
-        return Err(at(
-            c.col(),
-            "a fixed GRF needs a full `<vstride;width,hstride>` region unless the instruction is `{ Align16 }`".into(),
-        ));
+    if mode == AccessMode::Align1 {
+        match op.form {
+            RegionForm::Full => {}
+            RegionForm::Omitted(col) | RegionForm::Short(col) => {
+                return Err(at(
+                    col,
+                    "expected a region `<vstride;width,hstride>` (the short `<vstride>` and omitted forms need `{ Align16 }`)".into(),
+                ));
+            }
+        }
     }
     let Some(letters) = op.letters else {
         return Ok(reg);
