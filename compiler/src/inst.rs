@@ -356,9 +356,12 @@ impl Inst {
     }
 
     /// Whether the write leaves some bytes of the destination's registers untouched by this
-    /// instruction (predicated, strided, or not covering whole registers).
+    /// instruction (predicated, writemasked, strided, or not covering whole registers).
     pub fn is_partial_write(&self) -> bool {
         if self.predicate.is_some() && self.op != Opcode::Sel {
+            return true;
+        }
+        if self.is_align16() && !self.dst.writemask.is_full() {
             return true;
         }
         match self.dst.kind {

@@ -102,6 +102,15 @@ fn existing_align1_programs_are_unchanged() {
     assert_eq!(print_program(&parse_program(&text).unwrap()), text);
 }
 
+#[test]
+fn a_partial_writemask_is_a_partial_write() {
+    // Liveness and dead-code passes must not treat `v0.xz` as killing all of v0.
+    let whole = first(&program("mov(8) v0:F, v1.zwxy:F { Align16 }"));
+    let part = first(&program("mov(8) v0.xz:F, v1.zwxy:F { Align16 }"));
+    assert!(!whole.is_partial_write());
+    assert!(part.is_partial_write());
+}
+
 fn operand(kind: u8, nr: u8, sub16: bool, vstride: u8, ty: Type) -> Reg {
     match kind % 3 {
         0 => Reg::grf(

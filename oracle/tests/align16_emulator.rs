@@ -331,3 +331,74 @@ fn strict_mode_rejects_align16_on_icl_with_the_named_rule() {
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     assert_eq!(floats(&regs[0], 21, 8), some(&[1.0f32; 8]));
 }
+
+#[test]
+fn a_compressed_32bit_vstride0_source_is_bumped_on_gen7_only() {
+    // fp64-align16.md §3.1: "the same bug hits any compressed Gen7 instruction with a
+    // vstride-0, width>1 source ... second half of a compressed instruction adds 1 GRF to
+    // every source except true scalars"; eu-hardware.md §1.3: otherwise VertStride 0
+    // replicates the same vec4 for every 4-channel group. g40 holds 1..8, g41 9..16.
+    let load = "    mov(16) g40<8;8,1>:F, attr0:F { NoMask }";
+    let inst = "    mov(16) g50:F, g40<0>.xyzw:F { NoMask Align16 }";
+    let text = |target: &str| {
+        format!(
+            "eu 1\ntarget {target}\ndispatch 8\nthreads 1\nattr attr0 2\nSTART B0\n{load}\n{inst}\nEND B0\n"
+        )
+    };
+    let mut inputs = Inputs::default();
+    inputs
+        .attrs
+        .insert((0, 0), (1..=16).map(|k| f(k as f32)).collect());
+    let cfg = RunConfig {
+        fuel: 100,
+        ..RunConfig::default()
+    };
+    let run16 = |target: &str| {
+        let p = parse_program(&text(target)).unwrap();
+        let (r, regs) = run_inspect(&p, &inputs, &cfg);
+        assert_eq!(r.outcome, Outcome::Completed);
+        floats(&regs[0], 50, 16)
+    };
+    let vec4 = [1.0, 2.0, 3.0, 4.0];
+    let next = [9.0, 10.0, 11.0, 12.0];
+    let hsw: Vec<f32> = [vec4, vec4, next, next].concat();
+    assert_eq!(run16("hsw"), some(&hsw));
+    assert_eq!(run16("skl"), some(&[vec4; 4].concat()));
+}
+
+#[test]
+fn a_masked_off_component_writes_nothing_and_its_flag_bit_is_unknown() {
+    // eu-hardware.md §1.3: the writemask enables components. Whether it also gates the
+    // conditional modifier's flag write is not documented, so those bits are undefined;
+    // the enabled components' bits are the comparison (1 < 2.5, 2 < 2.5, 3, 4 not).
+    let regs = run(
+        "hsw",
+        &[
+            LOAD_F,
+            FILL_F,
+            "    mov(1) f0.0<0;1,0>:UW, 0:UW { NoMask }",
+            "    cmp.l.f0.0(8) g50.xy:F, g40<4>.xyzw:F, 2.5:F { Align16 }",
+        ],
+    );
+    let bits: Vec<Option<bool>> = (0..8)
+        .map(|c| (regs.flags_def >> c & 1 != 0).then_some(regs.flags >> c & 1 != 0))
+        .collect();
+    assert_eq!(
+        bits,
+        vec![
+            Some(true),
+            Some(true),
+            None,
+            None,
+            Some(false),
+            Some(false),
+            None,
+            None
+        ]
+    );
+    let t = f32::from_bits(u32::MAX);
+    let got = floats(&regs, 50, 8);
+    assert_eq!(got[2], Some(-1.0));
+    assert_eq!(got[3], Some(-1.0));
+    assert!(got[0].is_some_and(|x| x.to_bits() == t.to_bits()) && got[4] == Some(0.0));
+}
