@@ -194,7 +194,9 @@ fn parse_type(c: &mut Cursor) -> Result<Type> {
 fn parse_region(c: &mut Cursor) -> Result<Region> {
     const WHAT: &str = "a region `<vstride;width,hstride>`";
     c.expect('<', WHAT)?;
-    parse_region_rest(c)
+    let vstride = c.number("vertical stride")?;
+    c.expect(';', "`;` in a region `<vstride;width,hstride>`")?;
+    parse_region_tail(c, vstride)
 }
 
 /// The region of a fixed GRF after `g<nr>[.sub]`: `<V;W,H>`; the Align16 short form `<V>`
@@ -215,12 +217,6 @@ fn parse_fixed_region(c: &mut Cursor) -> Result<(Region, RegionForm)> {
     )?;
     let region = parse_region_tail(c, vstride)?;
     Ok((region, RegionForm::Full))
-}
-
-fn parse_region_rest(c: &mut Cursor) -> Result<Region> {
-    let vstride = c.number("vertical stride")?;
-    c.expect(';', "`;` in a region `<vstride;width,hstride>`")?;
-    parse_region_tail(c, vstride)
 }
 
 /// `width,hstride>` of a region whose `<vstride;` has been read.
