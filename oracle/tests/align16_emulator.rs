@@ -423,7 +423,7 @@ fn random_align16_instructions_never_crash_the_emulator_and_run_deterministicall
         p.blocks[0].insts.clear();
         for _ in 0..3 {
             let ty = [Type::F, Type::D, Type::UD, Type::DF][rng.random_range(0..4)];
-            let mut operand = |rng: &mut rand_chacha::ChaCha8Rng| {
+            let operand = |rng: &mut rand_chacha::ChaCha8Rng| {
                 let sub = [0u8, 16, 4][rng.random_range(0..3)];
                 let vstride = [0u8, 2, 4, 8][rng.random_range(0..4)];
                 Reg::grf(rng.random_range(2..126), sub, Region::align16(vstride), ty)
