@@ -155,6 +155,17 @@ pub struct MsgDesc {
     pub header: bool,
 }
 
+/// Access mode (eu-hardware.md §1.3): how operands are addressed. Align1 walks
+/// `<vstride;width,hstride>` regions per channel; Align16 treats operands as vec4s of 32-bit
+/// components with a swizzle per source and a writemask on the destination (Gen4 through
+/// Gfx10 only).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize, Arbitrary)]
+pub enum AccessMode {
+    #[default]
+    Align1,
+    Align16,
+}
+
 /// One instruction. Execution controls follow Mesa: `group` is the first channel of the
 /// execution/predicate mask the instruction uses, `nomask` is `force_writemask_all`.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Arbitrary)]
@@ -180,6 +191,9 @@ pub struct Inst {
     #[serde(default)]
     pub no_dd_check: bool,
     pub eot: bool,
+    /// Align1 (the default, not printed) or Align16 (`{ Align16 }`).
+    #[serde(default)]
+    pub access_mode: AccessMode,
     /// LOAD_PAYLOAD: how many leading sources are whole-register header sources.
     pub header_size: u8,
     pub dst: Reg,
@@ -203,6 +217,7 @@ impl Inst {
             no_dd_clear: false,
             no_dd_check: false,
             eot: false,
+            access_mode: AccessMode::Align1,
             header_size: 0,
             dst,
             srcs,
@@ -240,6 +255,16 @@ impl Inst {
     pub fn with_sat(mut self) -> Inst {
         self.saturate = true;
         self
+    }
+
+    /// The same instruction in Align16 access mode.
+    pub fn with_align16(mut self) -> Inst {
+        self.access_mode = AccessMode::Align16;
+        self
+    }
+
+    pub fn is_align16(&self) -> bool {
+        self.access_mode == AccessMode::Align16
     }
 
     pub fn with_eot(mut self) -> Inst {
@@ -331,9 +356,12 @@ impl Inst {
     }
 
     /// Whether the write leaves some bytes of the destination's registers untouched by this
-    /// instruction (predicated, strided, or not covering whole registers).
+    /// instruction (predicated, writemasked, strided, or not covering whole registers).
     pub fn is_partial_write(&self) -> bool {
         if self.predicate.is_some() && self.op != Opcode::Sel {
+            return true;
+        }
+        if self.is_align16() && !self.dst.writemask.is_full() {
             return true;
         }
         match self.dst.kind {

@@ -306,10 +306,31 @@ fn run_stages(
     Ok(())
 }
 
+/// Why the pipeline cannot take `input` at all: its passes model Mesa's scalar (fs)
+/// backend, which never sees Align16; rewriting Align16 operands as Align1 regions would
+/// produce wrong code that looks like a compiler bug. (The vec4 DF pipeline of issue 15
+/// will lower them.)
+fn unsupported_input(input: &Program) -> Option<Outcome> {
+    let ip = input.insts().position(|i| i.is_align16())?;
+    Some(Outcome::Failed {
+        pass: "input".into(),
+        message: format!(
+            "ip {ip} is an Align16 instruction: the scalar pipeline has no Align16 (vec4) lowering; run Align16 hardware IR with `eufuzz run --strict`"
+        ),
+    })
+}
+
 /// Compiles `input` through the pipeline.
 pub fn compile(input: &Program, opts: &CompileOptions) -> Compilation {
     let mut program = input.clone();
     let mut records = vec![];
+    if let Some(outcome) = unsupported_input(input) {
+        return Compilation {
+            program,
+            passes: records,
+            outcome,
+        };
+    }
     let outcome = match run_stages(&mut program, &mut records, opts) {
         Ok(()) | Err(Stop::Requested) => Outcome::Compiled,
         Err(Stop::Ended(outcome)) => outcome,

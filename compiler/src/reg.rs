@@ -40,6 +40,19 @@ impl Region {
     /// `<8;8,1>`: the common packed SIMD8 region.
     pub const PACKED8: Region = Region::new(8, 8, 1);
 
+    /// The region stored for an Align16 operand with VertStride `vstride`: Align16 encodes
+    /// only VertStride for a source and nothing but HorzStride 1 for a destination
+    /// (eu-hardware.md §1.3), so width and hstride are fixed at 4 and 1 (`<V>` in the text
+    /// form; the emulator's Align16 addressing reads only `vstride`).
+    pub const fn align16(vstride: u8) -> Region {
+        Region::new(vstride, 4, 1)
+    }
+
+    /// Whether this is the region [`Region::align16`] stores, printed in the short form.
+    pub fn is_align16_form(self) -> bool {
+        self.width == 4 && self.hstride == 1
+    }
+
     /// The packed-style region `<w*stride;w,stride>` that reads elements `stride` apart.
     pub fn strided(exec_size: u32, stride: u8) -> Region {
         if stride == 0 {
@@ -163,13 +176,121 @@ pub enum RegKind {
     Imm(u64),
 }
 
-/// One operand: location, type and source modifiers.
+/// An Align16 source swizzle (eu-hardware.md §1.3): for each of the four components of a
+/// 4-channel group, which 32-bit component of the vec4 it reads. Packed like Mesa's
+/// `BRW_SWIZZLE4` (component `i` in bits `2i..2i+2`) so every byte value is a swizzle and
+/// the type stays a plain `Copy` value. Align1 instructions ignore it; the validator
+/// reports a non-identity swizzle there.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Arbitrary)]
+pub struct Swizzle(pub u8);
+
+/// Component letters of swizzles and writemasks, in component order.
+pub const COMPONENT_LETTERS: [char; 4] = ['x', 'y', 'z', 'w'];
+
+impl Swizzle {
+    /// `.xyzw`: component `i` reads component `i` (the default of every operand).
+    pub const XYZW: Swizzle = Swizzle::new([0, 1, 2, 3]);
+
+    /// The swizzle whose component `i` reads component `comps[i]` (each taken mod 4).
+    pub const fn new(comps: [u8; 4]) -> Swizzle {
+        Swizzle((comps[0] & 3) | (comps[1] & 3) << 2 | (comps[2] & 3) << 4 | (comps[3] & 3) << 6)
+    }
+
+    /// `.xxxx`-style: every component reads `comp`.
+    pub const fn replicate(comp: u8) -> Swizzle {
+        Swizzle::new([comp, comp, comp, comp])
+    }
+
+    /// Which component component `i` (mod 4) reads.
+    pub const fn comp(self, i: u32) -> u8 {
+        (self.0 >> (2 * (i % 4))) & 3
+    }
+
+    /// The four selectors in order.
+    pub const fn comps(self) -> [u8; 4] {
+        [self.comp(0), self.comp(1), self.comp(2), self.comp(3)]
+    }
+
+    pub fn is_identity(self) -> bool {
+        self == Swizzle::XYZW
+    }
+
+    /// Whether both 32-bit pairs are of the form `(2k, 2k+1)`: read on a DF source, each
+    /// pair then names one whole DF of a 16-byte row (fp64-align16.md §1.3).
+    pub fn selects_df_pairs(self) -> bool {
+        let c = self.comps();
+        c[0].is_multiple_of(2) && c[1] == c[0] + 1 && c[2].is_multiple_of(2) && c[3] == c[2] + 1
+    }
+
+    /// Mesa's printed form without the dot: one letter when all four agree (`x`), else four.
+    pub fn letters(self) -> String {
+        let c = self.comps();
+        let letter = |k: u8| COMPONENT_LETTERS[k as usize];
+        if c.iter().all(|&k| k == c[0]) {
+            letter(c[0]).to_string()
+        } else {
+            c.iter().map(|&k| letter(k)).collect()
+        }
+    }
+}
+
+impl Default for Swizzle {
+    fn default() -> Swizzle {
+        Swizzle::XYZW
+    }
+}
+
+/// An Align16 destination writemask (eu-hardware.md §1.3): bit `i` enables component `i`
+/// of every 4-channel group (for 64-bit data, DF component `i`, fp64-align16.md §2). Only
+/// the low four bits mean anything; Align1 instructions ignore it and the validator reports
+/// a partial mask there.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Arbitrary)]
+pub struct WriteMask(pub u8);
+
+impl WriteMask {
+    /// `.xyzw`: every component written (the default of every operand; printed without suffix).
+    pub const XYZW: WriteMask = WriteMask(0xf);
+
+    /// Whether component `i` (mod 4) is written.
+    pub const fn enables(self, i: u32) -> bool {
+        self.0 >> (i % 4) & 1 != 0
+    }
+
+    pub fn is_full(self) -> bool {
+        self.0 & 0xf == 0xf
+    }
+
+    /// The printed form without the dot, components in order (`xz`); empty for no component.
+    pub fn letters(self) -> String {
+        (0..4)
+            .filter(|&i| self.enables(i))
+            .map(|i| COMPONENT_LETTERS[i as usize])
+            .collect()
+    }
+}
+
+impl Default for WriteMask {
+    fn default() -> WriteMask {
+        WriteMask::XYZW
+    }
+}
+
+/// One operand: location, type, source modifiers, and the Align16 swizzle (sources) or
+/// writemask (destinations). The Align16 fields default to "all components in order" so
+/// that every Align1 operand is built, compared and serialised exactly as before; the
+/// `Arbitrary` impl leaves them at that default (the text tests cover them separately).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Arbitrary)]
 pub struct Reg {
     pub kind: RegKind,
     pub ty: Type,
     pub negate: bool,
     pub abs: bool,
+    #[serde(default)]
+    #[arbitrary(default)]
+    pub swizzle: Swizzle,
+    #[serde(default)]
+    #[arbitrary(default)]
+    pub writemask: WriteMask,
 }
 
 impl Reg {
@@ -179,7 +300,21 @@ impl Reg {
             ty,
             negate: false,
             abs: false,
+            swizzle: Swizzle::XYZW,
+            writemask: WriteMask::XYZW,
         }
+    }
+
+    /// The same operand read through an Align16 swizzle.
+    pub fn swizzled(mut self, swizzle: Swizzle) -> Reg {
+        self.swizzle = swizzle;
+        self
+    }
+
+    /// The same operand written through an Align16 writemask (low four bits).
+    pub fn masked(mut self, mask: u8) -> Reg {
+        self.writemask = WriteMask(mask & 0xf);
+        self
     }
 
     pub const fn null(ty: Type) -> Reg {

@@ -603,3 +603,31 @@ fn subgroup_form() {
         skl16("find_live_channel.z.f0.0(16) v0<0>:UD { NoMask }"),
     );
 }
+
+#[test]
+fn align16_fields_only_where_align16_reads_them() {
+    use compiler::reg::{Swizzle, WriteMask};
+    let good = || skl16("mov(16) v0.xz:F, attr0.zwxy:F { Align16 }");
+    case(
+        Rule::Align16Form,
+        good(),
+        skl16("mov(16) v0.xz:F, attr0.zwxy:F"),
+    );
+    let edit = |f: &dyn Fn(&mut Inst)| {
+        let mut p = good();
+        f(&mut p.blocks[0].insts[0]);
+        p
+    };
+    for bad in [
+        edit(&|i| i.dst.writemask = WriteMask(0)),
+        edit(&|i| i.dst.swizzle = Swizzle::replicate(1)),
+        edit(&|i| i.srcs[0].writemask = WriteMask(1)),
+        edit(&|i| i.srcs[0] = Reg::imm_f(1.0).swizzled(Swizzle::replicate(2))),
+    ] {
+        assert!(
+            rules_of(&bad).contains(&Rule::Align16Form),
+            "{:?}",
+            bad.blocks[0].insts[0]
+        );
+    }
+}

@@ -4,10 +4,10 @@
 use crate::cfg::{Cfg, Edge, EdgeKind};
 use crate::device::{ALL_DEVICES, Device};
 use crate::inputs::{Inputs, TextureFormat, Value};
-use crate::inst::{CMOD_NAMES, Inst, MsgDesc, MsgKind, PRED_NAMES, Predicate};
+use crate::inst::{AccessMode, CMOD_NAMES, Inst, MsgDesc, MsgKind, PRED_NAMES, Predicate};
 use crate::opcode::Opcode;
 use crate::program::{Block, Program};
-use crate::reg::{ARF_NAMES, Reg, RegKind, Region};
+use crate::reg::{ARF_NAMES, COMPONENT_LETTERS, Reg, RegKind, Region, Swizzle, WriteMask};
 use crate::text::print::TEXT_VERSION;
 use crate::text::{Comments, Document};
 use crate::types::{Type, f32_to_vf};
@@ -196,6 +196,31 @@ fn parse_region(c: &mut Cursor) -> Result<Region> {
     c.expect('<', WHAT)?;
     let vstride = c.number("vertical stride")?;
     c.expect(';', "`;` in a region `<vstride;width,hstride>`")?;
+    parse_region_tail(c, vstride)
+}
+
+/// The region of a fixed GRF after `g<nr>[.sub]`: `<V;W,H>`; the Align16 short form `<V>`
+/// ([`Region::align16`]); or nothing, an Align16 destination's implied `<4;4,1>`.
+fn parse_fixed_region(c: &mut Cursor) -> Result<(Region, RegionForm)> {
+    c.skip_ws();
+    let col = c.col();
+    if !c.eat('<') {
+        return Ok((Region::align16(4), RegionForm::Omitted(col)));
+    }
+    let vstride: u8 = c.number("vertical stride")?;
+    if c.eat('>') {
+        return Ok((Region::align16(vstride), RegionForm::Short(col)));
+    }
+    c.expect(
+        ';',
+        "`;` in a region `<vstride;width,hstride>`, or `>` closing an Align16 `<vstride>`",
+    )?;
+    let region = parse_region_tail(c, vstride)?;
+    Ok((region, RegionForm::Full))
+}
+
+/// `width,hstride>` of a region whose `<vstride;` has been read.
+fn parse_region_tail(c: &mut Cursor, vstride: u8) -> Result<Region> {
     let width = c.number("width")?;
     c.expect(',', "`,` in a region `<vstride;width,hstride>`")?;
     let hstride = c.number("horizontal stride")?;
@@ -450,7 +475,11 @@ fn parse_offset_stride(c: &mut Cursor, with_stride: bool) -> Result<(u32, u8)> {
 
 /// `.N` (elements) or `.Nb` (bytes) after a hardware register; resolved once the type is known.
 fn parse_subnr(c: &mut Cursor) -> Result<Option<(u32, bool)>> {
-    if !c.eat('.') {
+    let letters_follow = c
+        .rest()
+        .strip_prefix('.')
+        .is_some_and(|r| r.starts_with(COMPONENT_LETTERS));
+    if letters_follow || !c.eat('.') {
         return Ok(None);
     }
     let n: u32 = c.number("sub-register number")?;
@@ -471,7 +500,9 @@ fn resolve_subnr(c: &Cursor, sub: Option<(u32, bool)>, ty: Type) -> Result<u8> {
         .or_else(|_| c.err(format!("sub-register byte offset {bytes} is out of range")))
 }
 
-fn parse_register(c: &mut Cursor) -> Result<Reg> {
+fn parse_register(c: &mut Cursor) -> Result<Operand> {
+    let mut form = RegionForm::Full;
+    let mut letters = None;
     let start = c.pos;
     let Some(w) = c.word() else {
         let found = c.found();
@@ -502,6 +533,7 @@ fn parse_register(c: &mut Cursor) -> Result<Reg> {
         ("v", Some(_)) | ("attr", Some(_)) => {
             let n = narrow(c, nr(c)?, u32::MAX as u64)? as u32;
             let (offset, stride) = parse_offset_stride(c, true)?;
+            letters = parse_letters(c)?;
             let kind = if name == "v" {
                 RegKind::Vgrf {
                     nr: n,
@@ -520,6 +552,7 @@ fn parse_register(c: &mut Cursor) -> Result<Reg> {
         ("u", Some(_)) => {
             let n = narrow(c, nr(c)?, u32::MAX as u64)? as u32;
             let (offset, _) = parse_offset_stride(c, false)?;
+            letters = parse_letters(c)?;
             (RegKind::Uniform { nr: n, offset }, parse_type(c)?)
         }
         ("g", None) if c.rest().starts_with('[') => {
@@ -529,7 +562,9 @@ fn parse_register(c: &mut Cursor) -> Result<Reg> {
         ("g", Some(_)) => {
             let n = narrow(c, nr(c)?, u16::MAX as u64)? as u16;
             let sub = parse_subnr(c)?;
-            let region = parse_region(c)?;
+            let (region, region_form) = parse_fixed_region(c)?;
+            form = region_form;
+            letters = parse_letters(c)?;
             let ty = parse_type(c)?;
             let subnr = resolve_subnr(c, sub, ty)?;
             (
@@ -551,6 +586,7 @@ fn parse_register(c: &mut Cursor) -> Result<Reg> {
             let n = narrow(c, nr(c)?, u8::MAX as u64)? as u8;
             let sub = parse_subnr(c)?;
             let region = parse_region(c)?;
+            letters = parse_letters(c)?;
             let ty = parse_type(c)?;
             let subnr = resolve_subnr(c, sub, ty)?;
             (
@@ -564,10 +600,14 @@ fn parse_register(c: &mut Cursor) -> Result<Reg> {
             )
         }
     };
-    Ok(Reg::new(kind_and_type.0, kind_and_type.1))
+    Ok(Operand {
+        reg: Reg::new(kind_and_type.0, kind_and_type.1),
+        form,
+        letters,
+    })
 }
 
-fn parse_operand(c: &mut Cursor) -> Result<Reg> {
+fn parse_operand(c: &mut Cursor) -> Result<Operand> {
     c.skip_ws();
     let mut negate = false;
     if let Some(after) = c.rest().strip_prefix('-') {
@@ -584,20 +624,134 @@ fn parse_operand(c: &mut Cursor) -> Result<Reg> {
         c.pos += "(abs)".len();
     }
     let rest = c.rest();
-    let mut reg = if rest.starts_with('(') {
+    let mut op = if rest.starts_with('(') {
         c.pos += 1;
         let r = parse_imm(c)?;
         c.expect(')', "`)` closing an immediate")?;
-        r
+        Operand::plain(r)
     } else if rest.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-' || ch == '[')
         || rest.starts_with("inf")
     {
-        parse_imm(c)?
+        Operand::plain(parse_imm(c)?)
     } else {
         parse_register(c)?
     };
-    reg.negate = negate;
-    reg.abs = abs;
+    op.reg.negate = negate;
+    op.reg.abs = abs;
+    Ok(op)
+}
+
+/// How a fixed GRF's region was written; the short and omitted forms (with the column
+/// where they start, for the error) are Align16 only.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RegionForm {
+    Full,
+    Short(usize),
+    Omitted(usize),
+}
+
+/// Component letters after an operand (`.xy`, `.zwxy`) and the column they start at: a
+/// writemask on a destination, a swizzle on a source, decided once the operand's slot is known.
+struct Letters {
+    text: String,
+    col: usize,
+}
+
+/// One parsed operand before the instruction's access mode is known.
+struct Operand {
+    reg: Reg,
+    form: RegionForm,
+    letters: Option<Letters>,
+}
+
+impl Operand {
+    fn plain(reg: Reg) -> Operand {
+        Operand {
+            reg,
+            form: RegionForm::Full,
+            letters: None,
+        }
+    }
+}
+
+/// `.` followed by component letters, if present.
+fn parse_letters(c: &mut Cursor) -> Result<Option<Letters>> {
+    let follows = c
+        .rest()
+        .strip_prefix('.')
+        .is_some_and(|r| r.starts_with(COMPONENT_LETTERS));
+    if !follows {
+        return Ok(None);
+    }
+    c.pos += 1;
+    let col = c.col();
+    let w = c.word().unwrap_or("");
+    if w.len() > 4 || !w.chars().all(|ch| COMPONENT_LETTERS.contains(&ch)) {
+        return Err(ParseError {
+            line: c.line,
+            col,
+            msg: format!("bad swizzle or writemask `.{w}`: expected one to four of x y z w"),
+        });
+    }
+    Ok(Some(Letters {
+        text: w.to_string(),
+        col,
+    }))
+}
+
+fn component_index(ch: char) -> u8 {
+    COMPONENT_LETTERS.iter().position(|&l| l == ch).unwrap_or(0) as u8
+}
+
+/// Applies an operand's letters and checks its region form against the access mode.
+fn finish_operand(c: &Cursor, op: Operand, is_dst: bool, mode: AccessMode) -> Result<Reg> {
+    let mut reg = op.reg;
+    let at = |col: usize, msg: String| ParseError {
+        line: c.line,
+        col,
+        msg,
+    };
+    if mode == AccessMode::Align1 {
+        match op.form {
+            RegionForm::Full => {}
+            RegionForm::Omitted(col) | RegionForm::Short(col) => {
+                return Err(at(
+                    col,
+                    "expected a region `<vstride;width,hstride>` (the short `<vstride>` and omitted forms need `{ Align16 }`)".into(),
+                ));
+            }
+        }
+    }
+    let Some(letters) = op.letters else {
+        return Ok(reg);
+    };
+    let comps: Vec<u8> = letters.text.chars().map(component_index).collect();
+    if is_dst {
+        if comps.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(at(
+                letters.col,
+                format!(
+                    "bad writemask `.{}`: components must be distinct and in x y z w order",
+                    letters.text
+                ),
+            ));
+        }
+        reg.writemask = WriteMask(comps.iter().fold(0, |m, &k| m | 1 << k));
+    } else {
+        reg.swizzle = match comps[..] {
+            [k] => Swizzle::replicate(k),
+            [a, b, cc, d] => Swizzle::new([a, b, cc, d]),
+            _ => {
+                return Err(at(
+                    letters.col,
+                    format!(
+                        "bad swizzle `.{}`: expected one letter (`.x`) or four (`.zwxy`)",
+                        letters.text
+                    ),
+                ));
+            }
+        };
+    }
     Ok(reg)
 }
 
@@ -726,6 +880,7 @@ fn parse_controls(c: &mut Cursor, inst: &mut Inst, flag: &mut Option<u8>) -> Res
             "AccWrEnable" => inst.acc_wr = true,
             "NoDDClr" => inst.no_dd_clear = true,
             "NoDDChk" => inst.no_dd_check = true,
+            "Align16" => inst.access_mode = AccessMode::Align16,
             "EOT" => inst.eot = true,
             _ if tok.starts_with("header=") => match tok["header=".len()..].parse() {
                 Ok(n) => inst.header_size = n,
@@ -743,7 +898,7 @@ fn parse_controls(c: &mut Cursor, inst: &mut Inst, flag: &mut Option<u8>) -> Res
                 Some(g) => inst.group = g,
                 None => {
                     return c.err(format!(
-                        "unknown control `{tok}`: expected NoMask, AccWrEnable, NoDDClr, NoDDChk, EOT, 1Q..4Q, 1H/2H, 1N..8N, groupN, fN.M or header=N"
+                        "unknown control `{tok}`: expected NoMask, AccWrEnable, NoDDClr, NoDDChk, Align16, EOT, 1Q..4Q, 1H/2H, 1N..8N, groupN, fN.M or header=N"
                     ));
                 }
             },
@@ -810,10 +965,11 @@ fn parse_inst(c: &mut Cursor) -> Result<Inst> {
     inst.exec_size = c.number("execution size")?;
     c.expect(')', "`)` after the execution size")?;
 
+    let mut operands = vec![];
     if !c.at_end() && c.peek() != Some('{') && !c.rest().starts_with("desc(") {
-        inst.dst = parse_operand(c)?;
+        operands.push(parse_operand(c)?);
         while c.eat(',') {
-            inst.srcs.push(parse_operand(c)?);
+            operands.push(parse_operand(c)?);
         }
     }
     if c.eat_str("desc") {
@@ -823,6 +979,14 @@ fn parse_inst(c: &mut Cursor) -> Result<Inst> {
         parse_controls(c, &mut inst, &mut flag)?;
     }
     c.expect_end("the instruction")?;
+    for (i, op) in operands.into_iter().enumerate() {
+        let reg = finish_operand(c, op, i == 0, inst.access_mode)?;
+        if i == 0 {
+            inst.dst = reg;
+        } else {
+            inst.srcs.push(reg);
+        }
+    }
     inst.flag_subreg = flag.unwrap_or(0);
     Ok(inst)
 }

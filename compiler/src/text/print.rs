@@ -7,7 +7,7 @@
 
 use crate::cfg::{Cfg, EdgeKind};
 use crate::inputs::{Inputs, Value};
-use crate::inst::{Inst, MsgDesc, MsgKind};
+use crate::inst::{AccessMode, Inst, MsgDesc, MsgKind};
 use crate::program::Program;
 use crate::reg::{Arf, Reg, RegKind, Region};
 use crate::text::{Comments, Document};
@@ -219,9 +219,10 @@ pub fn print_inst(inst: &Inst) -> String {
     let _ = write!(s, "({})", inst.exec_size);
     let bare = inst.dst == Reg::null(Type::UD) && inst.srcs.is_empty();
     if !bare {
-        let _ = write!(s, " {}", print_reg(&inst.dst));
+        let mode = inst.access_mode;
+        let _ = write!(s, " {}", print_operand(&inst.dst, Slot::Dst(mode)));
         for src in &inst.srcs {
-            let _ = write!(s, ", {}", print_reg(src));
+            let _ = write!(s, ", {}", print_operand(src, Slot::Src(mode)));
         }
     }
     if let Some(d) = &inst.desc {
@@ -242,6 +243,9 @@ pub fn print_inst(inst: &Inst) -> String {
     }
     if inst.no_dd_check {
         controls.push("NoDDChk".into());
+    }
+    if inst.access_mode == AccessMode::Align16 {
+        controls.push("Align16".into());
     }
     if inst.eot {
         controls.push("EOT".into());
@@ -279,8 +283,58 @@ fn print_desc(d: &MsgDesc) -> String {
     )
 }
 
-/// Prints one operand: modifiers, location, region or stride, type.
+/// Where an operand is printed: its Align16 suffix means a writemask on a destination and a
+/// swizzle on a source, and an Align16 fixed GRF prints its region in the short form.
+#[derive(Clone, Copy)]
+enum Slot {
+    /// Outside an instruction: any non-default writemask or swizzle is shown.
+    Alone,
+    Dst(AccessMode),
+    Src(AccessMode),
+}
+
+/// Prints one operand on its own: modifiers, location, region or stride, Align16 writemask
+/// and swizzle when not the default, type.
 pub fn print_reg(r: &Reg) -> String {
+    print_operand(r, Slot::Alone)
+}
+
+/// The `.xz` / `.zwxy` suffix of an operand (empty when nothing needs showing). In Align16 a
+/// source always shows its swizzle (`.xyzw` for the identity, as the brief's canonical form);
+/// a destination shows its writemask only when partial (full = no suffix, as Mesa prints).
+/// In Align1 a non-default value is still shown so that every IR value round-trips.
+fn component_suffix(r: &Reg, slot: Slot) -> String {
+    let mask = (!r.writemask.is_full()).then(|| format!(".{}", r.writemask.letters()));
+    let swizzle = |always: bool| {
+        (always || !r.swizzle.is_identity()).then(|| format!(".{}", r.swizzle.letters()))
+    };
+    let parts = match slot {
+        Slot::Alone => [mask, swizzle(false)],
+        Slot::Dst(_) => [mask, None],
+        Slot::Src(mode) => [None, swizzle(mode == AccessMode::Align16)],
+    };
+    parts.into_iter().flatten().collect()
+}
+
+/// A fixed GRF's region: in Align16, `<V>` for a source with the stored Align16 region and
+/// nothing for a destination with exactly `<4;4,1>`; the full `<V;W,H>` otherwise.
+fn push_fixed_region(s: &mut String, region: Region, slot: Slot) {
+    match slot {
+        Slot::Dst(AccessMode::Align16) if region == Region::align16(4) => {}
+        Slot::Src(AccessMode::Align16) if region.is_align16_form() => {
+            let _ = write!(s, "<{}>", region.vstride);
+        }
+        _ => {
+            let _ = write!(
+                s,
+                "<{};{},{}>",
+                region.vstride, region.width, region.hstride
+            );
+        }
+    }
+}
+
+fn print_operand(r: &Reg, slot: Slot) -> String {
     let mut s = String::new();
     if r.negate {
         s.push('-');
@@ -293,23 +347,23 @@ pub fn print_reg(r: &Reg) -> String {
         RegKind::Vgrf { nr, offset, stride } => {
             let _ = write!(s, "v{nr}");
             push_offset_stride(&mut s, offset, Some(stride));
+            s.push_str(&component_suffix(r, slot));
         }
         RegKind::Attr { nr, offset, stride } => {
             let _ = write!(s, "attr{nr}");
             push_offset_stride(&mut s, offset, Some(stride));
+            s.push_str(&component_suffix(r, slot));
         }
         RegKind::Uniform { nr, offset } => {
             let _ = write!(s, "u{nr}");
             push_offset_stride(&mut s, offset, None);
+            s.push_str(&component_suffix(r, slot));
         }
         RegKind::Fixed { nr, subnr, region } => {
             let _ = write!(s, "g{nr}");
             push_subnr(&mut s, subnr, r.ty, false);
-            let _ = write!(
-                s,
-                "<{};{},{}>",
-                region.vstride, region.width, region.hstride
-            );
+            push_fixed_region(&mut s, region, slot);
+            s.push_str(&component_suffix(r, slot));
         }
         RegKind::Indirect {
             addr,
@@ -342,6 +396,7 @@ pub fn print_reg(r: &Reg) -> String {
                 "<{};{},{}>",
                 region.vstride, region.width, region.hstride
             );
+            s.push_str(&component_suffix(r, slot));
         }
         RegKind::Imm(bits) => {
             let lit = print_imm(bits, r.ty);

@@ -2,6 +2,7 @@
 //! named rules reporting structured violations — never aborting. The pass manager runs it
 //! after every pass, so a broken invariant becomes a verdict naming the pass and the rule.
 
+mod align16;
 mod control_flow;
 mod exec;
 mod messages;
@@ -92,10 +93,14 @@ pub enum Rule {
     /// FIND_LIVE_CHANNEL or BROADCAST not in its one form: NoMask, unpredicated, no
     /// saturate, a scalar destination, a scalar UD index (see `validate/subgroup.rs`).
     SubgroupForm,
+    /// An Align16 swizzle or writemask where nothing reads it: on an Align1 instruction, a
+    /// swizzle on a destination or a writemask on a source, an empty writemask, or either
+    /// on an immediate/null/indirect operand (see `validate/align16.rs`).
+    Align16Form,
 }
 
 /// Every rule, in declaration order.
-pub const ALL_RULES: [Rule; 35] = [
+pub const ALL_RULES: [Rule; 36] = [
     Rule::DispatchWidth,
     Rule::ThreadCount,
     Rule::EmptyBlock,
@@ -131,6 +136,7 @@ pub const ALL_RULES: [Rule; 35] = [
     Rule::CmodNotSupported,
     Rule::ConditionMissing,
     Rule::SubgroupForm,
+    Rule::Align16Form,
 ];
 
 impl Rule {
@@ -172,6 +178,7 @@ impl Rule {
             Rule::CmodNotSupported => "cmod-not-supported",
             Rule::ConditionMissing => "condition-missing",
             Rule::SubgroupForm => "subgroup-form",
+            Rule::Align16Form => "align16-form",
         }
     }
 
@@ -244,6 +251,7 @@ pub fn validate(p: &Program) -> Vec<Violation> {
         types::check(p, ip, inst, &mut r);
         messages::check(p, ip, inst, &mut r);
         subgroup::check(ip, inst, &mut r);
+        align16::check(ip, inst, &mut r);
     }
     r.violations
         .sort_by_key(|v| (v.ip.map_or(0, |ip| ip + 1), v.rule));
@@ -260,6 +268,7 @@ pub fn validate_inst(p: &Program, ip: usize, inst: &Inst) -> Vec<Violation> {
     types::check(p, ip, inst, &mut r);
     messages::check(p, ip, inst, &mut r);
     subgroup::check(ip, inst, &mut r);
+    align16::check(ip, inst, &mut r);
     r.violations
 }
 

@@ -42,6 +42,9 @@ pub struct DInst<'p> {
     /// SIMD32 instruction applies the low 16 mask bits to both halves"). Logical IR keeps
     /// per-channel semantics: its SIMD32 instructions are split before they reach hardware.
     pub low_mask_halves: bool,
+    /// Align16 instructions: writemask, compressed halves and unconfirmed effects
+    /// (align16.rs); `None` in Align1.
+    pub align16: Option<super::align16::Plan>,
 }
 
 /// A program ready to execute (borrowing the program's instructions).
@@ -182,7 +185,9 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
         let fault = |e: OperandError| DecodeError {
             ip: Some(ip),
             message: match e {
-                OperandError::VirtualInHardware(m) | OperandError::OutOfSpace(m) => m,
+                OperandError::VirtualInHardware(m)
+                | OperandError::OutOfSpace(m)
+                | OperandError::NotModelled(m) => m,
             },
         };
         if !(1..=32).contains(&exec) {
@@ -203,13 +208,28 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
         // FIND_LIVE_CHANNEL and BROADCAST write one scalar, whatever region a fixed
         // destination carries.
         let dst_walk = if inst.op.is_subgroup() { 1 } else { walk };
-        let dst = resolve_dst(&inst.dst, dst_walk, group, &layout, strict).map_err(fault)?;
-        let srcs = inst
-            .srcs
-            .iter()
-            .map(|s| resolve(s, walk, group, &layout, strict))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(fault)?;
+        let info = p.device.info();
+        let align16 = (inst.is_align16() && !inst.op.is_control_flow())
+            .then(|| super::align16::plan(inst, info));
+        let (dst, srcs) = if align16.is_some() {
+            let dst = super::align16::resolve_dst(&inst.dst, inst, &layout).map_err(fault)?;
+            let srcs = inst
+                .srcs
+                .iter()
+                .map(|s| super::align16::resolve_src(s, inst, info, &layout))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(fault)?;
+            (dst, srcs)
+        } else {
+            let dst = resolve_dst(&inst.dst, dst_walk, group, &layout, strict).map_err(fault)?;
+            let srcs = inst
+                .srcs
+                .iter()
+                .map(|s| resolve(s, walk, group, &layout, strict))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(fault)?;
+            (dst, srcs)
+        };
         let violations = checker.as_ref().map_or(vec![], |c| c.check(inst));
         let low_mask_halves = strict && exec == 32 && !inst.nomask && p.device.info().verx10 < 80;
         let mut d = DInst {
@@ -220,8 +240,11 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
             violations,
             kernel: None,
             low_mask_halves,
+            align16,
         };
-        d.kernel = super::fast::classify(&d, hardware_mul, p.device.info().has_integer_dword_mul);
+        if align16.is_none() {
+            d.kernel = super::fast::classify(&d, hardware_mul, info.has_integer_dword_mul);
+        }
         out.push(d);
     }
     Ok(Decoded {

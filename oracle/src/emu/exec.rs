@@ -410,7 +410,9 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
     let inst = &d.inst;
     let ver = ctx.device.info().verx10 / 10;
     let e = enables(t, d, ctx.dispatch_width);
-    let violated = !d.violations.is_empty();
+    let unconfirmed = d.align16.is_some_and(|p| p.unconfirmed.is_some());
+    let violated = !d.violations.is_empty() || unconfirmed;
+    let second_half = d.align16.and_then(|p| p.second_half);
     let n = inst.exec_size as u32;
     let dst_ty = d.dst.ty;
     let mut srcs: [In; 3] = [In {
@@ -450,6 +452,11 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
     effects.clear();
     let mut count = 0;
     for c in 0..n {
+        if second_half == Some(c) {
+            // A compressed Align16 instruction runs as two halves in order: the second
+            // reads its sources after the first has written (fp64-align16.md §3.1, §10.2).
+            apply_effects(t, d, effects);
+        }
         if !bit(e.exec, c) {
             continue;
         }
@@ -692,33 +699,7 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
             effects.push(Effect::Flag { c, cond, def });
         }
     }
-    for &effect in effects.iter() {
-        match effect {
-            Effect::Dst {
-                c,
-                bits,
-                def,
-                float_nan,
-            } => match &d.dst.loc {
-                Loc::Space(offs) if def && float_nan => {
-                    let at = offs[c as usize] as usize;
-                    t.space
-                        .write_flagged(at, d.dst.ty.size() as usize, bits, FLOAT_NAN);
-                }
-                _ => write_dst(t, &d.dst, c, bits, def),
-            },
-            Effect::RawDst { c, bits, bytes_def } => {
-                if let Loc::Space(offs) = &d.dst.loc {
-                    let size = d.dst.ty.size() as usize;
-                    let at = offs[c as usize] as usize;
-                    t.space
-                        .write_bytes(at, &bits.to_le_bytes()[..size], &bytes_def[..size]);
-                }
-            }
-            Effect::Acc { lane, value } => t.acc[lane] = value,
-            Effect::Flag { c, cond, def } => set_cmod_flag(t, d, c, cond, def),
-        }
-    }
+    apply_effects(t, d, effects);
     count
 }
 
@@ -752,6 +733,61 @@ enum Effect {
         cond: Option<bool>,
         def: bool,
     },
+}
+
+/// Applies the results gathered so far (every channel among them has read its sources),
+/// after the Align16 writemask has dropped the components it disables.
+fn apply_effects(t: &mut Thread, d: &DInst, effects: &mut Vec<Effect>) {
+    if let Some(plan) = d.align16 {
+        writemask_effects(&plan, effects);
+    }
+    for &effect in effects.iter() {
+        match effect {
+            Effect::Dst {
+                c,
+                bits,
+                def,
+                float_nan,
+            } => match &d.dst.loc {
+                Loc::Space(offs) if def && float_nan => {
+                    let at = offs[c as usize] as usize;
+                    t.space
+                        .write_flagged(at, d.dst.ty.size() as usize, bits, FLOAT_NAN);
+                }
+                _ => write_dst(t, &d.dst, c, bits, def),
+            },
+            Effect::RawDst { c, bits, bytes_def } => {
+                if let Loc::Space(offs) = &d.dst.loc {
+                    let size = d.dst.ty.size() as usize;
+                    let at = offs[c as usize] as usize;
+                    t.space
+                        .write_bytes(at, &bits.to_le_bytes()[..size], &bytes_def[..size]);
+                }
+            }
+            Effect::Acc { lane, value } => t.acc[lane] = value,
+            Effect::Flag { c, cond, def } => set_cmod_flag(t, d, c, cond, def),
+        }
+    }
+    effects.clear();
+}
+
+/// The Align16 writemask (eu-hardware.md §1.3): a disabled component is not written. The
+/// sheets do not say whether it also gates a conditional modifier's flag bit, so that bit
+/// becomes undefined. An unconfirmed instruction (align16.rs) may write any component:
+/// its results, already undefined, are all kept.
+fn writemask_effects(plan: &super::align16::Plan, effects: &mut Vec<Effect>) {
+    if plan.unconfirmed.is_some() {
+        return;
+    }
+    let off = |c: u32| plan.masked_off >> c & 1 != 0;
+    effects.retain_mut(|e| match e {
+        Effect::Dst { c, .. } | Effect::RawDst { c, .. } => !off(*c),
+        Effect::Flag { c, def, .. } => {
+            *def &= !off(*c);
+            true
+        }
+        Effect::Acc { .. } => true,
+    });
 }
 
 /// The flag a conditional modifier sets from a final result, or `None` where the documents

@@ -5,6 +5,7 @@
 //! inputs; buffers and the scratch buffer are shared. Fuel bounds the total number of
 //! instructions executed.
 
+mod align16;
 mod alu;
 pub mod decode;
 mod exec;

@@ -52,6 +52,8 @@ pub enum OperandError {
     VirtualInHardware(String),
     /// Outside the register space, the GRF file or an input.
     OutOfSpace(String),
+    /// An operand form the emulator does not model (rather than guessing its meaning).
+    NotModelled(String),
 }
 
 fn region_offsets(

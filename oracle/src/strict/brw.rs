@@ -4,8 +4,8 @@
 use super::Row;
 use super::rules::regions::always;
 use super::rules::{
-    indirect as ind, instructions as ins, mixed_float as mix, operand_types as ty, qword,
-    regions as reg, sends, three_src as tri,
+    align16 as a16, indirect as ind, instructions as ins, mixed_float as mix, operand_types as ty,
+    qword, regions as reg, sends, three_src as tri,
 };
 use compiler::Device;
 
@@ -394,5 +394,62 @@ pub static TABLE: &[Row] = &[
     Row {
         rule: &ind::THREE_SRC_INDIRECT,
         applies: always,
+    },
+    // Align16 (eu-hardware.md §1.3, §5.2, §6.1, §6.5, §6.6, §6.9; fp64-align16.md §10 item 5)
+    Row {
+        rule: &a16::GFX11,
+        applies: |d| !a16::has_align16(d),
+    },
+    Row {
+        rule: &a16::DST_HSTRIDE,
+        applies: a16::has_align16,
+    },
+    Row {
+        rule: &a16::VSTRIDE_HSW,
+        applies: a16::has_align16,
+    },
+    Row {
+        rule: &a16::SUBREG_UNIT,
+        applies: a16::has_align16,
+    },
+    Row {
+        rule: &a16::MIXED_FLOAT_VSTRIDE,
+        applies: a16::has_align16,
+    },
+    Row {
+        rule: &a16::MIXED_FLOAT_SIMD8,
+        applies: a16::has_align16,
+    },
+    Row {
+        rule: &a16::MIXED_FLOAT_ACC,
+        applies: a16::has_align16,
+    },
+    Row {
+        rule: &a16::QWORD_EXEC,
+        applies: a16::has_align16,
+    },
+    Row {
+        rule: &a16::REPCTRL_64BIT_0,
+        applies: a16::has_align16,
+    },
+    Row {
+        rule: &a16::REPCTRL_64BIT_1,
+        applies: a16::has_align16,
+    },
+    Row {
+        rule: &a16::REPCTRL_64BIT_2,
+        applies: a16::has_align16,
+    },
+    Row {
+        rule: &a16::DF_SWIZZLE_PAIR,
+        applies: a16::has_align16,
+    },
+    Row {
+        rule: &a16::DF_ROW_CROSSES_GRF,
+        applies: a16::has_align16,
+    },
+    Row {
+        rule: &a16::DF_WRITEMASK_XY_ZW,
+        applies: a16::has_align16,
     },
 ];

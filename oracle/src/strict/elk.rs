@@ -4,8 +4,8 @@
 use super::Row;
 use super::rules::regions::always;
 use super::rules::{
-    indirect as ind, instructions as ins, mixed_float as mix, operand_types as ty, qword,
-    regions as reg, sends, three_src as tri,
+    align16 as a16, indirect as ind, instructions as ins, mixed_float as mix, operand_types as ty,
+    qword, regions as reg, sends, three_src as tri,
 };
 use compiler::Device;
 use compiler::device::DeviceInfo;
@@ -359,5 +359,78 @@ pub static TABLE: &[Row] = &[
     Row {
         rule: &ind::THREE_SRC_INDIRECT,
         applies: always,
+    },
+    // Align16 (eu-hardware.md §1.3, §5.2, §6.1, §6.5, §6.6, §6.9; fp64-align16.md §10 item 5)
+    Row {
+        rule: &a16::DST_HSTRIDE,
+        applies: always,
+    },
+    Row {
+        rule: &a16::VSTRIDE_IVB,
+        applies: |d| d.verx10 < 75,
+    },
+    Row {
+        rule: &a16::VSTRIDE_HSW,
+        applies: |d| d.verx10 >= 75,
+    },
+    Row {
+        rule: &a16::SUBREG_UNIT,
+        applies: always,
+    },
+    Row {
+        rule: &a16::MIXED_FLOAT_VSTRIDE,
+        applies: |d| generation(d) >= 8,
+    },
+    Row {
+        rule: &a16::MIXED_FLOAT_SIMD8,
+        applies: |d| generation(d) >= 8,
+    },
+    Row {
+        rule: &a16::MIXED_FLOAT_ACC,
+        applies: |d| generation(d) >= 8,
+    },
+    Row {
+        rule: &a16::QWORD_EXEC,
+        applies: |d| generation(d) >= 8,
+    },
+    Row {
+        rule: &a16::REPCTRL_64BIT_0,
+        applies: always,
+    },
+    Row {
+        rule: &a16::REPCTRL_64BIT_1,
+        applies: always,
+    },
+    Row {
+        rule: &a16::REPCTRL_64BIT_2,
+        applies: always,
+    },
+    Row {
+        rule: &a16::DF_SWIZZLE_PAIR,
+        applies: always,
+    },
+    Row {
+        rule: &a16::DF_ROW_CROSSES_GRF,
+        applies: always,
+    },
+    Row {
+        rule: &a16::SRC_SPANS_TWO,
+        applies: a16::gen7,
+    },
+    Row {
+        rule: &a16::DEPCTRL_64BIT,
+        applies: always,
+    },
+    Row {
+        rule: &a16::IVB_EXEC_SIZE,
+        applies: |d| d.verx10 == 70,
+    },
+    Row {
+        rule: &a16::DF_WRITEMASK_XY_ZW,
+        applies: always,
+    },
+    Row {
+        rule: &a16::DF_SEL_EXEC8,
+        applies: a16::gen7,
     },
 ];

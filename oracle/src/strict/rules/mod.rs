@@ -1,6 +1,7 @@
 //! Restriction rules, one function each, grouped by eu-hardware.md §6's sections, with the
 //! operand helpers they share.
 
+pub mod align16;
 pub mod indirect;
 pub mod instructions;
 pub mod mixed_float;

@@ -26,11 +26,12 @@ fn indirect_region(r: &Reg) -> Option<Region> {
     }
 }
 
-/// Sources the region rules look at: register sources of non-send, non-3-source
+/// Sources the region rules look at: register sources of non-send, non-3-source Align1
 /// instructions, with their regions (indirect ones included; the rules that need GRF
-/// bytes skip them, as `is_grf`/`grf_byte` do not hold for them).
+/// bytes skip them, as `is_grf`/`grf_byte` do not hold for them). Align16 instructions have
+/// their own region rules (align16.rs), as in Mesa's validators.
 fn region_srcs(inst: &Inst) -> impl Iterator<Item = (&Reg, Region)> {
-    let skipped = is_send_like(inst) || inst.op.is_3src();
+    let skipped = is_send_like(inst) || inst.op.is_3src() || inst.is_align16();
     reg_srcs(inst)
         .filter(move |_| !skipped)
         .filter_map(|(_, r)| region(r).or_else(|| indirect_region(r)).map(|g| (r, g)))
@@ -38,7 +39,7 @@ fn region_srcs(inst: &Inst) -> impl Iterator<Item = (&Reg, Region)> {
 
 /// The destination's horizontal stride, direct or indirect.
 fn dst_hstride(inst: &Inst) -> Option<u8> {
-    if inst.dst.is_null() || is_send_like(inst) {
+    if inst.dst.is_null() || is_send_like(inst) || inst.is_align16() {
         return None;
     }
     region(&inst.dst)
@@ -61,7 +62,7 @@ fn encodable_src(r: &Reg, g: Region) -> bool {
 }
 
 fn dst_region(inst: &Inst) -> Option<Region> {
-    if inst.dst.is_null() || is_send_like(inst) {
+    if inst.dst.is_null() || is_send_like(inst) || inst.is_align16() {
         return None;
     }
     region(&inst.dst)

@@ -19,8 +19,10 @@ rule!(
     ALIGN16_REGION,
     "3src-align16-region",
     "Align16 3-src sources must be scalar <0;1,0> or packed",
+    // An instruction marked Align16 has only a VertStride per source (align16.rs).
     |i, _| {
         i.op.is_3src()
+            && !i.is_align16()
             && i.srcs
                 .iter()
                 .filter_map(region)
