@@ -1,0 +1,294 @@
+//! Filing failures: deciding each failure's bucket, writing its reproducer, and running
+//! reductions on a thread of their own so that no worker waits for one.
+//!
+//! Failures alike in signature, device and culprit rewrites are of one kind. The first
+//! failure of a kind is reduced and its reduction's key names the kind's bucket; later
+//! ones wait for it. A failure that will be written (its bucket has fewer than
+//! `--per-bucket` reproducers) is reduced and keyed on its own reduction; one whose bucket
+//! is full is only counted. Reproducers are written atomically and never overwritten.
+
+use super::case::Found;
+use super::stats::Failure;
+use super::worker::Shared;
+use crate::files::write_new;
+use compiler::pipeline::CompileOptions;
+use compiler::text::print_program;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Duration;
+
+/// A failure on its way to being filed.
+pub struct Job {
+    pub worker: usize,
+    pub index: u64,
+    pub seconds: f64,
+    pub found: Found,
+}
+
+/// What filing must remember across `--resume`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Memory {
+    /// The bucket of each kind of failure: its first reduction's key.
+    pub bucket_of: BTreeMap<String, String>,
+    /// Failures filed per bucket (written or not).
+    pub per_bucket: BTreeMap<String, usize>,
+    pub failures: Vec<Failure>,
+}
+
+/// A failure just filed, for the progress display.
+pub struct Filed {
+    pub bucket: String,
+    pub file: Option<String>,
+    pub new_bucket: bool,
+}
+
+type Reduction = (u64, Option<crate::reduce::Reduced>);
+
+/// The filing stage, run by the collecting thread.
+pub struct Filing {
+    pub memory: Memory,
+    out: PathBuf,
+    per_bucket: usize,
+    reduce: bool,
+    /// Jobs being reduced (`true`) or waiting for their kind's first reduction, by ticket.
+    jobs: BTreeMap<u64, (Job, bool)>,
+    /// Kinds whose first reduction runs, with the ticket of that reduction.
+    first_of_kind: BTreeMap<String, u64>,
+    next_ticket: u64,
+    to_reducer: Sender<(u64, compiler::Program)>,
+    from_reducer: Receiver<Reduction>,
+}
+
+/// Reduces a failing program within `budget`, keeping its signature.
+fn reduce(
+    p: &compiler::Program,
+    opts: &CompileOptions,
+    budget: Duration,
+) -> Option<crate::reduce::Reduced> {
+    let target = crate::reduce::interesting::judge(p, opts);
+    if !target.signature.contains('/') || target.signature.starts_with("discard/") {
+        return None;
+    }
+    let settings = crate::reduce::Settings {
+        opts: opts.clone(),
+        jobs: 1,
+        budget,
+        max_rounds: 8,
+    };
+    Some(crate::reduce::reduce(p, &target, &settings, |_| {}))
+}
+
+/// The reduction thread: programs in, reductions out (a reducer panic gives none).
+fn spawn_reducer(
+    opts: CompileOptions,
+    budget: Duration,
+) -> (Sender<(u64, compiler::Program)>, Receiver<Reduction>) {
+    let (to, jobs) = channel::<(u64, compiler::Program)>();
+    let (done, from) = channel();
+    std::thread::Builder::new()
+        .name("eufuzz-reducer".into())
+        .spawn(move || {
+            for (ticket, p) in jobs {
+                let r = super::case::catching(|| reduce(&p, &opts, budget))
+                    .ok()
+                    .flatten();
+                if done.send((ticket, r)).is_err() {
+                    return;
+                }
+            }
+        })
+        .expect("spawn the reducer thread");
+    (to, from)
+}
+
+impl Filing {
+    pub fn new(
+        out: PathBuf,
+        per_bucket: usize,
+        compile: &CompileOptions,
+        reduce_budget: Duration,
+        memory: Memory,
+    ) -> Filing {
+        let (to_reducer, from_reducer) = spawn_reducer(compile.clone(), reduce_budget);
+        Filing {
+            memory,
+            out,
+            per_bucket,
+            reduce: !reduce_budget.is_zero(),
+            jobs: BTreeMap::new(),
+            first_of_kind: BTreeMap::new(),
+            next_ticket: 0,
+            to_reducer,
+            from_reducer,
+        }
+    }
+
+    fn full(&self, bucket: &str) -> bool {
+        self.memory.per_bucket.get(bucket).copied().unwrap_or(0) >= self.per_bucket
+    }
+
+    /// Takes a new failure: files it now, or sends it for reduction, or parks it until its
+    /// kind's first reduction is done.
+    pub fn accept(&mut self, shared: &Shared, job: Job) -> Result<Vec<Filed>, String> {
+        let alike = job.found.alike.clone();
+        let known = self.memory.bucket_of.get(&alike).cloned();
+        let program = job.found.program.clone().filter(|_| job.found.reducible);
+        let ticket = self.next_ticket;
+        let at_reducer = match (program, known) {
+            (Some(p), None) if self.reduce => {
+                let first = !self.first_of_kind.contains_key(&alike);
+                if first {
+                    self.first_of_kind.insert(alike, ticket);
+                    self.send(ticket, p);
+                }
+                first
+            }
+            (Some(p), Some(b)) if self.reduce && !self.full(&b) => {
+                self.send(ticket, p);
+                true
+            }
+            (_, known) => {
+                let bucket = known.unwrap_or_else(|| job.found.unreduced_key.clone());
+                return Ok(vec![self.file(shared, job, bucket, None)?]);
+            }
+        };
+        self.next_ticket += 1;
+        self.jobs.insert(ticket, (job, at_reducer));
+        Ok(vec![])
+    }
+
+    fn send(&mut self, ticket: u64, p: compiler::Program) {
+        // The reducer thread only ends with this stage.
+        let _ = self.to_reducer.send((ticket, p));
+    }
+
+    /// Files the failures whose reductions are done (and those that waited for them).
+    pub fn collect(&mut self, shared: &Shared) -> Result<Vec<Filed>, String> {
+        let mut filed = vec![];
+        while let Ok((ticket, reduced)) = self.from_reducer.try_recv() {
+            let Some((job, _)) = self.jobs.remove(&ticket) else {
+                continue;
+            };
+            let alike = job.found.alike.clone();
+            let bucket = reduced
+                .as_ref()
+                .and_then(|r| crate::bucket::key_of_program(&r.program, &shared.setup.compile))
+                .unwrap_or_else(|| job.found.unreduced_key.clone());
+            if self.first_of_kind.get(&alike) == Some(&ticket) {
+                self.first_of_kind.remove(&alike);
+                self.memory.bucket_of.insert(alike.clone(), bucket.clone());
+            }
+            filed.push(self.file(shared, job, bucket, reduced.as_ref())?);
+            let waiting: Vec<u64> = self
+                .jobs
+                .iter()
+                .filter(|(_, (j, at_reducer))| j.found.alike == alike && !at_reducer)
+                .map(|(t, _)| *t)
+                .collect();
+            for t in waiting {
+                if let Some((j, _)) = self.jobs.remove(&t) {
+                    filed.extend(self.accept(shared, j)?);
+                }
+            }
+        }
+        Ok(filed)
+    }
+
+    /// Failures waiting for a reduction.
+    pub fn waiting(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// Files every failure still waiting, unreduced (the campaign is stopping: what was
+    /// found is written now rather than lost).
+    pub fn flush(&mut self, shared: &Shared) -> Result<Vec<Filed>, String> {
+        let mut filed = self.collect(shared)?;
+        for (_, (job, _)) in std::mem::take(&mut self.jobs) {
+            let bucket = self
+                .memory
+                .bucket_of
+                .get(&job.found.alike)
+                .cloned()
+                .unwrap_or_else(|| job.found.unreduced_key.clone());
+            filed.push(self.file(shared, job, bucket, None)?);
+        }
+        self.first_of_kind.clear();
+        Ok(filed)
+    }
+
+    /// Records a failure in `bucket`, writing its reproducer (and reduction) unless the
+    /// bucket is full, and takes it off its worker's pending list.
+    pub fn file(
+        &mut self,
+        shared: &Shared,
+        job: Job,
+        bucket: String,
+        reduction: Option<&crate::reduce::Reduced>,
+    ) -> Result<Filed, String> {
+        let new_bucket = !self.memory.per_bucket.contains_key(&bucket);
+        let kept = self.memory.per_bucket.entry(bucket.clone()).or_default();
+        *kept += 1;
+        let (file, reduced) = if *kept <= self.per_bucket {
+            self.write(&job.found, &bucket, reduction)?
+        } else {
+            (None, None)
+        };
+        let f = &job.found;
+        self.memory.failures.push(Failure {
+            kind: f.kind.clone(),
+            culprit_pass: f.culprit_pass.clone(),
+            signature: f.signature.clone(),
+            bucket: bucket.clone(),
+            seconds: job.seconds,
+            file: file.clone(),
+            seed: f.seed,
+            reduced,
+            without_zoo_bug: f.without_zoo_bug,
+        });
+        shared
+            .slot(job.worker)
+            .pending
+            .retain(|p| p.index != job.index);
+        Ok(Filed {
+            bucket,
+            file,
+            new_bucket,
+        })
+    }
+
+    /// Writes `KIND-SEED.eu`, `KIND-SEED.bytes` and the reduction; a file already there
+    /// (the same case, filed before a kill and re-run on `--resume`) is kept as it is.
+    fn write(
+        &self,
+        f: &Found,
+        bucket: &str,
+        reduction: Option<&crate::reduce::Reduced>,
+    ) -> Result<(Option<String>, Option<String>), String> {
+        let name = format!("{}-{}", f.kind, f.seed);
+        let eu = self.out.join(format!("{name}.eu"));
+        let bytes = self.out.join(format!("{name}.bytes"));
+        write_new(&bytes, &oracle::generator::seed_bytes(f.seed))?;
+        if f.program.is_none() {
+            // The generator itself panicked: the bytes are the reproducer.
+            return Ok((Some(bytes.display().to_string()), None));
+        }
+        write_new(&eu, f.reproducer(bucket).as_bytes())?;
+        let reduced = match reduction {
+            Some(r) => {
+                let path = self.out.join(format!("{name}.reduced.eu"));
+                let text = format!(
+                    "{}# bucket: {bucket}\n{}",
+                    crate::reduce_cmd::header(&eu, r, None),
+                    print_program(&r.program)
+                );
+                write_new(&path, text.as_bytes())?;
+                Some(path.display().to_string())
+            }
+            None => None,
+        };
+        Ok((Some(eu.display().to_string()), reduced))
+    }
+}
