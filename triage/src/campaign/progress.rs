@@ -67,7 +67,7 @@ impl Display {
         Display {
             terminal: std::io::stderr().is_terminal() && std::env::var_os("CI").is_none(),
             every,
-            last: None,
+            last: Some(Instant::now()),
             drawn: 0,
         }
     }
