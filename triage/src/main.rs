@@ -14,6 +14,7 @@ mod fmt_cmd;
 mod gate;
 mod gen_cmd;
 mod load;
+mod merge_cmd;
 mod reduce;
 mod reduce_cmd;
 mod render;
@@ -232,10 +233,17 @@ enum Command {
     },
     /// Turn generator bytes (a libFuzzer artifact, a campaign's .bytes file) into the .eu
     /// program they decode to.
+    ///
+    /// The header carries the program's verdict on its own inputs (what the `differential`
+    /// fuzz target checks) and, when it fails, its signature and bucket key as a campaign
+    /// writes them: `eufuzz import ARTIFACT > DIR/x.eu; eufuzz bucket DIR` groups crash
+    /// artifacts with campaign reproducers.
     Import {
         bytes: PathBuf,
         #[command(flatten)]
         knobs: gen_cmd::KnobArgs,
+        #[command(flatten)]
+        check: gen_cmd::ImportCheck,
     },
     /// Generate programs and check each, on every core, until the time is up or Ctrl-C.
     ///
@@ -246,6 +254,16 @@ enum Command {
     /// stopped or killed campaign. Ctrl-C stops within a second (a second Ctrl-C exits at
     /// once). Exit code 1 if anything failed.
     Campaign(campaign_cmd::CampaignArgs),
+    /// Merge campaign outputs (shards run with `--shard K/N`) into OUT: statistics added up
+    /// in OUT/stats.json, every reproducer copied (renamed, never overwritten, when its name
+    /// is taken), so `eufuzz bucket OUT` lists the buckets of all of them.
+    Merge {
+        /// The merged output directory (must not hold statistics yet).
+        out: PathBuf,
+        /// Campaign output directories.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+    },
     /// Execute a program on the EU emulator and print what it made observable.
     ///
     /// Prints every render-target write per thread and channel (undefined bytes as `..`),
@@ -648,12 +666,17 @@ fn main() {
             2
         }),
         Command::Gen { seed, knobs } => gen_cmd::run(seed, &knobs),
-        Command::Import { bytes, knobs } => gen_cmd::import(&bytes, &knobs),
+        Command::Import {
+            bytes,
+            knobs,
+            check,
+        } => gen_cmd::import(&bytes, &knobs, &check),
         Command::Equiv { a, b, inputs, seed } => equiv_cmd::run(&a, &b, inputs, seed),
         Command::Campaign(args) => campaign_cmd::run(args).unwrap_or_else(|e| {
             eprintln!("{e}");
             2
         }),
+        Command::Merge { out, dirs } => merge_cmd::run(&out, &dirs),
         Command::Run {
             file,
             strict,

@@ -181,3 +181,116 @@ fn resume_refuses_a_directory_without_a_checkpoint() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("checkpoint.json"));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The `# KEY: value` header line of a reproducer.
+fn header<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.lines()
+        .take_while(|l| l.starts_with('#'))
+        .find_map(|l| l.strip_prefix(&format!("# {key}: ")))
+}
+
+#[cfg(feature = "zoo")]
+#[test]
+fn fuzz_crash_artifacts_import_into_the_campaigns_buckets() {
+    let dir = scratch("import-buckets");
+    let found = dir.join("campaign");
+    let imported = dir.join("imported");
+    fs::create_dir_all(&imported).unwrap();
+    let run = eufuzz()
+        .args(["campaign", "--zoo", "all", "--reduce-budget", "0", "--jobs", "2"])
+        .args(["--time", "4", "--seed", "3", "--out"])
+        .arg(&found)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let mut compared = 0;
+    for e in fs::read_dir(&found).unwrap() {
+        let eu = e.unwrap().path();
+        if eu.extension().is_none_or(|x| x != "eu") {
+            continue;
+        }
+        let text = fs::read_to_string(&eu).unwrap();
+        // The differential fuzz target checks a program on its own inputs only: input set 0.
+        if header(&text, "failing inputs").is_none_or(|s| !s.starts_with("input set 0 ")) {
+            continue;
+        }
+        // A campaign's .bytes file is what libFuzzer saves as a crash artifact.
+        let out = eufuzz()
+            .args(["import", "--zoo", "all"])
+            .arg(eu.with_extension("bytes"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let target = imported.join(eu.file_name().unwrap());
+        fs::write(&target, &out.stdout).unwrap();
+        let again = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(header(&again, "bucket"), header(&text, "bucket"), "{}", eu.display());
+        compared += 1;
+    }
+    assert!(compared >= 3, "only {compared} failures on input set 0");
+    let listing = |d: &Path| {
+        let out = eufuzz().args(["bucket", "--json"]).arg(d).output().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut keys: Vec<String> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["key"].as_str().unwrap().to_string())
+            .collect();
+        keys.sort();
+        keys
+    };
+    let campaign_keys = listing(&found);
+    for k in listing(&imported) {
+        assert!(campaign_keys.contains(&k), "{k} not among {campaign_keys:?}");
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A campaign output with statistics and one reproducer `NAME` whose program is `body`.
+fn shard_output(dir: &Path, execs: u64, name: &str, body: &str) {
+    fs::create_dir_all(dir).unwrap();
+    let eu = dir.join(format!("{name}.eu"));
+    fs::write(&eu, format!("# bucket: b/{body}\n{body}")).unwrap();
+    fs::write(dir.join(format!("{name}.bytes")), body).unwrap();
+    let stats = serde_json::json!({
+        "execs": execs, "seconds": 10.0, "jobs": 2, "revision": "r",
+        "outcomes": {"pass": execs}, "devices": {"skl": execs},
+        "failures": [{"kind": "mismatch", "signature": "s", "bucket": format!("b/{body}"),
+                      "seconds": 1.0, "file": eu.display().to_string(), "seed": 1}],
+        "timeline": [{"seconds": 10.0, "execs": execs, "failures": 1, "buckets": 1}]
+    });
+    fs::write(dir.join("stats.json"), stats.to_string()).unwrap();
+}
+
+#[test]
+fn merge_adds_up_shards_and_never_overwrites_a_reproducer() {
+    let dir = scratch("merge");
+    let (a, b, out) = (dir.join("a"), dir.join("b"), dir.join("out"));
+    shard_output(&a, 100, "mismatch-1", "one");
+    shard_output(&b, 50, "mismatch-1", "two");
+    let run = eufuzz().arg("merge").arg(&out).arg(&a).arg(&b).output().unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(String::from_utf8_lossy(&run.stdout).contains("1 reproducer(s) renamed"));
+    assert_eq!(fs::read_to_string(out.join("mismatch-1.eu")).unwrap(), "# bucket: b/one\none");
+    assert_eq!(fs::read_to_string(out.join("mismatch-1-2.eu")).unwrap(), "# bucket: b/two\ntwo");
+    assert_eq!(fs::read_to_string(out.join("mismatch-1-2.bytes")).unwrap(), "two");
+    let s = stats(&out);
+    assert_eq!(s["execs"], 150);
+    assert_eq!(s["jobs"], 4);
+    assert_eq!(s["devices"]["skl"], 150);
+    let files: Vec<&str> = s["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    assert!(files[0].ends_with("out/mismatch-1.eu") && files[1].ends_with("out/mismatch-1-2.eu"), "{files:?}");
+    // Merging into a directory that already holds statistics is refused.
+    let again = eufuzz().arg("merge").arg(&out).arg(&a).output().unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    let missing = eufuzz().arg("merge").arg(dir.join("new")).arg(dir.join("nope")).output().unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("stats.json"));
+    fs::remove_dir_all(&dir).unwrap();
+}

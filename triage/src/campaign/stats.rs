@@ -174,6 +174,63 @@ impl Stats {
     }
 }
 
+/// The timelines of campaigns run side by side, as one: at each sample time, the sum of
+/// every campaign's latest sample.
+fn merge_timelines(parts: &[&[Sample]]) -> Vec<Sample> {
+    let mut times: Vec<f64> = parts.iter().flat_map(|t| t.iter().map(|s| s.seconds)).collect();
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    times
+        .into_iter()
+        .map(|t| {
+            let mut sum = Sample {
+                seconds: t,
+                ..Sample::default()
+            };
+            for part in parts {
+                if let Some(s) = part.iter().rev().find(|s| s.seconds <= t) {
+                    sum.execs += s.execs;
+                    sum.failures += s.failures;
+                    sum.buckets += s.buckets;
+                }
+            }
+            sum
+        })
+        .collect()
+}
+
+/// The statistics of campaigns run side by side (shards on several machines) as one
+/// campaign: counts and failures add up, the duration is the longest, the workers add up.
+/// Bucket counts in the merged timeline add the shards' (a bucket two shards found counts
+/// twice there; `failures` has the exact keys).
+pub fn merge(parts: &[Stats]) -> Stats {
+    let mut out = Stats::default();
+    for p in parts {
+        out.counts.add(&p.counts);
+        out.failures.extend(p.failures.iter().cloned());
+        out.seconds = out.seconds.max(p.seconds);
+        out.jobs += p.jobs;
+    }
+    out.execs_per_sec = out.counts.execs as f64 / out.seconds.max(1e-9);
+    out.started_unix = parts
+        .iter()
+        .map(|p| p.started_unix)
+        .filter(|&t| t > 0)
+        .min()
+        .unwrap_or(0);
+    let mut revisions: Vec<&str> = parts.iter().map(|p| p.revision.as_str()).collect();
+    revisions.sort();
+    revisions.dedup();
+    out.revision = revisions.join(",");
+    let zoo: Vec<&Option<String>> = parts.iter().map(|p| &p.zoo).collect();
+    if zoo.windows(2).all(|w| w[0] == w[1]) {
+        out.zoo = zoo.first().and_then(|z| (*z).clone());
+    }
+    let timelines: Vec<&[Sample]> = parts.iter().map(|p| p.timeline.as_slice()).collect();
+    out.timeline = merge_timelines(&timelines);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,5 +268,39 @@ mod tests {
         assert_eq!(back, s);
         let partial: Stats = serde_json::from_str(r#"{"execs": 3}"#).unwrap();
         assert_eq!(partial.counts.execs, 3);
+    }
+
+    #[test]
+    fn merged_shards_add_up() {
+        let shard = |execs: u64, seconds: f64, bucket: &str| {
+            let mut s = Stats {
+                seconds,
+                jobs: 2,
+                revision: "r1".into(),
+                started_unix: 100 + execs,
+                zoo: Some("all".into()),
+                timeline: vec![
+                    Sample { seconds: 1.0, execs: execs / 2, failures: 0, buckets: 0 },
+                    Sample { seconds, execs, failures: 1, buckets: 1 },
+                ],
+                ..Default::default()
+            };
+            s.counts.execs = execs;
+            bump(&mut s.counts.devices, "skl");
+            s.failures.push(Failure { bucket: bucket.into(), ..Default::default() });
+            s
+        };
+        let m = merge(&[shard(10, 4.0, "a"), shard(30, 5.0, "b")]);
+        assert_eq!(m.counts.execs, 40);
+        assert_eq!(m.counts.devices["skl"], 2);
+        assert_eq!(m.jobs, 4);
+        assert_eq!(m.seconds, 5.0);
+        assert_eq!(m.execs_per_sec, 8.0);
+        assert_eq!(m.started_unix, 110);
+        assert_eq!(m.revision, "r1");
+        assert_eq!(m.zoo.as_deref(), Some("all"));
+        assert_eq!(m.bucket_count(), 2);
+        let execs: Vec<u64> = m.timeline.iter().map(|s| s.execs).collect();
+        assert_eq!(execs, [5 + 15, 10 + 15, 10 + 30]);
     }
 }
