@@ -81,7 +81,10 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, String> {
             out.display()
         ));
     }
-    let parts: Vec<Stats> = dirs.iter().map(|d| read_stats(d)).collect::<Result<_, _>>()?;
+    let parts: Vec<Stats> = dirs
+        .iter()
+        .map(|d| read_stats(d))
+        .collect::<Result<_, _>>()?;
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut merged = Merged::default();
     let mut parts_moved = vec![];

@@ -63,7 +63,15 @@ fn ctrl_c_stops_within_a_second_and_writes_final_statistics() {
     let dir = scratch("ctrl-c");
     let out = dir.display().to_string();
     let mut child = spawn(&[
-        "campaign", "--time", "120", "--jobs", "2", "--out", &out, "--checkpoint-every", "0.5",
+        "campaign",
+        "--time",
+        "120",
+        "--jobs",
+        "2",
+        "--out",
+        &out,
+        "--checkpoint-every",
+        "0.5",
     ]);
     wait_for_execs(&dir, 1);
     let checkpointed = stats(&dir)["seconds"].as_f64().unwrap();
@@ -111,7 +119,11 @@ fn reproducers_intact(dir: &Path) -> usize {
             assert!(bytes.exists(), "{}: no .bytes beside it", f.display());
         }
     }
-    for f in files.iter().filter(|f| !f.to_string_lossy().ends_with(".reduced.eu")).take(4) {
+    for f in files
+        .iter()
+        .filter(|f| !f.to_string_lossy().ends_with(".reduced.eu"))
+        .take(4)
+    {
         let out = eufuzz().arg("check").arg(f).output().unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(1), "{}: {text}", f.display());
@@ -125,8 +137,21 @@ fn kill_9_at_a_random_moment_then_resume_keeps_every_reproducer_and_continues() 
     let dir = scratch("kill-9");
     let out = dir.display().to_string();
     let mut child = spawn(&[
-        "campaign", "--zoo", "all", "--time", "300", "--jobs", "2", "--out", &out,
-        "--checkpoint-every", "0.3", "--reduce-budget", "1", "--seed", "11",
+        "campaign",
+        "--zoo",
+        "all",
+        "--time",
+        "300",
+        "--jobs",
+        "2",
+        "--out",
+        &out,
+        "--checkpoint-every",
+        "0.3",
+        "--reduce-budget",
+        "1",
+        "--seed",
+        "11",
     ]);
     wait_for_execs(&dir, 1);
     std::thread::sleep(Duration::from_millis(200 + random_ms(2500)));
@@ -151,11 +176,18 @@ fn kill_9_at_a_random_moment_then_resume_keeps_every_reproducer_and_continues() 
     assert!(after["seconds"].as_f64().unwrap() > before["seconds"].as_f64().unwrap());
     assert_eq!(after["zoo"], "all");
     let samples = after["timeline"].as_array().unwrap();
-    assert!(samples.windows(2).all(|w| w[0]["execs"].as_u64() <= w[1]["execs"].as_u64()));
+    assert!(
+        samples
+            .windows(2)
+            .all(|w| w[0]["execs"].as_u64() <= w[1]["execs"].as_u64())
+    );
     // Every failure listed has its reproducer, no seed is filed twice, every file is intact.
     let failures = after["failures"].as_array().unwrap();
     assert!(!failures.is_empty());
-    let mut seeds: Vec<u64> = failures.iter().map(|f| f["seed"].as_u64().unwrap()).collect();
+    let mut seeds: Vec<u64> = failures
+        .iter()
+        .map(|f| f["seed"].as_u64().unwrap())
+        .collect();
     seeds.sort();
     let n = seeds.len();
     seeds.dedup();
@@ -197,7 +229,15 @@ fn fuzz_crash_artifacts_import_into_the_campaigns_buckets() {
     let imported = dir.join("imported");
     fs::create_dir_all(&imported).unwrap();
     let run = eufuzz()
-        .args(["campaign", "--zoo", "all", "--reduce-budget", "0", "--jobs", "2"])
+        .args([
+            "campaign",
+            "--zoo",
+            "all",
+            "--reduce-budget",
+            "0",
+            "--jobs",
+            "2",
+        ])
         .args(["--time", "4", "--seed", "3", "--out"])
         .arg(&found)
         .output()
@@ -224,7 +264,12 @@ fn fuzz_crash_artifacts_import_into_the_campaigns_buckets() {
         let target = imported.join(eu.file_name().unwrap());
         fs::write(&target, &out.stdout).unwrap();
         let again = String::from_utf8(out.stdout).unwrap();
-        assert_eq!(header(&again, "bucket"), header(&text, "bucket"), "{}", eu.display());
+        assert_eq!(
+            header(&again, "bucket"),
+            header(&text, "bucket"),
+            "{}",
+            eu.display()
+        );
         compared += 1;
     }
     assert!(compared >= 3, "only {compared} failures on input set 0");
@@ -242,7 +287,10 @@ fn fuzz_crash_artifacts_import_into_the_campaigns_buckets() {
     };
     let campaign_keys = listing(&found);
     for k in listing(&imported) {
-        assert!(campaign_keys.contains(&k), "{k} not among {campaign_keys:?}");
+        assert!(
+            campaign_keys.contains(&k),
+            "{k} not among {campaign_keys:?}"
+        );
     }
     fs::remove_dir_all(&dir).unwrap();
 }
@@ -269,12 +317,32 @@ fn merge_adds_up_shards_and_never_overwrites_a_reproducer() {
     let (a, b, out) = (dir.join("a"), dir.join("b"), dir.join("out"));
     shard_output(&a, 100, "mismatch-1", "one");
     shard_output(&b, 50, "mismatch-1", "two");
-    let run = eufuzz().arg("merge").arg(&out).arg(&a).arg(&b).output().unwrap();
-    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let run = eufuzz()
+        .arg("merge")
+        .arg(&out)
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     assert!(String::from_utf8_lossy(&run.stdout).contains("1 reproducer(s) renamed"));
-    assert_eq!(fs::read_to_string(out.join("mismatch-1.eu")).unwrap(), "# bucket: b/one\none");
-    assert_eq!(fs::read_to_string(out.join("mismatch-1-2.eu")).unwrap(), "# bucket: b/two\ntwo");
-    assert_eq!(fs::read_to_string(out.join("mismatch-1-2.bytes")).unwrap(), "two");
+    assert_eq!(
+        fs::read_to_string(out.join("mismatch-1.eu")).unwrap(),
+        "# bucket: b/one\none"
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("mismatch-1-2.eu")).unwrap(),
+        "# bucket: b/two\ntwo"
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("mismatch-1-2.bytes")).unwrap(),
+        "two"
+    );
     let s = stats(&out);
     assert_eq!(s["execs"], 150);
     assert_eq!(s["jobs"], 4);
@@ -285,11 +353,19 @@ fn merge_adds_up_shards_and_never_overwrites_a_reproducer() {
         .iter()
         .map(|f| f["file"].as_str().unwrap())
         .collect();
-    assert!(files[0].ends_with("out/mismatch-1.eu") && files[1].ends_with("out/mismatch-1-2.eu"), "{files:?}");
+    assert!(
+        files[0].ends_with("out/mismatch-1.eu") && files[1].ends_with("out/mismatch-1-2.eu"),
+        "{files:?}"
+    );
     // Merging into a directory that already holds statistics is refused.
     let again = eufuzz().arg("merge").arg(&out).arg(&a).output().unwrap();
     assert_eq!(again.status.code(), Some(2));
-    let missing = eufuzz().arg("merge").arg(dir.join("new")).arg(dir.join("nope")).output().unwrap();
+    let missing = eufuzz()
+        .arg("merge")
+        .arg(dir.join("new"))
+        .arg(dir.join("nope"))
+        .output()
+        .unwrap();
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("stats.json"));
     fs::remove_dir_all(&dir).unwrap();

@@ -235,7 +235,10 @@ pub fn run(setup: &Setup, seed: u64) -> (Tally, Option<Found>) {
                 device: g.as_ref().map(|g| g.program.device.name()),
                 ..Tally::default()
             };
-            (tally, Some(harness_panic(setup, seed, g, &message, &location)))
+            (
+                tally,
+                Some(harness_panic(setup, seed, g, &message, &location)),
+            )
         }
     }
 }
@@ -277,7 +280,31 @@ fn harness_panic(
     }
 }
 
+/// Bounds on what one case may ask the emulator for, so a campaign's memory stays bounded
+/// whatever the generator makes: instructions, threads, and scratch bytes over all threads.
+/// (Generated programs stay far below: the generator reads at most 16 KiB per program.
+/// Execution itself is bounded by the emulator's fuel.)
+pub const MAX_INSTRUCTIONS: usize = 1 << 16;
+pub const MAX_THREADS: u32 = 64;
+pub const MAX_SCRATCH_BYTES: u64 = 64 << 20;
+
+/// Whether a program is over the bounds of one case (it is then discarded unrun).
+pub fn oversized(p: &compiler::Program) -> bool {
+    p.inst_count() > MAX_INSTRUCTIONS
+        || p.threads > MAX_THREADS
+        || u64::from(p.scratch_size) * u64::from(p.threads) > MAX_SCRATCH_BYTES
+}
+
 fn checked_case(setup: &Setup, seed: u64, g: &Generated) -> (Tally, Option<Found>) {
+    if oversized(&g.program) {
+        let tally = Tally {
+            outcome: "discard",
+            discard: Some("oversized"),
+            device: Some(g.program.device.name()),
+            ..Tally::default()
+        };
+        return (tally, None);
+    }
     let sets = input_sets(&g.program, EXTRA_INPUT_SETS, seed);
     let checked = check(&g.program, &sets, &setup.compile);
     let v = &checked.verdict;
@@ -369,5 +396,33 @@ pub fn wall_clock_hang(setup: &Setup, seed: u64, cap: std::time::Duration) -> Fo
         head,
         body,
         reducible: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn programs_over_the_case_bounds_are_discarded_unrun() {
+        let setup = Setup {
+            knobs: Knobs::default(),
+            compile: CompileOptions::default(),
+            zoo: None,
+            options_line: String::new(),
+        };
+        let mut g = from_seed(1, &setup.knobs);
+        assert!(!oversized(&g.program));
+        g.program.threads = MAX_THREADS + 1;
+        assert!(oversized(&g.program));
+        let (tally, found) = checked_case(&setup, 1, &g);
+        assert_eq!(
+            (tally.outcome, tally.discard),
+            ("discard", Some("oversized"))
+        );
+        assert!(found.is_none() && tally.opcodes.is_empty());
+        g.program.threads = 2;
+        g.program.scratch_size = (MAX_SCRATCH_BYTES / 2 + 1) as u32;
+        assert!(oversized(&g.program));
     }
 }

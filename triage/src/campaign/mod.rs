@@ -163,7 +163,8 @@ impl Run<'_> {
     fn snapshot(&self) -> Snapshot {
         let (counts, per_worker) = self.counts();
         let session = self.session.elapsed().as_secs_f64().max(1e-9);
-        let session_execs: u64 = per_worker.iter().sum::<u64>() - self.session_execs.iter().sum::<u64>();
+        let session_execs: u64 =
+            per_worker.iter().sum::<u64>() - self.session_execs.iter().sum::<u64>();
         let failures = &self.filing.memory.failures;
         Snapshot {
             elapsed: self.elapsed(),
@@ -233,7 +234,7 @@ impl Run<'_> {
         let job = Job {
             worker: e.worker,
             index: e.index,
-            seconds: self.elapsed(),
+            seconds: self.before + e.at.duration_since(self.session).as_secs_f64(),
             found: e.found,
         };
         let filed = self.filing.accept(&self.shared, job)?;
@@ -276,9 +277,9 @@ impl Run<'_> {
                 worker: w,
                 index,
                 found,
+                at: Instant::now(),
             })?;
-            self.handles[w] =
-                worker::spawn(self.shared.clone(), w, epoch, vec![], self.tx.clone());
+            self.handles[w] = worker::spawn(self.shared.clone(), w, epoch, vec![], self.tx.clone());
         }
         Ok(())
     }
@@ -291,6 +292,17 @@ pub fn run(
     out: &Path,
     from: Option<Checkpoint>,
     interrupt: Arc<AtomicBool>,
+) -> Result<Stats, String> {
+    run_with(settings, out, from, interrupt, case::run)
+}
+
+/// [`run`] with cases run by `runner`.
+fn run_with(
+    settings: &Settings,
+    out: &Path,
+    from: Option<Checkpoint>,
+    interrupt: Arc<AtomicBool>,
+    runner: worker::Runner,
 ) -> Result<Stats, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let jobs = settings.jobs.max(1) as usize;
@@ -308,6 +320,7 @@ pub fn run(
     let compile = setup.compile.clone();
     let shared = Arc::new(Shared {
         setup,
+        runner,
         seed: settings.seed,
         shard: settings.shard.unwrap_or(Shard::ALL),
         stop: Arc::new(AtomicBool::new(false)),
@@ -389,4 +402,68 @@ pub fn run(
     let snap = run.snapshot();
     run.display.show(&snap);
     Ok(stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(time: u64) -> Settings {
+        Settings {
+            time,
+            seed: 0,
+            jobs: 1,
+            shard: None,
+            knobs: String::new(),
+            zoo: None,
+            spill_all: false,
+            baseline_o0: false,
+            stop_on_failure: false,
+            reduce_budget: 0,
+            per_bucket: 5,
+            case_timeout: 1,
+            checkpoint_every: 0.5,
+            progress_every: 60,
+        }
+    }
+
+    /// Seed 2 runs for 2.5 s; every other case passes in 10 ms.
+    fn slow_seed_2(_: &Setup, seed: u64) -> (case::Tally, Option<case::Found>) {
+        let pause = if seed == 2 { 2500 } else { 10 };
+        std::thread::sleep(Duration::from_millis(pause));
+        let tally = case::Tally {
+            outcome: "pass",
+            ..Default::default()
+        };
+        (tally, None)
+    }
+
+    #[test]
+    fn a_case_over_its_wall_clock_cap_is_a_hang_and_the_worker_goes_on() {
+        let out = std::env::temp_dir().join(format!("eufuzz-hang-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let stop = Arc::new(AtomicBool::new(false));
+        let stats = run_with(&settings(3), &out, None, stop, slow_seed_2).unwrap();
+        assert_eq!(stats.failures.len(), 1, "{:?}", stats.failures);
+        let f = &stats.failures[0];
+        assert_eq!((f.seed, f.signature.as_str()), (2, case::WALL_CLOCK_HANG));
+        let text = std::fs::read_to_string(f.file.as_ref().unwrap()).unwrap();
+        assert!(text.contains("# verdict: hang: the case ran over its wall-clock cap of 1 s"));
+        compiler::text::parse_program(&text).unwrap();
+        assert_eq!(stats.counts.outcomes["hang"], 1);
+        // The replacement thread went on with seed 3 and later ones.
+        assert!(stats.counts.outcomes["pass"] > 10, "{:?}", stats.counts);
+        let resumed = checkpoint::read(&out).unwrap();
+        assert!(resumed.workers[0].done > 12);
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[test]
+    fn panics_are_caught_with_message_and_place() {
+        let r = case::catching(|| -> u32 { panic!("boom {}", 7) });
+        let (message, location) = r.unwrap_err();
+        assert_eq!(message, "boom 7");
+        assert!(location.contains("campaign/mod.rs:"), "{location}");
+        assert_eq!(case::catching(|| 5), Ok(5));
+    }
 }

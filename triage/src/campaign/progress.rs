@@ -113,7 +113,10 @@ impl Display {
         let mut err = std::io::stderr().lock();
         self.clear(&mut err);
         let _ = writeln!(err, "{line}");
-        self.last = None;
+        if self.terminal {
+            // Redraw the status below the note at once.
+            self.last = None;
+        }
     }
 }
 
@@ -137,7 +140,15 @@ mod tests {
     #[test]
     fn plain_lines_carry_everything_on_one_line_without_control_characters() {
         let line = plain_line(&snapshot());
-        for part in ["12s", "execs     1500", "125/s", "valid  98.5%", "failures 3", "buckets 2", "per worker 800,700"] {
+        for part in [
+            "12s",
+            "execs     1500",
+            "125/s",
+            "valid  98.5%",
+            "failures 3",
+            "buckets 2",
+            "per worker 800,700",
+        ] {
             assert!(line.contains(part), "{part} not in {line}");
         }
         assert!(!line.chars().any(|c| c.is_control()), "{line:?}");
@@ -147,6 +158,10 @@ mod tests {
     fn the_terminal_status_has_a_line_per_worker() {
         let lines = status_lines(&snapshot());
         assert_eq!(lines.len(), 3);
-        assert!(lines[2].contains("worker  1") && lines[2].contains("700"), "{}", lines[2]);
+        assert!(
+            lines[2].contains("worker  1") && lines[2].contains("700"),
+            "{}",
+            lines[2]
+        );
     }
 }

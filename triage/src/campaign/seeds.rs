@@ -67,7 +67,10 @@ mod tests {
             let shard = Shard { index: k, count: 3 };
             for w in 0..jobs {
                 for i in 0..50 {
-                    assert!(seen.insert(seed_of(7, jobs, shard, w, i)), "shard {k} worker {w} case {i}");
+                    assert!(
+                        seen.insert(seed_of(7, jobs, shard, w, i)),
+                        "shard {k} worker {w} case {i}"
+                    );
                 }
             }
         }

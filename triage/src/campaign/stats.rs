@@ -177,7 +177,10 @@ impl Stats {
 /// The timelines of campaigns run side by side, as one: at each sample time, the sum of
 /// every campaign's latest sample.
 fn merge_timelines(parts: &[&[Sample]]) -> Vec<Sample> {
-    let mut times: Vec<f64> = parts.iter().flat_map(|t| t.iter().map(|s| s.seconds)).collect();
+    let mut times: Vec<f64> = parts
+        .iter()
+        .flat_map(|t| t.iter().map(|s| s.seconds))
+        .collect();
     times.sort_by(f64::total_cmp);
     times.dedup();
     times
@@ -280,14 +283,27 @@ mod tests {
                 started_unix: 100 + execs,
                 zoo: Some("all".into()),
                 timeline: vec![
-                    Sample { seconds: 1.0, execs: execs / 2, failures: 0, buckets: 0 },
-                    Sample { seconds, execs, failures: 1, buckets: 1 },
+                    Sample {
+                        seconds: 1.0,
+                        execs: execs / 2,
+                        failures: 0,
+                        buckets: 0,
+                    },
+                    Sample {
+                        seconds,
+                        execs,
+                        failures: 1,
+                        buckets: 1,
+                    },
                 ],
                 ..Default::default()
             };
             s.counts.execs = execs;
             bump(&mut s.counts.devices, "skl");
-            s.failures.push(Failure { bucket: bucket.into(), ..Default::default() });
+            s.failures.push(Failure {
+                bucket: bucket.into(),
+                ..Default::default()
+            });
             s
         };
         let m = merge(&[shard(10, 4.0, "a"), shard(30, 5.0, "b")]);

@@ -43,9 +43,13 @@ pub struct State {
     pub current: Option<InFlight>,
 }
 
+/// What runs a case ([`case::run`]; tests put in cases that hang).
+pub type Runner = fn(&Setup, u64) -> (case::Tally, Option<Found>);
+
 /// What the workers share: the setup, the seed space and one state per worker.
 pub struct Shared {
     pub setup: Setup,
+    pub runner: Runner,
     pub seed: u64,
     pub shard: Shard,
     pub stop: Arc<AtomicBool>,
@@ -57,6 +61,8 @@ pub struct Event {
     pub worker: usize,
     pub index: u64,
     pub found: Found,
+    /// When the case ended.
+    pub at: Instant,
 }
 
 impl Shared {
@@ -110,7 +116,7 @@ fn work(shared: &Shared, w: usize, epoch: u64, redo: Vec<u64>, tx: &Sender<Event
                 since: Instant::now(),
             });
         }
-        let (tally, found) = case::run(&shared.setup, seed);
+        let (tally, found) = (shared.runner)(&shared.setup, seed);
         {
             let mut s = shared.slot(w);
             if s.epoch != epoch {
@@ -135,6 +141,7 @@ fn work(shared: &Shared, w: usize, epoch: u64, redo: Vec<u64>, tx: &Sender<Event
                     worker: w,
                     index,
                     found,
+                    at: Instant::now(),
                 })
                 .is_err()
         {
