@@ -81,6 +81,12 @@ fn cores() -> u32 {
 
 impl CampaignArgs {
     fn settings(&self) -> Result<Settings, String> {
+        if !(self.checkpoint_every.is_finite() && self.checkpoint_every > 0.0) {
+            return Err(format!(
+                "--checkpoint-every {}: expected a positive number of seconds",
+                self.checkpoint_every
+            ));
+        }
         Ok(Settings {
             time: self.time.unwrap_or(60),
             seed: self.seed,
@@ -94,7 +100,7 @@ impl CampaignArgs {
             reduce_budget: self.reduce_budget,
             per_bucket: self.per_bucket,
             case_timeout: self.case_timeout.max(1),
-            checkpoint_every: self.checkpoint_every,
+            checkpoint_every: self.checkpoint_every.min(1e9),
             progress_every: self.progress_every,
         })
     }

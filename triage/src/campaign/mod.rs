@@ -266,7 +266,8 @@ impl Run<'_> {
                     continue;
                 };
                 s.epoch += 1;
-                s.done = c.index + 1;
+                // A pending case re-run after a resume lies behind `done`.
+                s.done = s.done.max(c.index + 1);
                 s.current = None;
                 s.counts.execs += 1;
                 stats::bump(&mut s.counts.outcomes, "hang");
@@ -368,7 +369,7 @@ fn run_with(
         found_one: false,
     };
     let end = (settings.time as f64 - before).max(0.0);
-    let checkpoint_every = Duration::from_secs_f64(settings.checkpoint_every.max(0.1));
+    let checkpoint_every = Duration::from_secs_f64(settings.checkpoint_every.clamp(0.1, 1e9));
     let mut last_checkpoint = Instant::now();
     loop {
         run.receive(Duration::from_millis(50))?;
