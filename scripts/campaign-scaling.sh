@@ -4,7 +4,9 @@
 # (--checkpoint-every 1e9) against the default (every 5 s) and a very frequent one (0.1 s).
 # RUNS runs of each configuration, interleaved so that a busy spell on the machine falls on
 # every configuration alike; the medians are compared. CPU% (from /usr/bin/time) shows
-# whether the workers had the cores: with 2 jobs it should be near 200 %.
+# whether the workers had the cores: with 2 jobs it should be near 200 %; executions per
+# CPU-second show the cost of running in parallel apart from the load on the machine (equal
+# for 1 and 2 jobs when workers do not slow each other down).
 #
 # Usage: scripts/campaign-scaling.sh [SECONDS=30] [RUNS=3] [OUT=target/campaign-scaling]
 set -euo pipefail
@@ -41,14 +43,17 @@ import json, statistics, sys
 out, runs = sys.argv[1], int(sys.argv[2])
 names = ["jobs1", "jobs2", "jobs2-no-checkpoints", "jobs2-checkpoint-0.1s"]
 med = {}
-print("\n| configuration | execs/s per run | median execs/s | CPU % per run |")
-print("| --- | --- | --- | --- |")
+per_cpu = {}
+print("\n| configuration | execs/s per run | median execs/s | CPU % per run | median execs per CPU-second |")
+print("| --- | --- | --- | --- | --- |")
 for n in names:
     rates = [json.load(open(f"{out}/{n}-{r}/stats.json"))["execs_per_sec"] for r in range(1, runs + 1)]
-    cpu = [open(f"{out}/{n}-{r}.cpu").read().split()[-1] for r in range(1, runs + 1)]
+    cpu = [float(open(f"{out}/{n}-{r}.cpu").read().split()[-1].rstrip("%")) for r in range(1, runs + 1)]
     med[n] = statistics.median(rates)
-    print(f"| {n} | {', '.join(f'{x:.0f}' for x in rates)} | {med[n]:.0f} | {', '.join(cpu)} |")
+    per_cpu[n] = statistics.median(r / (c / 100) for r, c in zip(rates, cpu) if c > 0)
+    print(f"| {n} | {', '.join(f'{x:.0f}' for x in rates)} | {med[n]:.0f} | {', '.join(f'{c:.0f}' for c in cpu)} | {per_cpu[n]:.0f} |")
 print(f"\nspeed-up, 2 jobs over 1: {med['jobs2'] / med['jobs1']:.2f}x")
+print(f"parallel efficiency, execs per CPU-second with 2 jobs over 1: {per_cpu['jobs2'] / per_cpu['jobs1']:.2f}")
 for n in ["jobs2", "jobs2-checkpoint-0.1s"]:
     base = med["jobs2-no-checkpoints"]
     # Two workers: each case costs 2/rate seconds of worker time.

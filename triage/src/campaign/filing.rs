@@ -47,14 +47,28 @@ pub struct Filed {
 
 type Reduction = (u64, Option<crate::reduce::Reduced>);
 
+/// Where a job waiting in the filing stage is.
+#[derive(Clone, Debug, PartialEq)]
+enum Stage {
+    /// Waiting for its kind's first reduction.
+    Parked,
+    /// Being reduced, as the first of its kind.
+    First,
+    /// Being reduced, its kind's bucket known.
+    Known(String),
+}
+
 /// The filing stage, run by the collecting thread.
 pub struct Filing {
     pub memory: Memory,
     out: PathBuf,
     per_bucket: usize,
     reduce: bool,
-    /// Jobs being reduced (`true`) or waiting for their kind's first reduction, by ticket.
-    jobs: BTreeMap<u64, (Job, bool)>,
+    /// Jobs being reduced or waiting for their kind's first reduction, by ticket.
+    jobs: BTreeMap<u64, (Job, Stage)>,
+    /// Reductions under way per bucket, for failures of a kind whose bucket is known: no
+    /// more are started than the bucket has room for.
+    reducing: BTreeMap<String, usize>,
     /// Kinds whose first reduction runs, with the ticket of that reduction.
     first_of_kind: BTreeMap<String, u64>,
     next_ticket: u64,
@@ -119,6 +133,7 @@ impl Filing {
             per_bucket,
             reduce: !reduce_budget.is_zero(),
             jobs: BTreeMap::new(),
+            reducing: BTreeMap::new(),
             first_of_kind: BTreeMap::new(),
             next_ticket: 0,
             to_reducer,
@@ -126,8 +141,11 @@ impl Filing {
         }
     }
 
+    /// Whether the bucket will have its `--per-bucket` reproducers once the reductions
+    /// under way for it are filed.
     fn full(&self, bucket: &str) -> bool {
-        self.memory.per_bucket.get(bucket).copied().unwrap_or(0) >= self.per_bucket
+        let filed = self.memory.per_bucket.get(bucket).copied().unwrap_or(0);
+        filed + self.reducing.get(bucket).copied().unwrap_or(0) >= self.per_bucket
     }
 
     /// Takes a new failure: files it now, or sends it for reduction, or parks it until its
@@ -137,18 +155,20 @@ impl Filing {
         let known = self.memory.bucket_of.get(&alike).cloned();
         let program = job.found.program.clone().filter(|_| job.found.reducible);
         let ticket = self.next_ticket;
-        let at_reducer = match (program, known) {
+        let stage = match (program, known) {
             (Some(p), None) if self.reduce => {
-                let first = !self.first_of_kind.contains_key(&alike);
-                if first {
+                if self.first_of_kind.contains_key(&alike) {
+                    Stage::Parked
+                } else {
                     self.first_of_kind.insert(alike, ticket);
                     self.send(ticket, p);
+                    Stage::First
                 }
-                first
             }
             (Some(p), Some(b)) if self.reduce && !self.full(&b) => {
                 self.send(ticket, p);
-                true
+                *self.reducing.entry(b.clone()).or_default() += 1;
+                Stage::Known(b)
             }
             (_, known) => {
                 let bucket = known.unwrap_or_else(|| job.found.unreduced_key.clone());
@@ -156,7 +176,7 @@ impl Filing {
             }
         };
         self.next_ticket += 1;
-        self.jobs.insert(ticket, (job, at_reducer));
+        self.jobs.insert(ticket, (job, stage));
         Ok(vec![])
     }
 
@@ -169,9 +189,12 @@ impl Filing {
     pub fn collect(&mut self, shared: &Shared) -> Result<Vec<Filed>, String> {
         let mut filed = vec![];
         while let Ok((ticket, reduced)) = self.from_reducer.try_recv() {
-            let Some((job, _)) = self.jobs.remove(&ticket) else {
+            let Some((job, stage)) = self.jobs.remove(&ticket) else {
                 continue;
             };
+            if let Stage::Known(b) = &stage {
+                self.unreserve(b);
+            }
             let alike = job.found.alike.clone();
             let bucket = reduced
                 .as_ref()
@@ -185,7 +208,7 @@ impl Filing {
             let waiting: Vec<u64> = self
                 .jobs
                 .iter()
-                .filter(|(_, (j, at_reducer))| j.found.alike == alike && !at_reducer)
+                .filter(|(_, (j, stage))| j.found.alike == alike && *stage == Stage::Parked)
                 .map(|(t, _)| *t)
                 .collect();
             for t in waiting {
@@ -195,6 +218,15 @@ impl Filing {
             }
         }
         Ok(filed)
+    }
+
+    fn unreserve(&mut self, bucket: &str) {
+        if let Some(n) = self.reducing.get_mut(bucket) {
+            *n -= 1;
+            if *n == 0 {
+                self.reducing.remove(bucket);
+            }
+        }
     }
 
     /// Failures waiting for a reduction.
@@ -216,6 +248,7 @@ impl Filing {
             filed.push(self.file(shared, job, bucket, None)?);
         }
         self.first_of_kind.clear();
+        self.reducing.clear();
         Ok(filed)
     }
 
