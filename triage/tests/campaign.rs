@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 fn eufuzz() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_eufuzz"));
@@ -50,9 +50,10 @@ fn wait_for_execs(dir: &Path, execs: u64) {
 }
 
 /// A pseudo-random delay (the clock's nanoseconds): killing at a different moment each run.
+#[cfg(feature = "zoo")]
 fn random_ms(below: u64) -> u64 {
-    let nanos = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::SystemTime::UNIX_EPOCH)
         .unwrap()
         .subsec_nanos() as u64;
     nanos % below
@@ -102,6 +103,7 @@ fn ctrl_c_stops_within_a_second_and_writes_final_statistics() {
 }
 
 /// Every reproducer in `dir` parses, and `eufuzz check` still fails on a few of them.
+#[cfg(feature = "zoo")]
 fn reproducers_intact(dir: &Path) -> usize {
     let mut files: Vec<PathBuf> = fs::read_dir(dir)
         .unwrap()
@@ -215,6 +217,7 @@ fn resume_refuses_a_directory_without_a_checkpoint() {
 }
 
 /// The `# KEY: value` header line of a reproducer.
+#[cfg(feature = "zoo")]
 fn header<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     text.lines()
         .take_while(|l| l.starts_with('#'))

@@ -156,15 +156,14 @@ impl Filing {
         let program = job.found.program.clone().filter(|_| job.found.reducible);
         let ticket = self.next_ticket;
         let stage = match (program, known) {
-            (Some(p), None) if self.reduce => {
-                if self.first_of_kind.contains_key(&alike) {
-                    Stage::Parked
-                } else {
-                    self.first_of_kind.insert(alike, ticket);
+            (Some(p), None) if self.reduce => match self.first_of_kind.entry(alike) {
+                std::collections::btree_map::Entry::Occupied(_) => Stage::Parked,
+                std::collections::btree_map::Entry::Vacant(v) => {
+                    v.insert(ticket);
                     self.send(ticket, p);
                     Stage::First
                 }
-            }
+            },
             (Some(p), Some(b)) if self.reduce && !self.full(&b) => {
                 self.send(ticket, p);
                 *self.reducing.entry(b.clone()).or_default() += 1;

@@ -240,12 +240,16 @@ mod tests {
 
     #[test]
     fn counts_add_up_key_by_key() {
-        let mut a = Counts::default();
-        a.execs = 2;
+        let mut a = Counts {
+            execs: 2,
+            ..Default::default()
+        };
         bump(&mut a.outcomes, "pass");
         bump(&mut a.outcomes, "pass");
-        let mut b = Counts::default();
-        b.execs = 1;
+        let mut b = Counts {
+            execs: 1,
+            ..Default::default()
+        };
         bump(&mut b.outcomes, "pass");
         bump(&mut b.discarded, "undefined-branch");
         a.add(&b);
