@@ -132,19 +132,16 @@ impl Run<'_> {
         self.before + self.session.elapsed().as_secs_f64()
     }
 
-    fn counts(&self) -> (Counts, Vec<u64>) {
+    fn counts(&self) -> Counts {
         let mut total = Counts::default();
-        let mut per_worker = vec![];
         for w in 0..self.shared.slots.len() {
-            let s = self.shared.slot(w);
-            total.add(&s.counts);
-            per_worker.push(s.counts.execs);
+            total.add(&self.shared.slot(w).counts);
         }
-        (total, per_worker)
+        total
     }
 
     fn stats(&self) -> Stats {
-        let (counts, _) = self.counts();
+        let counts = self.counts();
         let seconds = self.elapsed();
         Stats {
             seconds,
@@ -161,7 +158,16 @@ impl Run<'_> {
     }
 
     fn snapshot(&self) -> Snapshot {
-        let (counts, per_worker) = self.counts();
+        let mut counts = Counts::default();
+        let mut per_worker = vec![];
+        for w in 0..self.shared.slots.len() {
+            let s = self.shared.slot(w);
+            counts.execs += s.counts.execs;
+            for (reason, n) in &s.counts.discarded {
+                *counts.discarded.entry(reason.clone()).or_default() += n;
+            }
+            per_worker.push(s.counts.execs);
+        }
         let session = self.session.elapsed().as_secs_f64().max(1e-9);
         let session_execs: u64 =
             per_worker.iter().sum::<u64>() - self.session_execs.iter().sum::<u64>();
@@ -388,8 +394,10 @@ fn run_with(
             run.checkpoint()?;
             last_checkpoint = Instant::now();
         }
-        let snap = run.snapshot();
-        run.display.tick(&snap);
+        if run.display.due() {
+            let snap = run.snapshot();
+            run.display.show(&snap);
+        }
     }
     run.shared.stop.store(true, Ordering::Relaxed);
     let grace = Instant::now();

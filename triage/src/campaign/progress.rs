@@ -79,18 +79,19 @@ impl Display {
         }
     }
 
-    /// Shows the state if it is time to (twice a second on a terminal).
-    pub fn tick(&mut self, s: &Snapshot) {
+    /// Whether it is time to show the state again (twice a second on a terminal, every
+    /// `every` otherwise); taking the answer counts as showing it.
+    pub fn due(&mut self) -> bool {
         let every = if self.terminal {
             Duration::from_millis(500)
         } else {
             self.every
         };
         if self.last.is_some_and(|t| t.elapsed() < every) {
-            return;
+            return false;
         }
         self.last = Some(Instant::now());
-        self.show(s);
+        true
     }
 
     /// Shows the state now.

@@ -57,7 +57,12 @@ pub fn bump(map: &mut BTreeMap<String, u64>, key: &str) {
 
 fn add_map(into: &mut BTreeMap<String, u64>, from: &BTreeMap<String, u64>) {
     for (k, v) in from {
-        *into.entry(k.clone()).or_default() += v;
+        match into.get_mut(k) {
+            Some(n) => *n += v,
+            None => {
+                into.insert(k.clone(), *v);
+            }
+        }
     }
 }
 
