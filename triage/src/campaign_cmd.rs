@@ -32,7 +32,7 @@ pub struct CampaignArgs {
     /// with its own settings; only --time and --stats-json may be given with it.
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "seed", "jobs", "shard", "out", "stop_on_failure", "reduce_budget", "per_bucket",
-        "zoo", "spill_all", "baseline", "case_timeout", "checkpoint_every", "knobs",
+        "zoo", "spill_all", "baseline", "case_timeout", "checkpoint_every", "progress_every", "knobs",
         "devices", "dispatch", "ops", "features",
     ])]
     resume: Option<PathBuf>,
