@@ -19,6 +19,12 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
+/// Failures held at most in the filing stage (being reduced or waiting for their kind's
+/// first reduction). When failures come faster than they can be reduced (every program of
+/// a `--zoo all` campaign fails), later ones are filed at once without a reduction, in
+/// their kind's bucket when it is known: memory stays bounded and nothing is lost.
+pub const MAX_HELD: usize = 64;
+
 /// A failure on its way to being filed.
 pub struct Job {
     pub worker: usize,
@@ -155,8 +161,9 @@ impl Filing {
         let known = self.memory.bucket_of.get(&alike).cloned();
         let program = job.found.program.clone().filter(|_| job.found.reducible);
         let ticket = self.next_ticket;
+        let room = self.reduce && self.jobs.len() < MAX_HELD;
         let stage = match (program, known) {
-            (Some(p), None) if self.reduce => match self.first_of_kind.entry(alike) {
+            (Some(p), None) if room => match self.first_of_kind.entry(alike) {
                 std::collections::btree_map::Entry::Occupied(_) => Stage::Parked,
                 std::collections::btree_map::Entry::Vacant(v) => {
                     v.insert(ticket);
@@ -164,7 +171,7 @@ impl Filing {
                     Stage::First
                 }
             },
-            (Some(p), Some(b)) if self.reduce && !self.full(&b) => {
+            (Some(p), Some(b)) if room && !self.full(&b) => {
                 self.send(ticket, p);
                 *self.reducing.entry(b.clone()).or_default() += 1;
                 Stage::Known(b)
@@ -322,5 +329,92 @@ impl Filing {
             None => None,
         };
         Ok((Some(eu.display().to_string()), reduced))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::case::Setup;
+    use crate::campaign::seeds::Shard;
+    use crate::campaign::worker::{Pending, State};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::{Arc, Mutex};
+
+    fn shared() -> Shared {
+        Shared {
+            setup: Setup {
+                knobs: Default::default(),
+                compile: Default::default(),
+                zoo: None,
+                options_line: String::new(),
+            },
+            runner: crate::campaign::case::run,
+            seed: 0,
+            shard: Shard::ALL,
+            stop: Arc::new(AtomicBool::new(false)),
+            slots: vec![Mutex::new(State::default())],
+        }
+    }
+
+    /// A failure of kind `kind` found by case `seed` (a real program, for the reducer).
+    fn job(seed: u64, kind: &str) -> Job {
+        let g = oracle::generator::from_seed(seed, &Default::default());
+        Job {
+            worker: 0,
+            index: seed,
+            seconds: 0.0,
+            found: Found {
+                seed,
+                kind: "mismatch".into(),
+                signature: "mismatch/p/output".into(),
+                unreduced_key: format!("rewrite/p/{kind}"),
+                alike: kind.into(),
+                culprit_pass: Some("p".into()),
+                without_zoo_bug: None,
+                program: Some(g.program.clone()),
+                head: "# eufuzz reproducer\n".into(),
+                body: compiler::text::print_program(&g.program),
+                reducible: true,
+            },
+        }
+    }
+
+    #[test]
+    fn failures_beyond_what_is_held_are_filed_at_once_and_nothing_is_lost() {
+        let out = std::env::temp_dir().join(format!("eufuzz-filing-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir_all(&out).unwrap();
+        let shared = shared();
+        let budget = Duration::from_secs(1);
+        let mut f = Filing::new(
+            out.clone(),
+            1,
+            &Default::default(),
+            budget,
+            Memory::default(),
+        );
+        let n = MAX_HELD as u64 + 10;
+        for seed in 0..n {
+            shared.slot(0).pending.push(Pending { index: seed, seed });
+            // Two of each kind: the second waits for the first's reduction.
+            f.accept(&shared, job(seed, &format!("kind-{}", seed / 2)))
+                .unwrap();
+            assert!(f.waiting() <= MAX_HELD);
+        }
+        assert!(f.memory.failures.len() >= 10, "{}", f.memory.failures.len());
+        f.flush(&shared).unwrap();
+        assert_eq!(f.waiting(), 0);
+        assert_eq!(f.memory.failures.len() as u64, n);
+        assert!(shared.slot(0).pending.is_empty());
+        // One reproducer per bucket (--per-bucket 1), never two files for one case.
+        let written = f
+            .memory
+            .failures
+            .iter()
+            .filter(|x| x.file.is_some())
+            .count();
+        assert_eq!(written, f.memory.per_bucket.len());
+        std::fs::remove_dir_all(&out).unwrap();
     }
 }
