@@ -6,12 +6,16 @@
 # every configuration alike; the medians are compared. CPU% (from /usr/bin/time) shows
 # whether the workers had the cores: with 2 jobs it should be near 200 %; executions per
 # CPU-second show the cost of running in parallel apart from the load on the machine (equal
-# for 1 and 2 jobs when workers do not slow each other down).
+# for 1 and 2 jobs when workers do not slow each other down). Two seconds before each run
+# ends, the CPU time of every thread is read from /proc: the collecting thread (`eufuzz`:
+# filing, progress, checkpoints) against the workers is the checkpoint cost apart from the
+# load on the machine.
 #
 # Usage: scripts/campaign-scaling.sh [SECONDS=30] [RUNS=3] [OUT=target/campaign-scaling]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
+[ "$seconds" -ge 5 ] || { echo "SECONDS must be at least 5" >&2; exit 2; }
 runs=${2:-3}
 out=${3:-target/campaign-scaling}
 cargo build --release -q -p triage
@@ -32,7 +36,13 @@ for run in $(seq 1 "$runs"); do
     dir="$out/$name-$run"
     # shellcheck disable=SC2086 # the flags are words
     CI=true /usr/bin/time -f "%P" -o "$dir.cpu" "$eufuzz" campaign --time "$seconds" \
-        --seed 424242 --reduce-budget 0 $flags --out "$dir" > "$dir.log" 2>&1 || true
+        --seed 424242 --reduce-budget 0 $flags --out "$dir" > "$dir.log" 2>&1 &
+    timer=$!
+    sleep $((seconds - 2))
+    for task in /proc/$(pgrep -P "$timer" eufuzz)/task/*; do
+      echo "$(cat "$task/comm") $(awk '{print $14 + $15}' "$task/stat")"
+    done > "$dir.threads"
+    wait "$timer" || true
     printf '%s run %s: %s execs/s, CPU %s\n' "$name" "$run" \
         "$(jq -r '.execs_per_sec | floor' "$dir/stats.json")" "$(tail -1 "$dir.cpu")"
   done
@@ -59,4 +69,20 @@ for n in ["jobs2", "jobs2-checkpoint-0.1s"]:
     # Two workers: each case costs 2/rate seconds of worker time.
     per_case_us = (2 / med[n] - 2 / base) * 1e6
     print(f"checkpointing ({n}): {100 * (base - med[n]) / base:+.1f} % execs/s, {per_case_us:+.0f} us per case against no checkpoints")
+
+# CPU time of the collecting thread per case and against the workers' (clock ticks of 10 ms).
+print("\n| configuration | collecting thread CPU / workers' CPU | collecting thread CPU per case |")
+print("| --- | --- | --- |")
+for n in names:
+    share, per_case = [], []
+    for r in range(1, runs + 1):
+        ticks = dict(l.split() for l in open(f"{out}/{n}-{r}.threads") if l.strip())
+        main = float(ticks.get("eufuzz", 0))
+        workers = sum(float(v) for k, v in ticks.items() if k.startswith("eufuzz-worker"))
+        stats = json.load(open(f"{out}/{n}-{r}/stats.json"))
+        # The sample was taken two seconds before the end.
+        cases = stats["execs"] * max(stats["seconds"] - 2, 1) / stats["seconds"]
+        share.append(main / workers if workers else 0)
+        per_case.append(main * 10_000 / cases if cases else 0)
+    print(f"| {n} | {100 * statistics.median(share):.2f} % | {statistics.median(per_case):.1f} us |")
 PY
