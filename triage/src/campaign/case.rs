@@ -285,7 +285,9 @@ fn harness_panic(
 /// (Generated programs stay far below: the generator reads at most 16 KiB per program.
 /// Execution itself is bounded by the emulator's fuel.)
 pub const MAX_INSTRUCTIONS: usize = 1 << 16;
+/// Hardware threads of one case at most (see [`MAX_INSTRUCTIONS`]).
 pub const MAX_THREADS: u32 = 64;
+/// Scratch bytes of one case over all its threads at most (see [`MAX_INSTRUCTIONS`]).
 pub const MAX_SCRATCH_BYTES: u64 = 64 << 20;
 
 /// Whether a program is over the bounds of one case (it is then discarded unrun).

@@ -125,6 +125,8 @@ fn spawn_reducer(
 }
 
 impl Filing {
+    /// A filing stage writing into `out`, remembering `memory` (from a checkpoint), with
+    /// its reducer thread started.
     pub fn new(
         out: PathBuf,
         per_bucket: usize,

@@ -72,6 +72,7 @@ impl Shared {
         self.slots[w].lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Workers in all (the stride of the seed streams).
     pub fn jobs(&self) -> u64 {
         self.slots.len() as u64
     }
