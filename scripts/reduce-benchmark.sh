@@ -36,7 +36,7 @@ for bug in $BUGS; do
     n=0
     for k in $(seq 0 $((RUNS - 1))); do
         dir="$OUT/$bug-$k"
-        CI=true "$E" campaign --zoo "$bug" "${extra[@]}" --time "$FIND" --seed $((k * 1000003 + 17)) \
+        CI=true "$E" campaign --jobs 1 --zoo "$bug" "${extra[@]}" --time "$FIND" --seed $((k * 1000003 + 17)) \
             --stop-on-failure --reduce-budget 0 --out "$dir" --stats-json "$dir.json" >/dev/null 2>&1 || true
         file=$(python3 -c "import json,sys; f=[x for x in json.load(open(sys.argv[1]))['failures'] if x.get('without_zoo_bug') is not True]; print(f[0]['file'] if f else '')" "$dir.json")
         [ -n "$file" ] || continue

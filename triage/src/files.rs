@@ -34,6 +34,31 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
     })
 }
 
+/// Writes `contents` to `path` atomically unless `path` exists, which is left untouched
+/// (what a campaign found is never overwritten). Returns whether the file was written.
+pub fn write_new(path: &Path, contents: &[u8]) -> Result<bool, String> {
+    let tmp = path.with_file_name(format!(
+        ".{}.new-{}",
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        std::process::id()
+    ));
+    let result = (|| -> std::io::Result<bool> {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(contents)?;
+        f.sync_all()?;
+        // A hard link, unlike a rename, fails when the target exists.
+        match fs::hard_link(&tmp, path) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(e),
+        }
+    })();
+    let _ = fs::remove_file(&tmp);
+    result.map_err(|e| format!("{}: cannot write: {e}", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,6 +73,18 @@ mod tests {
         assert_eq!(read_text(&path).unwrap(), "two");
         let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().collect();
         assert_eq!(leftovers.len(), 1);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn new_files_are_never_overwritten() {
+        let dir = std::env::temp_dir().join(format!("eufuzz-files-new-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.eu");
+        assert_eq!(write_new(&path, b"one"), Ok(true));
+        assert_eq!(write_new(&path, b"two"), Ok(false));
+        assert_eq!(read_text(&path).unwrap(), "one");
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -4,6 +4,7 @@
 mod bucket;
 mod bucket_cmd;
 mod campaign;
+mod campaign_cmd;
 mod compile_cmd;
 mod directives;
 mod equiv_cmd;
@@ -13,6 +14,7 @@ mod fmt_cmd;
 mod gate;
 mod gen_cmd;
 mod load;
+mod merge_cmd;
 mod reduce;
 mod reduce_cmd;
 mod render;
@@ -249,18 +251,37 @@ enum Command {
     },
     /// Turn generator bytes (a libFuzzer artifact, a campaign's .bytes file) into the .eu
     /// program they decode to.
+    ///
+    /// The header carries the program's verdict on its own inputs (what the `differential`
+    /// fuzz target checks) and, when it fails, its signature and bucket key as a campaign
+    /// writes them: `eufuzz import ARTIFACT > DIR/x.eu; eufuzz bucket DIR` groups crash
+    /// artifacts with campaign reproducers.
     Import {
         bytes: PathBuf,
         #[command(flatten)]
         knobs: gen_cmd::KnobArgs,
+        #[command(flatten)]
+        check: gen_cmd::ImportCheck,
     },
-    /// Generate programs and check each (single worker) until the time is up or Ctrl-C.
+    /// Generate programs and check each, on every core, until the time is up or Ctrl-C.
     ///
-    /// Shows progress on one line; writes every failure to DIR as NAME.eu (inputs,
-    /// verdict, culprit pass and signature in its header; replay with `eufuzz check`) and
-    /// NAME.bytes (the generator bytes); prints statistics at the end. Exit code 1 if
-    /// anything failed.
-    Campaign(CampaignArgs),
+    /// Workers run disjoint seed streams; every failure goes to OUT as NAME.eu (inputs,
+    /// verdict, culprit pass, signature and bucket in its header; replay with `eufuzz
+    /// check`), NAME.bytes (the generator bytes) and NAME.reduced.eu; OUT/stats.json and
+    /// OUT/checkpoint.json are written every few seconds, so `--resume OUT` continues a
+    /// stopped or killed campaign. Ctrl-C stops within a second (a second Ctrl-C exits at
+    /// once). Exit code 1 if anything failed.
+    Campaign(campaign_cmd::CampaignArgs),
+    /// Merge campaign outputs (shards run with `--shard K/N`) into OUT: statistics added up
+    /// in OUT/stats.json, every reproducer copied (renamed, never overwritten, when its name
+    /// is taken), so `eufuzz bucket OUT` lists the buckets of all of them.
+    Merge {
+        /// The merged output directory (must not hold statistics yet).
+        out: PathBuf,
+        /// Campaign output directories.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+    },
     /// Execute a program on the EU emulator and print what it made observable.
     ///
     /// Prints every render-target write per thread and channel (undefined bytes as `..`),
@@ -299,46 +320,6 @@ fn restore_default_sigpipe() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-}
-
-/// What `eufuzz campaign` runs.
-#[derive(clap::Args)]
-struct CampaignArgs {
-    /// Seconds to run.
-    #[arg(long, default_value_t = 60)]
-    time: u64,
-    /// First seed; program i uses seed + i.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Where failures go.
-    #[arg(long, default_value = "eufuzz-out")]
-    out: PathBuf,
-    /// Also write the statistics as JSON here.
-    #[arg(long)]
-    stats_json: Option<PathBuf>,
-    /// Stop at the first failure.
-    #[arg(long)]
-    stop_on_failure: bool,
-    /// Seconds spent reducing the first failure of each signature (written as
-    /// NAME.reduced.eu beside NAME.eu); 0 turns reduction off.
-    #[arg(long, default_value_t = 10)]
-    reduce_budget: u64,
-    /// Reproducers written per bucket at most; later failures of a full bucket are only
-    /// counted in the statistics.
-    #[arg(long, default_value_t = 5)]
-    per_bucket: usize,
-    /// Inject a historical bug by name (builds with the zoo feature only).
-    #[arg(long)]
-    zoo: Option<String>,
-    /// Spill every spillable VGRF.
-    #[arg(long)]
-    spill_all: bool,
-    /// What checks compare against: `reference` (the input run directly) or `o0` (the
-    /// `-O0` compilation, so every failure is an optimisation bug).
-    #[arg(long, value_name = "BASELINE", default_value = "reference")]
-    baseline: Baseline,
-    #[command(flatten)]
-    knobs: gen_cmd::KnobArgs,
 }
 
 /// What a differential check compares the compiled program against.
@@ -573,22 +554,6 @@ fn reduce_main(
     })
 }
 
-/// The `check` flags that replay a campaign's failures (`--spill-all --baseline o0 --zoo
-/// NAME`).
-fn options_line(spill_all: bool, baseline: Baseline, zoo: Option<&str>) -> String {
-    let mut parts = vec![];
-    if spill_all {
-        parts.push("--spill-all".to_string());
-    }
-    if baseline == Baseline::O0 {
-        parts.push("--baseline o0".to_string());
-    }
-    if let Some(z) = zoo {
-        parts.push(format!("--zoo {z}"));
-    }
-    parts.join(" ")
-}
-
 fn gate_main(
     paths: Vec<PathBuf>,
     jobs: Option<usize>,
@@ -660,41 +625,6 @@ fn rebucket_main(dirs: &[PathBuf]) -> Result<i32, String> {
     let (files, changed) = bucket_cmd::rebucket(dirs, options_from_line)?;
     println!("{files} reproducer(s), {changed} bucket key(s) changed");
     Ok(0)
-}
-
-fn campaign_main(args: CampaignArgs) -> Result<i32, String> {
-    let compile = CompileArgs {
-        device: None,
-        opt_level: 2,
-        spill_all: args.spill_all,
-        baseline: args.baseline,
-        zoo: args.zoo.clone(),
-    }
-    .resolve()?
-    .compile;
-    let c = campaign::Campaign {
-        time: std::time::Duration::from_secs(args.time),
-        seed: args.seed,
-        out: args.out,
-        knobs: args.knobs.resolve()?,
-        compile,
-        stop_on_failure: args.stop_on_failure,
-        reduce_budget: std::time::Duration::from_secs(args.reduce_budget),
-        per_bucket: args.per_bucket,
-        options_line: options_line(args.spill_all, args.baseline, args.zoo.as_deref()),
-        zoo: args.zoo,
-    };
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let flag = stop.clone();
-    ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed))
-        .map_err(|e| format!("cannot handle Ctrl-C: {e}"))?;
-    let stats = campaign::run(&c, stop)?;
-    print!("{}", stats.summary());
-    if let Some(path) = args.stats_json {
-        let json = serde_json::to_string_pretty(&stats).map_err(|e| e.to_string())?;
-        files::write_atomic(&path, json.as_bytes())?;
-    }
-    Ok(if stats.failures.is_empty() { 0 } else { 1 })
 }
 
 fn main() {
@@ -789,12 +719,17 @@ fn main() {
             2
         }),
         Command::Gen { seed, knobs } => gen_cmd::run(seed, &knobs),
-        Command::Import { bytes, knobs } => gen_cmd::import(&bytes, &knobs),
+        Command::Import {
+            bytes,
+            knobs,
+            check,
+        } => gen_cmd::import(&bytes, &knobs, &check),
         Command::Equiv { a, b, inputs, seed } => equiv_cmd::run(&a, &b, inputs, seed),
-        Command::Campaign(args) => campaign_main(args).unwrap_or_else(|e| {
+        Command::Campaign(args) => campaign_cmd::run(args).unwrap_or_else(|e| {
             eprintln!("{e}");
             2
         }),
+        Command::Merge { out, dirs } => merge_cmd::run(&out, &dirs),
         Command::Run {
             file,
             strict,

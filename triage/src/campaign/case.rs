@@ -1,0 +1,430 @@
+//! One campaign case: generate the seed's program, check it against the reference, and on
+//! a failure localise the culprit and prepare the reproducer. A panic anywhere in the
+//! generator, the oracle or the emulator is caught here and becomes a failure of its own
+//! kind (`harness-panic`), so a worker goes on with its next case.
+
+use super::stats::{Counts, bump};
+use crate::gen_cmd::provenance;
+use compiler::pipeline::CompileOptions;
+use compiler::text::print_program;
+use oracle::culprit::{Culprit, localise};
+use oracle::differential::{Verdict, check, input_sets};
+use oracle::generator::knobs::Knobs;
+use oracle::generator::{Generated, from_seed};
+use std::cell::{Cell, RefCell};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// Generated input sets per program, besides the program's own.
+pub const EXTRA_INPUT_SETS: usize = 2;
+
+/// The failure kind of a panic outside the compiler's passes (the generator, the oracle or
+/// the emulator panicked): a bug of the harness, kept apart from the compiler's `panic`.
+pub const HARNESS_PANIC: &str = "harness-panic";
+
+/// What every case of a campaign runs with.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub knobs: Knobs,
+    pub compile: CompileOptions,
+    /// The zoo bugs injected, if any (each failure is then re-checked without them).
+    pub zoo: Option<String>,
+    /// The compile options as `check` flags, written into reproducers so they replay.
+    pub options_line: String,
+}
+
+/// A failure, ready for bucketing: everything the campaign keeps of it, without the
+/// generated program's bulk.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub seed: u64,
+    pub kind: String,
+    pub signature: String,
+    /// The bucket key of the failure itself (before any reduction).
+    pub unreduced_key: String,
+    /// Failures alike in signature, device and everything the culprit did are of one kind:
+    /// the first reduction of a kind names its bucket.
+    pub alike: String,
+    pub culprit_pass: Option<String>,
+    pub without_zoo_bug: Option<bool>,
+    /// The program carrying the failing inputs, for reduction (`None` when the generator
+    /// itself panicked).
+    pub program: Option<compiler::Program>,
+    /// Reproducer header lines above the `# bucket:` line.
+    pub head: String,
+    /// Reproducer text below the `# bucket:` line (details, provenance, the program).
+    pub body: String,
+    /// Whether the reducer may work on it (harness panics cannot be judged).
+    pub reducible: bool,
+}
+
+impl Found {
+    /// The reproducer text, filed in `bucket`.
+    pub fn reproducer(&self, bucket: &str) -> String {
+        format!("{}# bucket: {bucket}\n{}", self.head, self.body)
+    }
+}
+
+/// What a case contributes to the statistics (static names: no allocation per passing
+/// case).
+#[derive(Default, Debug)]
+pub struct Tally {
+    pub outcome: &'static str,
+    pub discard: Option<&'static str>,
+    pub device: Option<&'static str>,
+    pub opcodes: Vec<&'static str>,
+    pub passes: Vec<&'static str>,
+    pub rules: Vec<String>,
+}
+
+impl Tally {
+    /// Adds this case to `counts`.
+    pub fn apply(&self, counts: &mut Counts) {
+        counts.execs += 1;
+        bump(&mut counts.outcomes, self.outcome);
+        if let Some(d) = self.discard {
+            bump(&mut counts.discarded, d);
+        }
+        if let Some(d) = self.device {
+            bump(&mut counts.devices, d);
+        }
+        for o in &self.opcodes {
+            bump(&mut counts.opcode_hits, o);
+        }
+        for p in &self.passes {
+            bump(&mut counts.pass_fires, p);
+        }
+        for r in &self.rules {
+            bump(&mut counts.rules_hit, r);
+        }
+    }
+}
+
+/// The bucket signature: kind / culprit pass / rule, panic site or what differed.
+pub fn signature(v: &Verdict, culprit: Option<&Culprit>) -> String {
+    let pass = culprit.map_or("-", |c| c.pass.as_str());
+    let detail = match v {
+        Verdict::CompilerAssertion { rule, .. } | Verdict::HardwareViolation { rule, .. } => {
+            rule.clone()
+        }
+        Verdict::Panic { location, .. } => location.clone(),
+        Verdict::Mismatch { .. } => "output".into(),
+        Verdict::Hang { .. } => "fuel".into(),
+        Verdict::EmulatorFault { compiled, .. } => {
+            if *compiled { "compiled" } else { "reference" }.into()
+        }
+        Verdict::CompileError { message, .. } => message
+            .split([':', ','])
+            .next()
+            .unwrap_or_default()
+            .split_whitespace()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join("-"),
+        Verdict::Pass | Verdict::Discard { .. } => "-".into(),
+    };
+    format!("{}/{pass}/{detail}", v.kind())
+}
+
+thread_local! {
+    static IN_CASE: Cell<bool> = const { Cell::new(false) };
+    static PANIC_AT: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Installs (once) a panic hook that records where a case panicked. It hands every panic
+/// on to the hook before it, so the compiler's own hook still records pass panics.
+fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if IN_CASE.with(Cell::get) {
+                let at = info
+                    .location()
+                    .map(|l| format!("{}:{}", l.file(), l.line()))
+                    .unwrap_or_default();
+                PANIC_AT.with(|p| *p.borrow_mut() = at);
+            }
+            previous(info);
+        }));
+    });
+}
+
+fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| e.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".into())
+}
+
+/// Runs `f`, turning a panic into `Err((message, location))`.
+pub fn catching<T>(f: impl FnOnce() -> T) -> Result<T, (String, String)> {
+    install_panic_hook();
+    IN_CASE.with(|c| c.set(true));
+    let r = catch_unwind(AssertUnwindSafe(f));
+    IN_CASE.with(|c| c.set(false));
+    r.map_err(|e| (panic_message(&*e), PANIC_AT.with(|p| p.borrow().clone())))
+}
+
+/// The program carrying the input set it failed on.
+fn failing_program(
+    g: &Generated,
+    sets: &[compiler::inputs::Inputs],
+    v: &Verdict,
+) -> compiler::Program {
+    let mut p = g.program.clone();
+    p.inputs = sets.get(v.input_set().unwrap_or(0)).cloned().or(p.inputs);
+    p
+}
+
+/// The reproducer's header and body around its `# bucket:` line.
+fn reproducer_parts(
+    g: &Generated,
+    seed: u64,
+    p: &compiler::Program,
+    v: &Verdict,
+    culprit: Option<&Culprit>,
+    setup: &Setup,
+) -> (String, String) {
+    let head = format!(
+        "# eufuzz reproducer\n# verdict: {}\n# signature: {}\n",
+        crate::compile_cmd::describe_verdict(v),
+        signature(v, culprit)
+    );
+    let mut body = String::new();
+    if let Some(d) = crate::bucket::details(p, v, culprit) {
+        body.push_str(&format!("# details: {d}\n"));
+    }
+    if let Some(cu) = culprit {
+        body.push_str(&format!("# culprit pass: {} ({:?})\n", cu.pass, cu.basis));
+    }
+    body.push_str(&common_lines(setup));
+    body.push_str(&format!(
+        "# failing inputs: input set {} of the campaign (kept below)\n",
+        v.input_set().unwrap_or(0)
+    ));
+    body.push_str(&provenance(g, Some(seed), &setup.knobs));
+    body.push_str(&print_program(p));
+    (head, body)
+}
+
+/// The `# zoo bug injected:` and `# options:` lines.
+fn common_lines(setup: &Setup) -> String {
+    let mut out = String::new();
+    if let Some(z) = &setup.zoo {
+        out.push_str(&format!("# zoo bug injected: {z}\n"));
+    }
+    if !setup.options_line.is_empty() {
+        out.push_str(&format!("# options: {}\n", setup.options_line));
+    }
+    out
+}
+
+/// Runs the case of `seed`: its contribution to the statistics, and the failure if any.
+pub fn run(setup: &Setup, seed: u64) -> (Tally, Option<Found>) {
+    let generated = catching(|| from_seed(seed, &setup.knobs));
+    let outcome = match &generated {
+        Ok(g) => catching(|| checked_case(setup, seed, g)),
+        Err(e) => Err(e.clone()),
+    };
+    match outcome {
+        Ok(done) => done,
+        Err((message, location)) => {
+            let g = generated.ok();
+            let tally = Tally {
+                outcome: HARNESS_PANIC,
+                device: g.as_ref().map(|g| g.program.device.name()),
+                ..Tally::default()
+            };
+            (
+                tally,
+                Some(harness_panic(setup, seed, g, &message, &location)),
+            )
+        }
+    }
+}
+
+/// A panic of the harness as a failure: keyed by normalised message and source file.
+fn harness_panic(
+    setup: &Setup,
+    seed: u64,
+    g: Option<Generated>,
+    message: &str,
+    location: &str,
+) -> Found {
+    let file = location.split(':').next().unwrap_or(location);
+    let key = format!(
+        "{HARNESS_PANIC}/-/{}/{file}",
+        crate::bucket::normalise(message)
+    );
+    let signature = format!("{HARNESS_PANIC}/-/{location}");
+    let head = format!(
+        "# eufuzz reproducer\n# verdict: {HARNESS_PANIC}: {message} at {location}\n# signature: {signature}\n"
+    );
+    let mut body = common_lines(setup);
+    if let Some(g) = &g {
+        body.push_str(&provenance(g, Some(seed), &setup.knobs));
+        body.push_str(&print_program(&g.program));
+    }
+    Found {
+        seed,
+        kind: HARNESS_PANIC.into(),
+        alike: key.clone(),
+        unreduced_key: key,
+        signature,
+        culprit_pass: None,
+        without_zoo_bug: None,
+        program: g.map(|g| g.program),
+        head,
+        body,
+        reducible: false,
+    }
+}
+
+/// Bounds on what one case may ask the emulator for, so a campaign's memory stays bounded
+/// whatever the generator makes: instructions, threads, and scratch bytes over all threads.
+/// (Generated programs stay far below: the generator reads at most 16 KiB per program.
+/// Execution itself is bounded by the emulator's fuel.)
+pub const MAX_INSTRUCTIONS: usize = 1 << 16;
+/// Hardware threads of one case at most (see [`MAX_INSTRUCTIONS`]).
+pub const MAX_THREADS: u32 = 64;
+/// Scratch bytes of one case over all its threads at most (see [`MAX_INSTRUCTIONS`]).
+pub const MAX_SCRATCH_BYTES: u64 = 64 << 20;
+
+/// Whether a program is over the bounds of one case (it is then discarded unrun).
+pub fn oversized(p: &compiler::Program) -> bool {
+    p.inst_count() > MAX_INSTRUCTIONS
+        || p.threads > MAX_THREADS
+        || u64::from(p.scratch_size) * u64::from(p.threads) > MAX_SCRATCH_BYTES
+}
+
+fn checked_case(setup: &Setup, seed: u64, g: &Generated) -> (Tally, Option<Found>) {
+    if oversized(&g.program) {
+        let tally = Tally {
+            outcome: "discard",
+            discard: Some("oversized"),
+            device: Some(g.program.device.name()),
+            ..Tally::default()
+        };
+        return (tally, None);
+    }
+    let sets = input_sets(&g.program, EXTRA_INPUT_SETS, seed);
+    let checked = check(&g.program, &sets, &setup.compile);
+    let v = &checked.verdict;
+    let mut tally = Tally {
+        outcome: v.kind(),
+        device: Some(g.program.device.name()),
+        opcodes: g.program.insts().map(|i| i.op.name()).collect(),
+        ..Tally::default()
+    };
+    if let Verdict::Discard { reason } = v {
+        tally.discard = Some(reason.name());
+    }
+    if let Some(comp) = &checked.compilation {
+        for r in &comp.passes {
+            if r.progress {
+                tally.passes.push(r.name);
+            }
+            tally
+                .rules
+                .extend(r.violations.iter().map(|x| x.rule.name().to_string()));
+        }
+    }
+    if let Verdict::HardwareViolation { rule, .. } = v {
+        tally.rules.push(rule.clone());
+    }
+    if !v.is_failure() {
+        return (tally, None);
+    }
+    let culprit = localise(&g.program, &sets, &setup.compile, &checked);
+    let sig = signature(v, culprit.as_ref());
+    let alike = format!(
+        "{sig} {} {}",
+        g.program.device.name(),
+        culprit
+            .as_ref()
+            .map(|cu| cu.rewrites.join("+"))
+            .unwrap_or_default()
+    );
+    let without_zoo_bug = setup.zoo.as_ref().map(|_| {
+        let clean = CompileOptions {
+            zoo: Default::default(),
+            ..setup.compile.clone()
+        };
+        check(&g.program, &sets, &clean).verdict.is_failure()
+    });
+    let p = failing_program(g, &sets, v);
+    let (head, body) = reproducer_parts(g, seed, &p, v, culprit.as_ref(), setup);
+    let found = Found {
+        seed,
+        kind: v.kind().into(),
+        unreduced_key: crate::bucket::key(v, culprit.as_ref()),
+        signature: sig,
+        alike,
+        culprit_pass: culprit.map(|c| c.pass),
+        without_zoo_bug,
+        program: Some(p),
+        head,
+        body,
+        reducible: true,
+    };
+    (tally, Some(found))
+}
+
+/// The signature and bucket key of a case over its wall-clock cap.
+pub const WALL_CLOCK_HANG: &str = "hang/-/wall-clock";
+
+/// A case that ran over its wall-clock cap, as a failure (found by the collecting thread
+/// while the case is still running: the program is generated again from its seed).
+pub fn wall_clock_hang(setup: &Setup, seed: u64, cap: std::time::Duration) -> Found {
+    let g = catching(|| from_seed(seed, &setup.knobs)).ok();
+    let head = format!(
+        "# eufuzz reproducer\n# verdict: hang: the case ran over its wall-clock cap of {} s\n# signature: {WALL_CLOCK_HANG}\n",
+        cap.as_secs_f64()
+    );
+    let mut body = common_lines(setup);
+    if let Some(g) = &g {
+        body.push_str(&provenance(g, Some(seed), &setup.knobs));
+        body.push_str(&print_program(&g.program));
+    }
+    Found {
+        seed,
+        kind: "hang".into(),
+        signature: WALL_CLOCK_HANG.into(),
+        unreduced_key: WALL_CLOCK_HANG.into(),
+        alike: WALL_CLOCK_HANG.into(),
+        culprit_pass: None,
+        without_zoo_bug: None,
+        program: g.map(|g| g.program),
+        head,
+        body,
+        reducible: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn programs_over_the_case_bounds_are_discarded_unrun() {
+        let setup = Setup {
+            knobs: Knobs::default(),
+            compile: CompileOptions::default(),
+            zoo: None,
+            options_line: String::new(),
+        };
+        let mut g = from_seed(1, &setup.knobs);
+        assert!(!oversized(&g.program));
+        g.program.threads = MAX_THREADS + 1;
+        assert!(oversized(&g.program));
+        let (tally, found) = checked_case(&setup, 1, &g);
+        assert_eq!(
+            (tally.outcome, tally.discard),
+            ("discard", Some("oversized"))
+        );
+        assert!(found.is_none() && tally.opcodes.is_empty());
+        g.program.threads = 2;
+        g.program.scratch_size = (MAX_SCRATCH_BYTES / 2 + 1) as u32;
+        assert!(oversized(&g.program));
+    }
+}

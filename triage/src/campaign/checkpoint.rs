@@ -1,0 +1,71 @@
+//! Checkpoints: the campaign's whole state (settings, per-worker progress and counts,
+//! pending failures, filed failures and buckets, timeline) in `DIR/checkpoint.json`,
+//! written atomically every few seconds, so `--resume DIR` continues a campaign that was
+//! stopped or killed (even with `kill -9`) losing at most the cases in flight.
+
+use super::Settings;
+use super::filing::Memory;
+use super::stats::{Counts, Sample};
+use super::worker::Pending;
+use crate::files::{read_text, write_atomic};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The checkpoint file's name in the output directory.
+pub const FILE: &str = "checkpoint.json";
+
+/// Bumped when the checkpoint's meaning changes; older checkpoints are refused.
+pub const FORMAT: u32 = 1;
+
+/// One worker's progress.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct WorkerCheckpoint {
+    /// Cases of its stream done, in order.
+    pub done: u64,
+    pub counts: Counts,
+    /// Failures found and not filed yet: re-run on resume.
+    pub pending: Vec<Pending>,
+}
+
+/// Everything a resumed campaign starts from.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub format: u32,
+    pub settings: Settings,
+    /// Seconds run so far, over all sessions.
+    pub elapsed: f64,
+    pub started_unix: u64,
+    pub workers: Vec<WorkerCheckpoint>,
+    pub memory: Memory,
+    pub timeline: Vec<Sample>,
+}
+
+/// Writes the checkpoint of `dir` atomically.
+pub fn write(dir: &Path, c: &Checkpoint) -> Result<(), String> {
+    let json = serde_json::to_string(c).map_err(|e| e.to_string())?;
+    write_atomic(&dir.join(FILE), json.as_bytes())
+}
+
+/// Reads the checkpoint of `dir`, refusing one of another format or a damaged one.
+pub fn read(dir: &Path) -> Result<Checkpoint, String> {
+    let path = dir.join(FILE);
+    let text = read_text(&path)?;
+    let c: Checkpoint = serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a campaign checkpoint: {e}", path.display()))?;
+    if c.format != FORMAT {
+        return Err(format!(
+            "{}: checkpoint format {} (this eufuzz reads format {FORMAT})",
+            path.display(),
+            c.format
+        ));
+    }
+    if c.workers.len() != c.settings.jobs as usize {
+        return Err(format!(
+            "{}: {} worker(s) recorded for --jobs {}",
+            path.display(),
+            c.workers.len(),
+            c.settings.jobs
+        ));
+    }
+    Ok(c)
+}

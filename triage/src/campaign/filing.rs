@@ -1,0 +1,422 @@
+//! Filing failures: deciding each failure's bucket, writing its reproducer, and running
+//! reductions on a thread of their own so that no worker waits for one.
+//!
+//! Failures alike in signature, device and culprit rewrites are of one kind. The first
+//! failure of a kind is reduced and its reduction's key names the kind's bucket; later
+//! ones wait for it. A failure that will be written (its bucket has fewer than
+//! `--per-bucket` reproducers) is reduced and keyed on its own reduction; one whose bucket
+//! is full is only counted. Reproducers are written atomically and never overwritten.
+
+use super::case::Found;
+use super::stats::Failure;
+use super::worker::Shared;
+use crate::files::write_new;
+use compiler::pipeline::CompileOptions;
+use compiler::text::print_program;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Duration;
+
+/// Failures held at most in the filing stage (being reduced or waiting for their kind's
+/// first reduction). When failures come faster than they can be reduced (every program of
+/// a `--zoo all` campaign fails), later ones are filed at once without a reduction, in
+/// their kind's bucket when it is known: memory stays bounded and nothing is lost.
+pub const MAX_HELD: usize = 64;
+
+/// A failure on its way to being filed.
+pub struct Job {
+    pub worker: usize,
+    pub index: u64,
+    pub seconds: f64,
+    pub found: Found,
+}
+
+/// What filing must remember across `--resume`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Memory {
+    /// The bucket of each kind of failure: its first reduction's key.
+    pub bucket_of: BTreeMap<String, String>,
+    /// Failures filed per bucket (written or not).
+    pub per_bucket: BTreeMap<String, usize>,
+    pub failures: Vec<Failure>,
+}
+
+/// A failure just filed, for the progress display.
+pub struct Filed {
+    pub bucket: String,
+    pub file: Option<String>,
+    pub new_bucket: bool,
+}
+
+type Reduction = (u64, Option<crate::reduce::Reduced>);
+
+/// Where a job waiting in the filing stage is.
+#[derive(Clone, Debug, PartialEq)]
+enum Stage {
+    /// Waiting for its kind's first reduction.
+    Parked,
+    /// Being reduced, as the first of its kind.
+    First,
+    /// Being reduced, its kind's bucket known.
+    Known(String),
+}
+
+/// The filing stage, run by the collecting thread.
+pub struct Filing {
+    pub memory: Memory,
+    out: PathBuf,
+    per_bucket: usize,
+    reduce: bool,
+    /// Jobs being reduced or waiting for their kind's first reduction, by ticket.
+    jobs: BTreeMap<u64, (Job, Stage)>,
+    /// Reductions under way per bucket, for failures of a kind whose bucket is known: no
+    /// more are started than the bucket has room for.
+    reducing: BTreeMap<String, usize>,
+    /// Kinds whose first reduction runs, with the ticket of that reduction.
+    first_of_kind: BTreeMap<String, u64>,
+    next_ticket: u64,
+    to_reducer: Sender<(u64, compiler::Program)>,
+    from_reducer: Receiver<Reduction>,
+}
+
+/// Reduces a failing program within `budget`, keeping its signature.
+fn reduce(
+    p: &compiler::Program,
+    opts: &CompileOptions,
+    budget: Duration,
+) -> Option<crate::reduce::Reduced> {
+    let target = crate::reduce::interesting::judge(p, opts);
+    if !target.signature.contains('/') || target.signature.starts_with("discard/") {
+        return None;
+    }
+    let settings = crate::reduce::Settings {
+        opts: opts.clone(),
+        jobs: 1,
+        budget,
+        max_rounds: 8,
+    };
+    Some(crate::reduce::reduce(p, &target, &settings, |_| {}))
+}
+
+/// The reduction thread: programs in, reductions out (a reducer panic gives none).
+fn spawn_reducer(
+    opts: CompileOptions,
+    budget: Duration,
+) -> (Sender<(u64, compiler::Program)>, Receiver<Reduction>) {
+    let (to, jobs) = channel::<(u64, compiler::Program)>();
+    let (done, from) = channel();
+    std::thread::Builder::new()
+        .name("eufuzz-reducer".into())
+        .spawn(move || {
+            for (ticket, p) in jobs {
+                let r = super::case::catching(|| reduce(&p, &opts, budget))
+                    .ok()
+                    .flatten();
+                if done.send((ticket, r)).is_err() {
+                    return;
+                }
+            }
+        })
+        .expect("spawn the reducer thread");
+    (to, from)
+}
+
+impl Filing {
+    /// A filing stage writing into `out`, remembering `memory` (from a checkpoint), with
+    /// its reducer thread started.
+    pub fn new(
+        out: PathBuf,
+        per_bucket: usize,
+        compile: &CompileOptions,
+        reduce_budget: Duration,
+        memory: Memory,
+    ) -> Filing {
+        let (to_reducer, from_reducer) = spawn_reducer(compile.clone(), reduce_budget);
+        Filing {
+            memory,
+            out,
+            per_bucket,
+            reduce: !reduce_budget.is_zero(),
+            jobs: BTreeMap::new(),
+            reducing: BTreeMap::new(),
+            first_of_kind: BTreeMap::new(),
+            next_ticket: 0,
+            to_reducer,
+            from_reducer,
+        }
+    }
+
+    /// Whether the bucket will have its `--per-bucket` reproducers once the reductions
+    /// under way for it are filed.
+    fn full(&self, bucket: &str) -> bool {
+        let filed = self.memory.per_bucket.get(bucket).copied().unwrap_or(0);
+        filed + self.reducing.get(bucket).copied().unwrap_or(0) >= self.per_bucket
+    }
+
+    /// Takes a new failure: files it now, or sends it for reduction, or parks it until its
+    /// kind's first reduction is done.
+    pub fn accept(&mut self, shared: &Shared, job: Job) -> Result<Vec<Filed>, String> {
+        let alike = job.found.alike.clone();
+        let known = self.memory.bucket_of.get(&alike).cloned();
+        let program = job.found.program.clone().filter(|_| job.found.reducible);
+        let ticket = self.next_ticket;
+        let room = self.reduce && self.jobs.len() < MAX_HELD;
+        let stage = match (program, known) {
+            (Some(p), None) if room => match self.first_of_kind.entry(alike) {
+                std::collections::btree_map::Entry::Occupied(_) => Stage::Parked,
+                std::collections::btree_map::Entry::Vacant(v) => {
+                    v.insert(ticket);
+                    self.send(ticket, p);
+                    Stage::First
+                }
+            },
+            (Some(p), Some(b)) if room && !self.full(&b) => {
+                self.send(ticket, p);
+                *self.reducing.entry(b.clone()).or_default() += 1;
+                Stage::Known(b)
+            }
+            (_, known) => {
+                let bucket = known.unwrap_or_else(|| job.found.unreduced_key.clone());
+                return Ok(vec![self.file(shared, job, bucket, None)?]);
+            }
+        };
+        self.next_ticket += 1;
+        self.jobs.insert(ticket, (job, stage));
+        Ok(vec![])
+    }
+
+    fn send(&mut self, ticket: u64, p: compiler::Program) {
+        // The reducer thread only ends with this stage.
+        let _ = self.to_reducer.send((ticket, p));
+    }
+
+    /// Files the failures whose reductions are done (and those that waited for them).
+    pub fn collect(&mut self, shared: &Shared) -> Result<Vec<Filed>, String> {
+        let mut filed = vec![];
+        while let Ok((ticket, reduced)) = self.from_reducer.try_recv() {
+            let Some((job, stage)) = self.jobs.remove(&ticket) else {
+                continue;
+            };
+            if let Stage::Known(b) = &stage {
+                self.unreserve(b);
+            }
+            let alike = job.found.alike.clone();
+            let bucket = reduced
+                .as_ref()
+                .and_then(|r| crate::bucket::key_of_program(&r.program, &shared.setup.compile))
+                .unwrap_or_else(|| job.found.unreduced_key.clone());
+            if self.first_of_kind.get(&alike) == Some(&ticket) {
+                self.first_of_kind.remove(&alike);
+                self.memory.bucket_of.insert(alike.clone(), bucket.clone());
+            }
+            filed.push(self.file(shared, job, bucket, reduced.as_ref())?);
+            let waiting: Vec<u64> = self
+                .jobs
+                .iter()
+                .filter(|(_, (j, stage))| j.found.alike == alike && *stage == Stage::Parked)
+                .map(|(t, _)| *t)
+                .collect();
+            for t in waiting {
+                if let Some((j, _)) = self.jobs.remove(&t) {
+                    filed.extend(self.accept(shared, j)?);
+                }
+            }
+        }
+        Ok(filed)
+    }
+
+    fn unreserve(&mut self, bucket: &str) {
+        if let Some(n) = self.reducing.get_mut(bucket) {
+            *n -= 1;
+            if *n == 0 {
+                self.reducing.remove(bucket);
+            }
+        }
+    }
+
+    /// Failures waiting for a reduction.
+    pub fn waiting(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// Files every failure still waiting, unreduced (the campaign is stopping: what was
+    /// found is written now rather than lost).
+    pub fn flush(&mut self, shared: &Shared) -> Result<Vec<Filed>, String> {
+        let mut filed = self.collect(shared)?;
+        for (_, (job, _)) in std::mem::take(&mut self.jobs) {
+            let bucket = self
+                .memory
+                .bucket_of
+                .get(&job.found.alike)
+                .cloned()
+                .unwrap_or_else(|| job.found.unreduced_key.clone());
+            filed.push(self.file(shared, job, bucket, None)?);
+        }
+        self.first_of_kind.clear();
+        self.reducing.clear();
+        Ok(filed)
+    }
+
+    /// Records a failure in `bucket`, writing its reproducer (and reduction) unless the
+    /// bucket is full, and takes it off its worker's pending list.
+    pub fn file(
+        &mut self,
+        shared: &Shared,
+        job: Job,
+        bucket: String,
+        reduction: Option<&crate::reduce::Reduced>,
+    ) -> Result<Filed, String> {
+        let new_bucket = !self.memory.per_bucket.contains_key(&bucket);
+        let kept = self.memory.per_bucket.entry(bucket.clone()).or_default();
+        *kept += 1;
+        let (file, reduced) = if *kept <= self.per_bucket {
+            self.write(&job.found, &bucket, reduction)?
+        } else {
+            (None, None)
+        };
+        let f = &job.found;
+        self.memory.failures.push(Failure {
+            kind: f.kind.clone(),
+            culprit_pass: f.culprit_pass.clone(),
+            signature: f.signature.clone(),
+            bucket: bucket.clone(),
+            seconds: job.seconds,
+            file: file.clone(),
+            seed: f.seed,
+            reduced,
+            without_zoo_bug: f.without_zoo_bug,
+        });
+        shared
+            .slot(job.worker)
+            .pending
+            .retain(|p| p.index != job.index);
+        Ok(Filed {
+            bucket,
+            file,
+            new_bucket,
+        })
+    }
+
+    /// Writes `KIND-SEED.eu`, `KIND-SEED.bytes` and the reduction; a file already there
+    /// (the same case, filed before a kill and re-run on `--resume`) is kept as it is.
+    fn write(
+        &self,
+        f: &Found,
+        bucket: &str,
+        reduction: Option<&crate::reduce::Reduced>,
+    ) -> Result<(Option<String>, Option<String>), String> {
+        let name = format!("{}-{}", f.kind, f.seed);
+        let eu = self.out.join(format!("{name}.eu"));
+        let bytes = self.out.join(format!("{name}.bytes"));
+        write_new(&bytes, &oracle::generator::seed_bytes(f.seed))?;
+        if f.program.is_none() {
+            // The generator itself panicked: the bytes are the reproducer.
+            return Ok((Some(bytes.display().to_string()), None));
+        }
+        write_new(&eu, f.reproducer(bucket).as_bytes())?;
+        let reduced = match reduction {
+            Some(r) => {
+                let path = self.out.join(format!("{name}.reduced.eu"));
+                let text = format!(
+                    "{}# bucket: {bucket}\n{}",
+                    crate::reduce_cmd::header(&eu, r, None),
+                    print_program(&r.program)
+                );
+                write_new(&path, text.as_bytes())?;
+                Some(path.display().to_string())
+            }
+            None => None,
+        };
+        Ok((Some(eu.display().to_string()), reduced))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::case::Setup;
+    use crate::campaign::seeds::Shard;
+    use crate::campaign::worker::{Pending, State};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::{Arc, Mutex};
+
+    fn shared() -> Shared {
+        Shared {
+            setup: Setup {
+                knobs: Default::default(),
+                compile: Default::default(),
+                zoo: None,
+                options_line: String::new(),
+            },
+            runner: crate::campaign::case::run,
+            seed: 0,
+            shard: Shard::ALL,
+            stop: Arc::new(AtomicBool::new(false)),
+            slots: vec![Mutex::new(State::default())],
+        }
+    }
+
+    /// A failure of kind `kind` found by case `seed` (a real program, for the reducer).
+    fn job(seed: u64, kind: &str) -> Job {
+        let g = oracle::generator::from_seed(seed, &Default::default());
+        Job {
+            worker: 0,
+            index: seed,
+            seconds: 0.0,
+            found: Found {
+                seed,
+                kind: "mismatch".into(),
+                signature: "mismatch/p/output".into(),
+                unreduced_key: format!("rewrite/p/{kind}"),
+                alike: kind.into(),
+                culprit_pass: Some("p".into()),
+                without_zoo_bug: None,
+                program: Some(g.program.clone()),
+                head: "# eufuzz reproducer\n".into(),
+                body: compiler::text::print_program(&g.program),
+                reducible: true,
+            },
+        }
+    }
+
+    #[test]
+    fn failures_beyond_what_is_held_are_filed_at_once_and_nothing_is_lost() {
+        let out = std::env::temp_dir().join(format!("eufuzz-filing-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir_all(&out).unwrap();
+        let shared = shared();
+        let budget = Duration::from_secs(1);
+        let mut f = Filing::new(
+            out.clone(),
+            1,
+            &Default::default(),
+            budget,
+            Memory::default(),
+        );
+        let n = MAX_HELD as u64 + 10;
+        for seed in 0..n {
+            shared.slot(0).pending.push(Pending { index: seed, seed });
+            // Two of each kind: the second waits for the first's reduction.
+            f.accept(&shared, job(seed, &format!("kind-{}", seed / 2)))
+                .unwrap();
+            assert!(f.waiting() <= MAX_HELD);
+        }
+        assert!(f.memory.failures.len() >= 10, "{}", f.memory.failures.len());
+        f.flush(&shared).unwrap();
+        assert_eq!(f.waiting(), 0);
+        assert_eq!(f.memory.failures.len() as u64, n);
+        assert!(shared.slot(0).pending.is_empty());
+        // One reproducer per bucket (--per-bucket 1), never two files for one case.
+        let written = f
+            .memory
+            .failures
+            .iter()
+            .filter(|x| x.file.is_some())
+            .count();
+        assert_eq!(written, f.memory.per_bucket.len());
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+}

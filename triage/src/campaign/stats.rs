@@ -1,0 +1,331 @@
+//! Campaign statistics: the counters every worker keeps, the failures, the timeline, and
+//! the `stats.json` file built from them (the contract the report reads: plain data, every
+//! field defaulted so older or partial files still read).
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One failure found by a campaign.
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[serde(default)]
+pub struct Failure {
+    pub kind: String,
+    pub culprit_pass: Option<String>,
+    pub signature: String,
+    /// The bucket key ([`crate::bucket::key`]) of this failure's reduction when it is
+    /// written, of the first reduction of its kind when its bucket is full, or of the
+    /// failure itself when the campaign does not reduce.
+    pub bucket: String,
+    pub seconds: f64,
+    /// The reproducer, or `None` when its bucket already had `--per-bucket` of them.
+    pub file: Option<String>,
+    pub seed: u64,
+    /// The reduced reproducer, when the failure was written and the campaign reduces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reduced: Option<String>,
+    /// With `--zoo`: whether the program also fails with the bug switched off (a failure
+    /// of its own, not the injected bug's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub without_zoo_bug: Option<bool>,
+}
+
+/// What the cases run so far add up to. Each worker keeps its own (no shared lock on the
+/// hot path); the campaign's totals are their sum.
+#[derive(Serialize, Deserialize, Clone, Default, Debug, PartialEq)]
+#[serde(default)]
+pub struct Counts {
+    pub execs: u64,
+    pub discarded: BTreeMap<String, u64>,
+    pub outcomes: BTreeMap<String, u64>,
+    pub opcode_hits: BTreeMap<String, u64>,
+    pub pass_fires: BTreeMap<String, u64>,
+    /// Executions per device.
+    pub devices: BTreeMap<String, u64>,
+    /// Validator and strict hardware rules, by name: how often a case reported each.
+    pub rules_hit: BTreeMap<String, u64>,
+}
+
+/// Adds one to `map[key]`, allocating the key only the first time it is seen.
+pub fn bump(map: &mut BTreeMap<String, u64>, key: &str) {
+    match map.get_mut(key) {
+        Some(n) => *n += 1,
+        None => {
+            map.insert(key.to_string(), 1);
+        }
+    }
+}
+
+fn add_map(into: &mut BTreeMap<String, u64>, from: &BTreeMap<String, u64>) {
+    for (k, v) in from {
+        match into.get_mut(k) {
+            Some(n) => *n += v,
+            None => {
+                into.insert(k.clone(), *v);
+            }
+        }
+    }
+}
+
+impl Counts {
+    /// Adds `other` into these counts.
+    pub fn add(&mut self, other: &Counts) {
+        self.execs += other.execs;
+        add_map(&mut self.discarded, &other.discarded);
+        add_map(&mut self.outcomes, &other.outcomes);
+        add_map(&mut self.opcode_hits, &other.opcode_hits);
+        add_map(&mut self.pass_fires, &other.pass_fires);
+        add_map(&mut self.devices, &other.devices);
+        add_map(&mut self.rules_hit, &other.rules_hit);
+    }
+
+    /// Percentage of executions that were not discarded.
+    pub fn valid_percent(&self) -> f64 {
+        let discarded: u64 = self.discarded.values().sum();
+        if self.execs == 0 {
+            0.0
+        } else {
+            100.0 * (self.execs - discarded) as f64 / self.execs as f64
+        }
+    }
+}
+
+/// One sample of the campaign's progress, taken at each checkpoint.
+#[derive(Serialize, Deserialize, Clone, Copy, Default, Debug, PartialEq)]
+#[serde(default)]
+pub struct Sample {
+    pub seconds: f64,
+    pub execs: u64,
+    pub failures: u64,
+    pub buckets: u64,
+}
+
+/// Campaign statistics (`DIR/stats.json`, and the `--stats-json` file).
+#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(default)]
+pub struct Stats {
+    pub seconds: f64,
+    pub execs_per_sec: f64,
+    #[serde(flatten)]
+    pub counts: Counts,
+    pub failures: Vec<Failure>,
+    /// Worker threads.
+    pub jobs: u32,
+    /// The build's git revision (`git describe --always --dirty` at build time, or
+    /// `EUFUZZ_REVISION`), so a report says what was fuzzed.
+    pub revision: String,
+    /// When the campaign started (seconds since the Unix epoch; kept across `--resume`).
+    pub started_unix: u64,
+    /// Progress over time, one sample per checkpoint.
+    pub timeline: Vec<Sample>,
+    /// `K/N` for a shard of a larger campaign.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// The zoo bugs injected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zoo: Option<String>,
+}
+
+/// The build's revision, as the build script recorded it.
+pub const REVISION: &str = env!("EUFUZZ_REVISION");
+
+impl Stats {
+    /// Distinct bucket keys among the failures.
+    pub fn bucket_count(&self) -> u64 {
+        let keys: std::collections::BTreeSet<&str> =
+            self.failures.iter().map(|f| f.bucket.as_str()).collect();
+        keys.len() as u64
+    }
+
+    /// The end-of-campaign summary.
+    pub fn summary(&self) -> String {
+        let c = &self.counts;
+        let mut out = format!(
+            "{} execs in {:.1}s ({:.0}/s, {} worker(s))\noutcomes: {:?}\ndiscarded: {:?}\nopcodes hit: {}\npasses fired: {:?}\nfailures: {} in {} bucket(s)\n",
+            c.execs,
+            self.seconds,
+            self.execs_per_sec,
+            self.jobs,
+            c.outcomes,
+            c.discarded,
+            c.opcode_hits.len(),
+            c.pass_fires,
+            self.failures.len(),
+            self.bucket_count()
+        );
+        if let Some(f) = self
+            .failures
+            .iter()
+            .find(|f| f.without_zoo_bug == Some(false))
+        {
+            out.push_str(&format!(
+                "zoo bug detected after {:.1}s: {}\n",
+                f.seconds, f.signature
+            ));
+        }
+        for f in &self.failures {
+            let note = if f.without_zoo_bug == Some(true) {
+                "  (fails without the zoo bug too)"
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "  {:>8.1}s  {}  {}{note}\n",
+                f.seconds,
+                f.bucket,
+                f.file.as_deref().unwrap_or("(bucket full, not written)")
+            ));
+        }
+        out
+    }
+}
+
+/// The timelines of campaigns run side by side, as one: at each sample time, the sum of
+/// every campaign's latest sample.
+fn merge_timelines(parts: &[&[Sample]]) -> Vec<Sample> {
+    let mut times: Vec<f64> = parts
+        .iter()
+        .flat_map(|t| t.iter().map(|s| s.seconds))
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    times
+        .into_iter()
+        .map(|t| {
+            let mut sum = Sample {
+                seconds: t,
+                ..Sample::default()
+            };
+            for part in parts {
+                if let Some(s) = part.iter().rev().find(|s| s.seconds <= t) {
+                    sum.execs += s.execs;
+                    sum.failures += s.failures;
+                    sum.buckets += s.buckets;
+                }
+            }
+            sum
+        })
+        .collect()
+}
+
+/// The statistics of campaigns run side by side (shards on several machines) as one
+/// campaign: counts and failures add up, the duration is the longest, the workers add up.
+/// Bucket counts in the merged timeline add the shards' (a bucket two shards found counts
+/// twice there; `failures` has the exact keys).
+pub fn merge(parts: &[Stats]) -> Stats {
+    let mut out = Stats::default();
+    for p in parts {
+        out.counts.add(&p.counts);
+        out.failures.extend(p.failures.iter().cloned());
+        out.seconds = out.seconds.max(p.seconds);
+        out.jobs += p.jobs;
+    }
+    out.execs_per_sec = out.counts.execs as f64 / out.seconds.max(1e-9);
+    out.started_unix = parts
+        .iter()
+        .map(|p| p.started_unix)
+        .filter(|&t| t > 0)
+        .min()
+        .unwrap_or(0);
+    let mut revisions: Vec<&str> = parts.iter().map(|p| p.revision.as_str()).collect();
+    revisions.sort();
+    revisions.dedup();
+    out.revision = revisions.join(",");
+    let zoo: Vec<&Option<String>> = parts.iter().map(|p| &p.zoo).collect();
+    if zoo.windows(2).all(|w| w[0] == w[1]) {
+        out.zoo = zoo.first().and_then(|z| (*z).clone());
+    }
+    let timelines: Vec<&[Sample]> = parts.iter().map(|p| p.timeline.as_slice()).collect();
+    out.timeline = merge_timelines(&timelines);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_add_up_key_by_key() {
+        let mut a = Counts {
+            execs: 2,
+            ..Default::default()
+        };
+        bump(&mut a.outcomes, "pass");
+        bump(&mut a.outcomes, "pass");
+        let mut b = Counts {
+            execs: 1,
+            ..Default::default()
+        };
+        bump(&mut b.outcomes, "pass");
+        bump(&mut b.discarded, "undefined-branch");
+        a.add(&b);
+        assert_eq!(a.execs, 3);
+        assert_eq!(a.outcomes["pass"], 3);
+        assert_eq!(a.discarded["undefined-branch"], 1);
+        assert!((a.valid_percent() - 200.0 / 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn stats_json_is_flat_and_reads_back_partial_files() {
+        let mut s = Stats {
+            jobs: 2,
+            revision: "abc".into(),
+            ..Default::default()
+        };
+        s.counts.execs = 7;
+        let json: serde_json::Value = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["execs"], 7);
+        assert_eq!(json["jobs"], 2);
+        assert!(json.get("counts").is_none());
+        let back: Stats = serde_json::from_value(json).unwrap();
+        assert_eq!(back, s);
+        let partial: Stats = serde_json::from_str(r#"{"execs": 3}"#).unwrap();
+        assert_eq!(partial.counts.execs, 3);
+    }
+
+    #[test]
+    fn merged_shards_add_up() {
+        let shard = |execs: u64, seconds: f64, bucket: &str| {
+            let mut s = Stats {
+                seconds,
+                jobs: 2,
+                revision: "r1".into(),
+                started_unix: 100 + execs,
+                zoo: Some("all".into()),
+                timeline: vec![
+                    Sample {
+                        seconds: 1.0,
+                        execs: execs / 2,
+                        failures: 0,
+                        buckets: 0,
+                    },
+                    Sample {
+                        seconds,
+                        execs,
+                        failures: 1,
+                        buckets: 1,
+                    },
+                ],
+                ..Default::default()
+            };
+            s.counts.execs = execs;
+            bump(&mut s.counts.devices, "skl");
+            s.failures.push(Failure {
+                bucket: bucket.into(),
+                ..Default::default()
+            });
+            s
+        };
+        let m = merge(&[shard(10, 4.0, "a"), shard(30, 5.0, "b")]);
+        assert_eq!(m.counts.execs, 40);
+        assert_eq!(m.counts.devices["skl"], 2);
+        assert_eq!(m.jobs, 4);
+        assert_eq!(m.seconds, 5.0);
+        assert_eq!(m.execs_per_sec, 8.0);
+        assert_eq!(m.started_unix, 110);
+        assert_eq!(m.revision, "r1");
+        assert_eq!(m.zoo.as_deref(), Some("all"));
+        assert_eq!(m.bucket_count(), 2);
+        let execs: Vec<u64> = m.timeline.iter().map(|s| s.execs).collect();
+        assert_eq!(execs, [5 + 15, 10 + 15, 10 + 30]);
+    }
+}

@@ -1,0 +1,146 @@
+//! `eufuzz campaign`: the command line of a campaign, fresh or resumed, and its Ctrl-C
+//! handling (the first stops the workers and writes final statistics; a second exits at
+//! once).
+
+use crate::campaign::{self, Settings, checkpoint, seeds::Shard};
+use crate::gen_cmd::KnobArgs;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// What `eufuzz campaign` runs.
+#[derive(clap::Args)]
+pub struct CampaignArgs {
+    /// Seconds to run (with --resume: seconds more; default: what is left of the original
+    /// --time).
+    #[arg(long)]
+    time: Option<u64>,
+    /// First seed; case i of worker w (of J) in shard K/N runs seed + (i·J + w)·N + K − 1.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    jobs: Option<u32>,
+    /// Run shard K of N: a disjoint slice of the seed space, for one machine of several
+    /// (merge the outputs with `eufuzz merge`).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Where failures, `stats.json` and the checkpoint go.
+    #[arg(long, default_value = "eufuzz-out")]
+    out: PathBuf,
+    /// Continue the campaign checkpointed in DIR (stopped, or killed even with `kill -9`)
+    /// with its own settings; only --time and --stats-json may be given with it.
+    #[arg(long, value_name = "DIR", conflicts_with_all = [
+        "seed", "jobs", "shard", "out", "stop_on_failure", "reduce_budget", "per_bucket",
+        "zoo", "spill_all", "baseline", "case_timeout", "checkpoint_every", "progress_every", "knobs",
+        "devices", "dispatch", "ops", "features",
+    ])]
+    resume: Option<PathBuf>,
+    /// Also write the statistics as JSON here (they are always in OUT/stats.json).
+    #[arg(long)]
+    stats_json: Option<PathBuf>,
+    /// Stop at the first failure.
+    #[arg(long)]
+    stop_on_failure: bool,
+    /// Seconds spent reducing each failure that is written (as NAME.reduced.eu beside
+    /// NAME.eu), on a thread of its own; 0 turns reduction off.
+    #[arg(long, default_value_t = 10)]
+    reduce_budget: u64,
+    /// Reproducers written per bucket at most; later failures of a full bucket are only
+    /// counted in the statistics.
+    #[arg(long, default_value_t = 5)]
+    per_bucket: usize,
+    /// Inject a historical bug by name (builds with the zoo feature only).
+    #[arg(long)]
+    zoo: Option<String>,
+    /// Spill every spillable VGRF.
+    #[arg(long)]
+    spill_all: bool,
+    /// What checks compare against: `reference` (the input run directly) or `o0` (the
+    /// `-O0` compilation, so every failure is an optimisation bug).
+    #[arg(long, value_name = "BASELINE", default_value = "reference")]
+    baseline: crate::Baseline,
+    /// A case running longer than this many seconds is recorded as a hang (besides the
+    /// emulator's fuel limit) and its worker replaced.
+    #[arg(long, default_value_t = 30)]
+    case_timeout: u64,
+    /// Seconds between checkpoints of OUT/checkpoint.json and OUT/stats.json.
+    #[arg(long, default_value_t = 5.0)]
+    checkpoint_every: f64,
+    /// Seconds between progress lines when stderr is not a terminal.
+    #[arg(long, default_value_t = 10)]
+    progress_every: u64,
+    #[command(flatten)]
+    knobs: KnobArgs,
+}
+
+/// Every core, as the default number of workers.
+fn cores() -> u32 {
+    std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
+}
+
+impl CampaignArgs {
+    fn settings(&self) -> Result<Settings, String> {
+        if !(self.checkpoint_every.is_finite() && self.checkpoint_every > 0.0) {
+            return Err(format!(
+                "--checkpoint-every {}: expected a positive number of seconds",
+                self.checkpoint_every
+            ));
+        }
+        Ok(Settings {
+            time: self.time.unwrap_or(60),
+            seed: self.seed,
+            jobs: self.jobs.unwrap_or_else(cores).max(1),
+            shard: self.shard.as_deref().map(Shard::parse).transpose()?,
+            knobs: self.knobs.resolve()?.to_string(),
+            zoo: self.zoo.clone(),
+            spill_all: self.spill_all,
+            baseline_o0: self.baseline == crate::Baseline::O0,
+            stop_on_failure: self.stop_on_failure,
+            reduce_budget: self.reduce_budget,
+            per_bucket: self.per_bucket,
+            case_timeout: self.case_timeout.max(1),
+            checkpoint_every: self.checkpoint_every.min(1e9),
+            progress_every: self.progress_every,
+        })
+    }
+}
+
+/// Ctrl-C: the first sets the returned flag, the second exits at once (code 130).
+fn handle_ctrl_c() -> Result<Arc<AtomicBool>, String> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let presses = AtomicUsize::new(0);
+    ctrlc::set_handler(move || {
+        if presses.fetch_add(1, Ordering::SeqCst) > 0 {
+            std::process::exit(130);
+        }
+        eprintln!("stopping (Ctrl-C again to exit at once)");
+        flag.store(true, Ordering::SeqCst);
+    })
+    .map_err(|e| format!("cannot handle Ctrl-C: {e}"))?;
+    Ok(stop)
+}
+
+/// Runs the campaign; exit code 1 if anything failed.
+pub fn run(args: CampaignArgs) -> Result<i32, String> {
+    let (settings, out, from) = match &args.resume {
+        Some(dir) => {
+            let c = checkpoint::read(dir)?;
+            let mut s = c.settings.clone();
+            if let Some(t) = args.time {
+                s.time = (c.elapsed.ceil() as u64).saturating_add(t);
+            }
+            (s, dir.clone(), Some(c))
+        }
+        None => (args.settings()?, args.out.clone(), None),
+    };
+    let stop = handle_ctrl_c()?;
+    let stats = campaign::run(&settings, &out, from, stop)?;
+    print!("{}", stats.summary());
+    if let Some(path) = &args.stats_json {
+        let json = serde_json::to_string_pretty(&stats).map_err(|e| e.to_string())?;
+        crate::files::write_atomic(path, json.as_bytes())?;
+    }
+    Ok(if stats.failures.is_empty() { 0 } else { 1 })
+}

@@ -1,0 +1,166 @@
+//! `eufuzz merge OUT DIR...`: the outputs of campaign shards (`--shard K/N` on several
+//! machines) as one campaign output: statistics added up (`OUT/stats.json`), every
+//! reproducer copied (so `eufuzz bucket OUT` lists the buckets of all shards). Files are
+//! written atomically and nothing is overwritten: a reproducer whose name is taken by a
+//! different file is copied under a new name (`NAME-2.eu`, with its `.bytes` and
+//! `.reduced.eu`), and the statistics point at the new name.
+
+use crate::campaign::stats::{self, Stats};
+use crate::files::{read_text, write_atomic, write_new};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The files of one reproducer, by their extension after the stem.
+const GROUP: [&str; 3] = [".eu", ".reduced.eu", ".bytes"];
+
+/// What a merge did.
+#[derive(Debug, Default)]
+pub struct Merged {
+    pub stats: Stats,
+    pub copied: usize,
+    /// Files already in OUT with the same contents (merging a directory twice).
+    pub same: usize,
+    pub renamed: usize,
+}
+
+fn read_stats(dir: &Path) -> Result<Stats, String> {
+    let path = dir.join("stats.json");
+    let text = read_text(&path)?;
+    serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not campaign statistics: {e}", path.display()))
+}
+
+/// Reproducer stems in `dir` (`mismatch-12` for `mismatch-12.eu`, `.bytes`, …).
+fn stems(dir: &Path) -> Result<Vec<String>, String> {
+    let mut out = vec![];
+    for e in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let name = e
+            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        if let Some(stem) = GROUP.iter().find_map(|ext| name.strip_suffix(ext)) {
+            let stem = stem.strip_suffix(".reduced").unwrap_or(stem);
+            out.push(stem.to_string());
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// The first stem under which every file of the group is new in `out` or already there
+/// with the same contents.
+fn free_stem(src: &Path, stem: &str, out: &Path) -> Result<String, String> {
+    for n in 1.. {
+        let candidate = if n == 1 {
+            stem.to_string()
+        } else {
+            format!("{stem}-{n}")
+        };
+        let clash = GROUP.iter().any(|ext| {
+            let from = src.join(format!("{stem}{ext}"));
+            let to = out.join(format!("{candidate}{ext}"));
+            from.exists() && to.exists() && std::fs::read(&from).ok() != std::fs::read(&to).ok()
+        });
+        if !clash {
+            return Ok(candidate);
+        }
+    }
+    Err(format!("{}: no free name for {stem}", out.display()))
+}
+
+/// Merges the campaign outputs `dirs` into `out`.
+pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, String> {
+    if out.join("stats.json").exists() {
+        return Err(format!(
+            "{}: already holds campaign statistics (merge into a new directory)",
+            out.display()
+        ));
+    }
+    let parts: Vec<Stats> = dirs
+        .iter()
+        .map(|d| read_stats(d))
+        .collect::<Result<_, _>>()?;
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut merged = Merged::default();
+    let mut parts_moved = vec![];
+    for (dir, mut part) in dirs.iter().zip(parts) {
+        // Old path (as the shard's statistics name it) → new path.
+        let mut moved: BTreeMap<String, String> = BTreeMap::new();
+        for stem in stems(dir)? {
+            let target = free_stem(dir, &stem, out)?;
+            if target != stem {
+                merged.renamed += 1;
+            }
+            for ext in GROUP {
+                let from = dir.join(format!("{stem}{ext}"));
+                if !from.exists() {
+                    continue;
+                }
+                let to = out.join(format!("{target}{ext}"));
+                let bytes = std::fs::read(&from).map_err(|e| format!("{}: {e}", from.display()))?;
+                if write_new(&to, &bytes)? {
+                    merged.copied += 1;
+                } else {
+                    merged.same += 1;
+                }
+                let name = format!("{stem}{ext}");
+                moved.insert(name, to.display().to_string());
+            }
+        }
+        let relocate = |p: &mut Option<String>| {
+            if let Some(path) = p {
+                let name = Path::new(path.as_str())
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                if let Some(new) = moved.get(&name) {
+                    *path = new.clone();
+                }
+            }
+        };
+        for f in &mut part.failures {
+            relocate(&mut f.file);
+            relocate(&mut f.reduced);
+        }
+        parts_moved.push(part);
+    }
+    merged.stats = stats::merge(&parts_moved);
+    let json = serde_json::to_string_pretty(&merged.stats).map_err(|e| e.to_string())?;
+    write_atomic(&out.join("stats.json"), json.as_bytes())?;
+    Ok(merged)
+}
+
+/// The one-paragraph account of a merge.
+pub fn render(out: &Path, dirs: usize, m: &Merged) -> String {
+    format!(
+        "merged {dirs} campaign output(s) into {}: {} execs in {:.0}s ({} workers), {} failure(s) in {} bucket(s); {} file(s) copied, {} already there, {} reproducer(s) renamed\n",
+        out.display(),
+        m.stats.counts.execs,
+        m.stats.seconds,
+        m.stats.jobs,
+        m.stats.failures.len(),
+        m.stats.bucket_count(),
+        m.copied,
+        m.same,
+        m.renamed
+    )
+}
+
+/// `eufuzz merge`: exit code 0, or 2 when an input cannot be read or OUT is taken.
+pub fn run(out: &Path, dirs: &[PathBuf]) -> i32 {
+    match merge(out, dirs) {
+        Ok(m) => {
+            print!("{}", render(out, dirs.len(), &m));
+            0
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            2
+        }
+    }
+}
