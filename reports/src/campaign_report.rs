@@ -185,7 +185,7 @@ pub struct Summary {
     pub failures: u64,
     pub shard: Option<String>,
     pub zoo: Option<String>,
-    /// The previous night compared against (`date (revision)`), if any.
+    /// The previous night compared against (`DATE (revision REV)`), if any.
     pub previous: Option<String>,
     pub new: usize,
     /// New buckets that are not known issues: what makes a nightly job fail.
@@ -322,7 +322,7 @@ pub fn build(
         failures: stats.failures.len() as u64,
         shard: stats.shard.clone(),
         zoo: stats.zoo.clone(),
-        previous: last.map(|n| format!("{} ({})", n.date, n.revision)),
+        previous: last.map(|n| format!("{} (revision {})", n.date, n.revision)),
         new: count(Status::New),
         new_unknown: all
             .iter()

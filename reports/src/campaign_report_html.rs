@@ -4,7 +4,7 @@
 //! other reports (the shader-db statistics) add theirs through `extra` in [`render`].
 
 use crate::campaign_report::{Bucket, Report, Status, rate_over_time, trend};
-use crate::campaign_report_svg::{bar_chart, line_chart, trend_chart};
+use crate::campaign_report_svg::{GREY, RED, bar_chart, line_chart, trend_chart};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -49,7 +49,7 @@ nav a{margin-right:14px;color:#3b6fb6;text-decoration:none}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:10px}
 .card{background:#fff;border:1px solid #d5dbe1;border-radius:6px;padding:8px 12px}
 .card .k{color:#5b6876;font-size:12px;text-transform:uppercase;letter-spacing:.04em}
-.card .v{font-size:20px;font-weight:600;word-break:break-all}
+.card .v{font-size:20px;font-weight:600;word-break:break-all}.card .v.code{font:600 15px ui-monospace,Menlo,Consolas,monospace;padding-top:4px}
 table{border-collapse:collapse;background:#fff;margin:6px 0;font-size:13px}
 th,td{border:1px solid #d5dbe1;padding:3px 8px;text-align:left;vertical-align:top}
 th{background:#eef1f4}td.n{text-align:right;font-variant-numeric:tabular-nums}
@@ -80,6 +80,15 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
+/// Executions per second: whole numbers, one decimal below 10.
+pub fn rate(x: f64) -> String {
+    if x < 10.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.0}")
+    }
+}
+
 /// `1,234,567`.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -93,10 +102,13 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
-fn card(out: &mut String, key: &str, value: &str) {
+/// A figure in a box. `code`: an identifier (revision, bug list) in a smaller monospace
+/// font, so a long one still fits.
+fn card(out: &mut String, key: &str, value: &str, code: bool) {
+    let class = if code { "v code" } else { "v" };
     let _ = write!(
         out,
-        "<div class=\"card\"><div class=\"k\">{}</div><div class=\"v\">{}</div></div>",
+        "<div class=\"card\"><div class=\"k\">{}</div><div class=\"{class}\">{}</div></div>",
         escape(key),
         escape(value)
     );
@@ -151,23 +163,29 @@ pub fn summary_section(r: &Report) -> Section {
     let s = &r.summary;
     let mut body = banner(r);
     body.push_str("<div class=\"cards\">");
-    card(&mut body, "executions", &thousands(s.execs));
-    card(&mut body, "execs / s", &format!("{:.0}", s.execs_per_sec));
-    card(&mut body, "valid", &format!("{:.1} %", s.valid_percent));
-    card(&mut body, "cores (jobs)", &s.jobs.to_string());
-    card(&mut body, "duration", &duration(s.seconds));
-    card(&mut body, "revision", &s.revision);
-    card(&mut body, "failures", &thousands(s.failures));
+    card(&mut body, "executions", &thousands(s.execs), false);
+    card(&mut body, "execs / s", &rate(s.execs_per_sec), false);
+    card(
+        &mut body,
+        "valid",
+        &format!("{:.1} %", s.valid_percent),
+        false,
+    );
+    card(&mut body, "cores (jobs)", &s.jobs.to_string(), false);
+    card(&mut body, "duration", &duration(s.seconds), false);
+    card(&mut body, "revision", &s.revision, true);
+    card(&mut body, "failures", &thousands(s.failures), false);
     card(
         &mut body,
         "buckets new / open / gone",
         &format!("{} / {} / {}", s.new, s.open, s.gone),
+        false,
     );
     if let Some(shard) = &s.shard {
-        card(&mut body, "shard", shard);
+        card(&mut body, "shard", shard, true);
     }
     if let Some(zoo) = &s.zoo {
-        card(&mut body, "zoo bugs injected", zoo);
+        card(&mut body, "zoo bugs injected", zoo, true);
     }
     body.push_str("</div>");
     Section {
@@ -247,6 +265,11 @@ fn diff_block(diff: &str) -> String {
     out
 }
 
+/// A table value, `–` when there is none.
+fn or_dash(s: &str) -> &str {
+    if s.is_empty() { "–" } else { s }
+}
+
 fn bucket_detail(b: &Bucket) -> String {
     let class = if b.status == Status::New {
         "bucket new"
@@ -322,8 +345,8 @@ fn bucket_detail(b: &Bucket) -> String {
                     out,
                     "<tr><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td></tr>",
                     escape(&row.location),
-                    escape(&row.expected),
-                    escape(&row.actual)
+                    escape(or_dash(&row.expected)),
+                    escape(or_dash(&row.actual))
                 );
             }
             out.push_str("</table>");
@@ -346,28 +369,53 @@ fn bucket_detail(b: &Bucket) -> String {
     }
     let _ = write!(
         out,
-        "<div>reduced reproducer:</div><pre>{}</pre></div>",
+        "<div>{}:</div><pre>{}</pre></div>",
+        if rep.file.ends_with(".reduced.eu") {
+            "reduced reproducer"
+        } else {
+            "reproducer (not reduced)"
+        },
         escape(&rep.text)
     );
     out
 }
 
-/// The overview table of new, open and gone buckets, then every new and open bucket in
-/// detail.
+/// The overview table of new, open and gone buckets.
 pub fn buckets_section(r: &Report) -> Section {
-    let mut body = String::new();
-    if r.buckets.is_empty() {
-        body.push_str("<p>No buckets tonight or the night before.</p>");
+    let body = if r.buckets.is_empty() {
+        "<p>No buckets tonight or the night before.</p>".to_string()
     } else {
-        body.push_str(&bucket_table(&r.buckets));
-        for b in r.buckets.iter().filter(|b| b.status != Status::Gone) {
-            body.push_str(&bucket_detail(b));
-        }
-    }
+        bucket_table(&r.buckets)
+    };
     Section {
         id: "buckets".into(),
         title: "Buckets".into(),
         body,
+    }
+}
+
+/// Every new and open bucket in detail: reproducer, replay, culprit, diffs.
+pub fn details_section(r: &Report) -> Section {
+    let mut body = String::new();
+    for b in r.buckets.iter().filter(|b| b.status != Status::Gone) {
+        body.push_str(&bucket_detail(b));
+    }
+    if body.is_empty() {
+        body.push_str("<p>No bucket tonight.</p>");
+    }
+    Section {
+        id: "details".into(),
+        title: "Bucket details".into(),
+        body,
+    }
+}
+
+/// Failures red, passes and discards grey.
+fn outcome_colour(outcome: &str) -> &'static str {
+    if outcome == "pass" || outcome == "discard" {
+        GREY
+    } else {
+        RED
     }
 }
 
@@ -397,7 +445,7 @@ pub fn charts_section(r: &Report) -> Section {
     ));
     body.push_str(&figure(
         "Outcomes (bar length on a log scale)",
-        &bar_chart(&outcomes, true),
+        &bar_chart(&outcomes, true, outcome_colour),
     ));
     body.push_str(&figure(
         &format!("Buckets per night ({} night(s))", r.history.len()),
@@ -407,7 +455,7 @@ pub fn charts_section(r: &Report) -> Section {
         let d: Vec<(String, u64)> = r.discarded.iter().map(|(k, v)| (k.clone(), *v)).collect();
         body.push_str(&figure(
             "Discarded programs, by reason",
-            &bar_chart(&d, false),
+            &bar_chart(&d, false, |_| GREY),
         ));
     }
     body.push_str("</div>");
@@ -499,6 +547,7 @@ pub fn sections(r: &Report) -> Vec<Section> {
         summary_section(r),
         buckets_section(r),
         charts_section(r),
+        details_section(r),
         coverage_section(r),
     ]
 }
@@ -586,7 +635,9 @@ mod tests {
     fn the_page_says_what_is_new_open_and_gone() {
         let html = render(&sample_report(), &[]);
         assert!(
-            html.contains("1 NEW bucket(s) since 2026-11-24 02:00 (0ld). 1 still open, 1 gone."),
+            html.contains(
+                "1 NEW bucket(s) since 2026-11-24 02:00 (revision 0ld). 1 still open, 1 gone."
+            ),
             "{html}"
         );
         let table_row = |key: &str, status: &str| {

@@ -4,7 +4,7 @@
 //! statistics) append theirs through `extra` in [`render`].
 
 use crate::campaign_report::{Bucket, Report, Status, trend};
-use crate::campaign_report_html::{duration, thousands};
+use crate::campaign_report_html::{duration, rate, thousands};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -57,17 +57,24 @@ pub fn summary_section(r: &Report) -> Section {
             s.open, s.gone
         ),
         Some(p) => format!(
-            "**{} NEW bucket(s)** since {p} ({} not known issues); {} still open, {} gone.\n\n",
-            s.new, s.new_unknown, s.open, s.gone
+            "**{} NEW bucket(s)** since {p}{}; {} still open, {} gone.\n\n",
+            s.new,
+            if s.new_unknown < s.new {
+                format!(" ({} of them known issues)", s.new - s.new_unknown)
+            } else {
+                String::new()
+            },
+            s.open,
+            s.gone
         ),
     };
     body.push_str("| executions | execs/s | valid | cores | duration | revision | failures |\n");
     body.push_str("| ---: | ---: | ---: | ---: | ---: | --- | ---: |\n");
     let _ = writeln!(
         body,
-        "| {} | {:.0} | {:.1} % | {} | {} | `{}` | {} |",
+        "| {} | {} | {:.1} % | {} | {} | `{}` | {} |",
         thousands(s.execs),
-        s.execs_per_sec,
+        rate(s.execs_per_sec),
         s.valid_percent,
         s.jobs,
         duration(s.seconds),
@@ -127,12 +134,19 @@ fn bucket_detail(b: &Bucket) -> String {
         if !rp.channel_diff.is_empty() {
             out.push_str("\n| where | expected | actual |\n| --- | --- | --- |\n");
             for row in &rp.channel_diff {
+                let value = |v: &str| {
+                    if v.is_empty() {
+                        "–".to_string()
+                    } else {
+                        format!("`{}`", cell(v))
+                    }
+                };
                 let _ = writeln!(
                     out,
-                    "| {} | `{}` | `{}` |",
+                    "| {} | {} | {} |",
                     cell(&row.location),
-                    cell(&row.expected),
-                    cell(&row.actual)
+                    value(&row.expected),
+                    value(&row.actual)
                 );
             }
             if rp.more_differences > 0 {
@@ -144,7 +158,11 @@ fn bucket_detail(b: &Bucket) -> String {
             out.push_str(&code_block("diff", &rp.ir_diff));
         }
     }
-    out.push_str("\nReduced reproducer:\n\n");
+    out.push_str(if rep.file.ends_with(".reduced.eu") {
+        "\nReduced reproducer:\n\n"
+    } else {
+        "\nReproducer (not reduced):\n\n"
+    });
     out.push_str(&code_block("", &rep.text));
     out
 }
@@ -187,10 +205,10 @@ pub fn trend_section(r: &Report) -> Section {
     for (n, (date, total, new)) in r.history.iter().zip(trend(&r.history)) {
         let _ = writeln!(
             body,
-            "| {} | `{}` | {:.0} | {total} | {new} |",
+            "| {} | `{}` | {} | {total} | {new} |",
             cell(&date),
             cell(&n.revision),
-            n.execs_per_sec
+            rate(n.execs_per_sec)
         );
     }
     Section {
@@ -277,7 +295,7 @@ mod tests {
         let md = render(&sample_report(), &[]);
         assert!(md.starts_with("# eufuzz nightly campaign 2026-11-25 02:00\n"));
         assert!(
-            md.contains("**1 NEW bucket(s)** since 2026-11-24 02:00 (0ld)"),
+            md.contains("**1 NEW bucket(s)** since 2026-11-24 02:00 (revision 0ld)"),
             "{md}"
         );
         assert!(md.contains(

@@ -142,9 +142,10 @@ pub fn line_chart(points: &[(f64, f64)], x_label: &str, y_label: &str) -> String
     out
 }
 
-/// One horizontal bar per item with its count. `log`: bar lengths on a log scale, so
-/// that a few failures show next to a million passes (the counts stay exact).
-pub fn bar_chart(items: &[(String, u64)], log: bool) -> String {
+/// One horizontal bar per item with its count, coloured by `colour(label)`. `log`: bar
+/// lengths on a log scale, so that a few failures show next to a million passes (the
+/// counts stay exact).
+pub fn bar_chart(items: &[(String, u64)], log: bool, colour: fn(&str) -> &'static str) -> String {
     if items.is_empty() {
         return note("nothing recorded");
     }
@@ -170,11 +171,7 @@ pub fn bar_chart(items: &[(String, u64)], log: bool) -> String {
     for (i, (label, v)) in items.iter().enumerate() {
         let y = TOP + row * i as f64;
         let w = (scale(*v) / max * bar_max).max(if *v > 0 { 2.0 } else { 0.0 });
-        let colour = if label == "pass" || label.starts_with("discard") {
-            GREY
-        } else {
-            RED
-        };
+        let colour = colour(label);
         let _ = write!(
             out,
             "<text x=\"{:.1}\" y=\"{:.1}\" class=\"tick\" text-anchor=\"end\">{}</text>\
@@ -191,6 +188,19 @@ pub fn bar_chart(items: &[(String, u64)], log: bool) -> String {
     }
     out.push_str("</svg>");
     out
+}
+
+/// A night's axis label: `MM-DD` of its `YYYY-MM-DD HH:MM` date, with the time when two
+/// nights share a day.
+fn night_label(date: &str, nights: &[(String, u64, u64)]) -> String {
+    let day = |d: &str| d.split(' ').next().unwrap_or(d).to_string();
+    let shared = nights.iter().filter(|n| day(&n.0) == day(date)).count() > 1;
+    let shown = if shared {
+        date
+    } else {
+        date.split(' ').next().unwrap_or(date)
+    };
+    shown.get(5..).unwrap_or(shown).to_string()
 }
 
 /// One bar per night: buckets open that night, the part new since the night before on
@@ -227,13 +237,12 @@ pub fn trend_chart(nights: &[(String, u64, u64)]) -> String {
             h(*new)
         );
         if i % every == 0 || i + 1 == nights.len() {
-            let day = date.split(' ').next().unwrap_or(date);
             let _ = write!(
                 out,
                 "<text x=\"{:.1}\" y=\"{:.1}\" class=\"tick\" text-anchor=\"middle\">{}</text>",
                 x + bar / 2.0,
                 base + 16.0,
-                escape(day.get(5..).unwrap_or(day))
+                escape(&night_label(date, nights))
             );
         }
     }
@@ -270,7 +279,7 @@ mod tests {
 
     #[test]
     fn charts_draw_one_mark_per_value_and_escape_labels() {
-        let bars = bar_chart(&[("pass".into(), 1000), ("a<b".into(), 3)], true);
+        let bars = bar_chart(&[("pass".into(), 1000), ("a<b".into(), 3)], true, |_| RED);
         assert_eq!(bars.matches("<rect").count(), 2);
         assert!(bars.contains("a&lt;b") && !bars.contains("a<b"), "{bars}");
         let trend = trend_chart(&[
@@ -282,6 +291,14 @@ mod tests {
             "{trend}"
         );
         assert!(trend.contains("3 bucket(s), 1 new"), "{trend}");
+        let same_day = trend_chart(&[
+            ("2026-11-25 02:00".into(), 1, 1),
+            ("2026-11-25 09:30".into(), 1, 0),
+        ]);
+        assert!(
+            same_day.contains(">11-25 02:00<") && same_day.contains(">11-25 09:30<"),
+            "{same_day}"
+        );
         let line = line_chart(&[(1.0, 10.0), (2.0, 20.0)], "seconds", "execs/s");
         assert_eq!(line.matches("<circle").count(), 2);
         assert!(line_chart(&[], "x", "y").contains("nothing recorded"));

@@ -16,6 +16,7 @@ mod load;
 mod reduce;
 mod reduce_cmd;
 mod render;
+mod report_cmd;
 mod run_cmd;
 mod validate_cmd;
 
@@ -243,6 +244,13 @@ enum Command {
     /// NAME.bytes (the generator bytes); prints statistics at the end. Exit code 1 if
     /// anything failed.
     Campaign(CampaignArgs),
+    /// The morning report of a campaign directory: new / still open / gone buckets since
+    /// the previous night, each bucket's reduced reproducer replayed (culprit pass, IR diff,
+    /// channel diff), coverage and charts, as HTML (self-contained), Markdown and JSON.
+    ///
+    /// Exit code 1 if a bucket is new and not a known issue, 2 if DIR/stats.json, the
+    /// previous night or the history cannot be read.
+    Report(report_cmd::ReportArgs),
     /// Execute a program on the EU emulator and print what it made observable.
     ///
     /// Prints every render-target write per thread and channel (undefined bytes as `..`),
@@ -742,6 +750,7 @@ fn main() {
             eprintln!("{e}");
             2
         }),
+        Command::Report(args) => report_cmd::run(args),
         Command::Run {
             file,
             strict,
