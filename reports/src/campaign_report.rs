@@ -371,8 +371,13 @@ pub fn trend(history: &[Night]) -> Vec<(String, u64, u64)> {
     out
 }
 
-/// Executions per second between consecutive checkpoints, at the end of each interval;
-/// without checkpoints, the campaign's average over its whole run.
+/// Points drawn at most on the execs/s chart: an 8-hour night checkpointed every few
+/// seconds has thousands of samples, more than a chart's width shows.
+pub const RATE_POINTS: usize = 240;
+
+/// Executions per second between checkpoints, at the end of each interval (consecutive
+/// checkpoints, or every k-th one so that at most [`RATE_POINTS`] remain); without
+/// checkpoints, the campaign's average over its whole run.
 pub fn rate_over_time(timeline: &[Sample], seconds: f64, execs_per_sec: f64) -> Vec<(f64, f64)> {
     if timeline.is_empty() {
         return if seconds > 0.0 {
@@ -381,9 +386,14 @@ pub fn rate_over_time(timeline: &[Sample], seconds: f64, execs_per_sec: f64) -> 
             vec![]
         };
     }
+    let k = timeline.len().div_ceil(RATE_POINTS);
     let mut out = vec![];
     let mut prev = Sample::default();
-    for s in timeline {
+    let last = timeline.len() - 1;
+    for (i, s) in timeline.iter().enumerate() {
+        if !(i + 1).is_multiple_of(k) && i != last {
+            continue;
+        }
         let dt = s.seconds - prev.seconds;
         if dt > 0.0 {
             out.push((s.seconds, s.execs.saturating_sub(prev.execs) as f64 / dt));
@@ -594,5 +604,17 @@ mod tests {
         ];
         assert_eq!(rate_over_time(&t, 4.0, 75.0), [(2.0, 50.0), (4.0, 100.0)]);
         assert_eq!(rate_over_time(&[], 10.0, 7.0), [(0.0, 7.0), (10.0, 7.0)]);
+        // A long night: every k-th checkpoint, rates over k intervals, the last one kept.
+        let long: Vec<Sample> = (1..=1000u64)
+            .map(|i| Sample {
+                seconds: i as f64,
+                execs: 10 * i,
+                ..Sample::default()
+            })
+            .collect();
+        let r = rate_over_time(&long, 1000.0, 10.0);
+        assert!(r.len() <= RATE_POINTS, "{}", r.len());
+        assert_eq!(r[0], (5.0, 10.0));
+        assert_eq!(r.last(), Some(&(1000.0, 10.0)));
     }
 }

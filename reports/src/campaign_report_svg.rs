@@ -236,7 +236,7 @@ pub fn trend_chart(nights: &[(String, u64, u64)]) -> String {
             base - h(old) - h(*new),
             h(*new)
         );
-        if i % every == 0 || i + 1 == nights.len() {
+        if i.is_multiple_of(every) || i + 1 == nights.len() {
             let _ = write!(
                 out,
                 "<text x=\"{:.1}\" y=\"{:.1}\" class=\"tick\" text-anchor=\"middle\">{}</text>",
