@@ -32,16 +32,15 @@ seed=${NIGHTLY_SEED:-$(($(date -u +%s) / 86400 * 10000000))}
 reduce_budget=${REDUCE_BUDGET:-60}
 zoo=${EUFUZZ_ZOO:-}
 
-# The build records the revision it was built from (git describe) for the report.
-EUFUZZ_REVISION=$(git describe --always --dirty 2>/dev/null || echo unknown)
-export EUFUZZ_REVISION
+# The build records the revision it is built from (git describe) in the statistics.
+revision=$(git describe --always --dirty 2>/dev/null || echo unknown)
 features=()
 zoo_args=()
 if [[ -n "$zoo" ]]; then
     features=(--features zoo)
     zoo_args=(--zoo "$zoo")
 fi
-echo "nightly: building release ($EUFUZZ_REVISION)" >&2
+echo "nightly: building release ($revision)" >&2
 cargo build -q --release -p triage "${features[@]}"
 
 mkdir -p "$root"
@@ -59,7 +58,9 @@ history="$root/history.jsonl"
 
 # Workers: `--jobs` where the campaign has it (one worker otherwise).
 jobs_args=()
-if "$bin" campaign --help | grep -q -- '--jobs'; then
+# (The help is read whole: `grep -q` on a pipe would stop it early, a failure under pipefail.)
+campaign_help=$("$bin" campaign --help)
+if [[ "$campaign_help" == *--jobs* ]]; then
     jobs_args=(--jobs "$jobs")
 else
     echo "nightly: this campaign has no --jobs; running one worker" >&2

@@ -469,12 +469,12 @@ pub fn charts_section(r: &Report) -> Section {
 fn count_table(title: &str, what: &str, counts: &BTreeMap<String, u64>, execs: u64) -> String {
     let mut out = format!("<div><h4>{}</h4>", escape(title));
     if counts.is_empty() {
-        out.push_str("<p class=\"note\">not recorded by this campaign</p></div>");
+        out.push_str("<p class=\"note\">none recorded</p></div>");
         return out;
     }
     let _ = write!(
         out,
-        "<table><tr><th>{}</th><th>count</th><th>% of execs</th></tr>",
+        "<table><tr><th>{}</th><th>count</th><th>per 100 execs</th></tr>",
         escape(what)
     );
     let mut rows: Vec<(&String, &u64)> = counts.iter().collect();
@@ -496,7 +496,7 @@ fn count_table(title: &str, what: &str, counts: &BTreeMap<String, u64>, execs: u
 /// with its count.
 fn opcode_chips(opcodes: &BTreeMap<String, u64>) -> String {
     if opcodes.is_empty() {
-        return "<p class=\"note\">not recorded by this campaign</p>".into();
+        return "<p class=\"note\">none recorded</p>".into();
     }
     let mut rows: Vec<(&String, &u64)> = opcodes.iter().collect();
     rows.sort_by(|a, b| a.1.cmp(b.1).then(a.0.cmp(b.0)));

@@ -219,11 +219,11 @@ pub fn trend_section(r: &Report) -> Section {
 
 fn counts(title: &str, m: &BTreeMap<String, u64>, execs: u64) -> String {
     if m.is_empty() {
-        return format!("{title}: not recorded by this campaign.\n\n");
+        return format!("{title}: none recorded.\n\n");
     }
     let mut rows: Vec<(&String, &u64)> = m.iter().collect();
     rows.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-    let mut out = format!("| {title} | count | % of execs |\n| --- | ---: | ---: |\n");
+    let mut out = format!("| {title} | count | per 100 execs |\n| --- | ---: | ---: |\n");
     for (k, v) in rows {
         let _ = writeln!(
             out,
@@ -251,7 +251,7 @@ pub fn coverage_section(r: &Report) -> Section {
         "Opcodes generated ({} distinct, rarest first): {}\n",
         c.opcodes.len(),
         if list.is_empty() {
-            "not recorded".to_string()
+            "none recorded".to_string()
         } else {
             list.join(", ")
         }
