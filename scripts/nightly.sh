@@ -15,7 +15,8 @@
 #   EUFUZZ_ZOO      inject zoo bugs (NAME, a,b or all; builds with the zoo feature)
 #
 # Each night is NIGHTLY_DIR/YYYY-MM-DD-HHMM/ with the reproducers, stats.json,
-# buckets.txt, campaign.log and report.html / report.md / report.json;
+# buckets.txt, campaign.log (NAME.reduce.log per reduction) and report.html / report.md /
+# report.json;
 # NIGHTLY_DIR/history.jsonl has one line per night and NIGHTLY_DIR/latest points to the
 # last night.
 set -euo pipefail
@@ -79,15 +80,25 @@ if [[ $status -gt 1 ]]; then
 fi
 
 # Reduce every bucket whose smallest reproducer is not a reduction yet (the campaign
-# reduces the first failure of each kind within its own budget; this gives the rest a go).
-"$bin" bucket --json "$night" |
-    sed -n 's/^ *"representative": "\(.*\)",$/\1/p' |
-    while IFS= read -r rep; do
-        [[ "$rep" == *.reduced.eu ]] && continue
-        read -r -a opts <<< "$(sed -n 's/^# options: //p' "$rep" | head -n 1)"
-        "$bin" reduce --budget "$reduce_budget" "${opts[@]}" "$rep" >> "$night/reduce.log" 2>&1 ||
-            echo "nightly: $rep did not reduce (see $night/reduce.log)" >&2
-    done
+# reduces the first failure of each kind within its own budget; this gives the rest a
+# go), NIGHTLY_JOBS at a time, each with the options its failure was found with.
+reduce_one() {
+    local rep=$1 opts
+    read -r -a opts <<< "$(sed -n 's/^# options: //p' "$rep" | head -n 1)"
+    "$bin" reduce --budget "$reduce_budget" "${opts[@]}" "$rep" > "${rep%.eu}.reduce.log" 2>&1 ||
+        echo "nightly: $rep did not reduce (see ${rep%.eu}.reduce.log)" >&2
+}
+running=0
+while IFS= read -r rep; do
+    [[ "$rep" == *.reduced.eu ]] && continue
+    reduce_one "$rep" &
+    running=$((running + 1))
+    if [[ $running -ge $jobs ]]; then
+        wait -n || true
+        running=$((running - 1))
+    fi
+done < <("$bin" bucket --json "$night" | sed -n 's/^ *"representative": "\(.*\)",$/\1/p')
+wait
 "$bin" bucket "$night" > "$night/buckets.txt"
 
 previous=()
