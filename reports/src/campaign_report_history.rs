@@ -31,6 +31,24 @@ pub fn append(text: &str, n: &Night) -> String {
     out
 }
 
+/// The history without the lines of the night that started at `started_unix` (kept
+/// verbatim otherwise), so re-running the report of a night compares it with the night
+/// before and replaces its line instead of adding a second one.
+pub fn without_night(text: &str, started_unix: u64) -> Result<String, String> {
+    let mut out = String::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let n: Night = serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        if n.started_unix != started_unix {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,6 +70,19 @@ mod tests {
         // A file someone edited by hand, without its final newline.
         let edited = append(text.trim_end(), &night("d3", "c"));
         assert_eq!(parse_history(&edited).expect("valid").len(), 3);
+    }
+
+    #[test]
+    fn a_night_reported_again_replaces_its_line() {
+        let mut first = night("d1", "a");
+        first.started_unix = 100;
+        let mut second = night("d2", "b");
+        second.started_unix = 200;
+        let text = append(&append("", &first), &second);
+        let rest = without_night(&text, 200).expect("valid");
+        assert_eq!(rest, history_line(&first));
+        assert_eq!(without_night(&text, 300).expect("valid"), text);
+        assert!(without_night("oops\n", 1).is_err());
     }
 
     #[test]

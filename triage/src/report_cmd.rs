@@ -14,7 +14,7 @@ use oracle::culprit::Basis;
 use oracle::differential::Verdict;
 use oracle::emu::result::StrayTarget;
 use reports::campaign_report::{self as cr, Bucket, CampaignStats, DiffRow, Night, Replay};
-use reports::campaign_report_history::{append, parse_history};
+use reports::campaign_report_history::{append, parse_history, without_night};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -309,6 +309,14 @@ fn previous_nights(path: &Path, known: &[KnownIssue]) -> Result<Vec<Night>, Stri
     parse_history(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The nights before tonight: a night reported again is not its own previous night.
+fn before_tonight(nights: Vec<Night>, tonight: &CampaignStats) -> Vec<Night> {
+    nights
+        .into_iter()
+        .filter(|n| n.started_unix != tonight.started_unix)
+        .collect()
+}
+
 fn known_issues(path: Option<&Path>) -> Result<Vec<KnownIssue>, String> {
     let default = Path::new("corpus/known-issues.toml");
     match path {
@@ -323,7 +331,7 @@ pub fn build(args: &ReportArgs) -> Result<cr::Report, String> {
     let known = known_issues(args.known.as_deref())?;
     let stats = read_stats(&args.dir)?;
     let previous = match &args.previous {
-        Some(p) => previous_nights(p, &known)?,
+        Some(p) => before_tonight(previous_nights(p, &known)?, &stats),
         None => vec![],
     };
     let buckets = collect_buckets(&args.dir, &stats, &known, true)?;
@@ -350,17 +358,19 @@ pub fn summary_line(r: &cr::Report) -> String {
     )
 }
 
-/// The history file with tonight appended, checked before anything is written: a history
-/// that does not parse is the user's record and is left alone.
+/// The history file with tonight appended (replacing tonight's line when the night is
+/// reported again), checked before anything is written: a history that does not parse is
+/// the user's record and is left alone.
 fn extended_history(path: &Path, r: &cr::Report) -> Result<String, String> {
     let existing = if path.exists() {
         read_text(path)?
     } else {
         String::new()
     };
-    parse_history(&existing).map_err(|e| format!("{}: {e}", path.display()))?;
     let tonight = r.history.last().ok_or("no night to append")?;
-    Ok(append(&existing, tonight))
+    let others = without_night(&existing, tonight.started_unix)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(append(&others, tonight))
 }
 
 /// Writes the outputs asked for and appends to the history.

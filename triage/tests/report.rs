@@ -136,11 +136,38 @@ fn a_first_night_writes_three_reports_and_fails_on_the_new_bucket() {
     assert_eq!(lines.lines().count(), 1);
     assert!(lines.contains(&format!("\"{BUCKET}\":3")), "{lines}");
 
-    // The next night finds the same bucket again: still open, no failure; the trend has
-    // both nights.
+    // Reporting the same night again replaces its history line.
     let out = eufuzz(&[
         "report",
         s(&night),
+        "--previous",
+        s(&history),
+        "--json",
+        &json,
+        "--append-history",
+        s(&history),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "still new: not compared with itself"
+    );
+    assert_eq!(fs::read_to_string(&history).unwrap().lines().count(), 1);
+
+    // The next night finds the same bucket again: still open, no failure; the trend has
+    // both nights.
+    let night2 = dir.join("night2");
+    fs::create_dir_all(&night2).unwrap();
+    campaign_dir(&night2);
+    let stats = fs::read_to_string(night2.join("stats.json")).unwrap();
+    fs::write(
+        night2.join("stats.json"),
+        stats.replace("1795600000", "1795686400"),
+    )
+    .unwrap();
+    let out = eufuzz(&[
+        "report",
+        s(&night2),
         "--previous",
         s(&history),
         "--json",
