@@ -230,6 +230,13 @@ enum Command {
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
     },
+    /// The morning report of a campaign directory: new / still open / gone buckets since
+    /// the previous night, each bucket's reduced reproducer replayed (culprit pass, IR diff,
+    /// channel diff), coverage and charts, as HTML (self-contained), Markdown and JSON.
+    ///
+    /// Exit code 1 if a bucket is new and not a known issue, 2 if DIR/stats.json, the
+    /// previous night or the history cannot be read.
+    Report(report_cmd::ReportArgs),
     /// Turn generator bytes (a libFuzzer artifact, a campaign's .bytes file) into the .eu
     /// program they decode to.
     Import {
@@ -244,13 +251,6 @@ enum Command {
     /// NAME.bytes (the generator bytes); prints statistics at the end. Exit code 1 if
     /// anything failed.
     Campaign(CampaignArgs),
-    /// The morning report of a campaign directory: new / still open / gone buckets since
-    /// the previous night, each bucket's reduced reproducer replayed (culprit pass, IR diff,
-    /// channel diff), coverage and charts, as HTML (self-contained), Markdown and JSON.
-    ///
-    /// Exit code 1 if a bucket is new and not a known issue, 2 if DIR/stats.json, the
-    /// previous night or the history cannot be read.
-    Report(report_cmd::ReportArgs),
     /// Execute a program on the EU emulator and print what it made observable.
     ///
     /// Prints every render-target write per thread and channel (undefined bytes as `..`),
@@ -723,6 +723,7 @@ fn main() {
             eprintln!("{e}");
             2
         }),
+        Command::Report(args) => report_cmd::run(args),
         Command::Gate {
             paths,
             jobs,
@@ -750,7 +751,6 @@ fn main() {
             eprintln!("{e}");
             2
         }),
-        Command::Report(args) => report_cmd::run(args),
         Command::Run {
             file,
             strict,
