@@ -16,6 +16,7 @@ pub mod payload;
 pub mod pipeline;
 pub mod program;
 pub mod reg;
+pub mod stats;
 pub mod text;
 pub mod types;
 pub mod validate;

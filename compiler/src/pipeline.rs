@@ -63,6 +63,9 @@ pub struct PassRecord {
     /// The kinds of rewrite the pass made (see [`note`]), sorted: what a failure's bucket
     /// is keyed on, since a reduced reproducer exercises little more than the faulty one.
     pub rewrites: Vec<&'static str>,
+    /// Figures the pass measured (see [`tally`]), e.g. the register allocator's spills.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub tallies: std::collections::BTreeMap<&'static str, u64>,
     /// The IR after the pass, when asked for.
     #[serde(skip)]
     pub ir: Option<Program>,
@@ -136,6 +139,9 @@ thread_local! {
     /// The rewrites the running pass noted.
     static REWRITES: std::cell::RefCell<std::collections::BTreeSet<&'static str>> =
         const { std::cell::RefCell::new(std::collections::BTreeSet::new()) };
+    /// The figures the running pass tallied.
+    static TALLIES: std::cell::RefCell<std::collections::BTreeMap<&'static str, u64>> =
+        const { std::cell::RefCell::new(std::collections::BTreeMap::new()) };
     /// Set while a pass runs: its panics are reported in the outcome, not printed.
     static IN_PASS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     static PANIC_LOCATION: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
@@ -151,6 +157,13 @@ pub fn is_device_parameter(rewrite: &str) -> bool {
 /// e.g. `split-eot`): the pass record lists them, and bucket keys of failures use them.
 pub fn note(rewrite: &'static str) {
     REWRITES.with(|r| r.borrow_mut().insert(rewrite));
+}
+
+/// Records a figure the running pass measured (the register allocator's `spills`, `fills`
+/// and `max-live-registers`): only the pass knows which of the scratch messages it wrote
+/// are its own, so shader-db statistics read them from the pass record.
+pub fn tally(name: &'static str, value: u64) {
+    TALLIES.with(|t| t.borrow_mut().insert(name, value));
 }
 
 /// Installs (once) a panic hook that records where a pass panicked and keeps it quiet;
@@ -181,6 +194,7 @@ fn run_pass(
 ) -> Result<Result<bool, String>, (String, String)> {
     install_panic_hook();
     REWRITES.with(|r| r.borrow_mut().clear());
+    TALLIES.with(|t| t.borrow_mut().clear());
     IN_PASS.with(|f| f.set(true));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (pass.run)(work, opts)));
     IN_PASS.with(|f| f.set(false));
@@ -239,6 +253,7 @@ fn step(
                 label,
                 progress,
                 rewrites: REWRITES.with(|r| r.borrow().iter().copied().collect()),
+                tallies: TALLIES.with(|t| t.borrow().clone()),
                 violations,
                 ir: opts.keep_ir.then(|| program.clone()),
             });

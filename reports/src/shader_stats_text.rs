@@ -3,6 +3,7 @@
 //! A -> B", "helped: N", "HURT: M", the confidence intervals and the verdict line). The
 //! same text is valid Markdown inside a code block.
 
+use crate::shader_runs::RunComparison;
 use crate::shader_stats::{MetricReport, Summary, Verdict};
 use std::fmt::Write;
 
@@ -138,6 +139,85 @@ pub fn render_metric(r: &MetricReport) -> String {
     out
 }
 
+/// The rows that are not compared (only in one run, or failing in one), as lines.
+fn unpaired_lines(c: &RunComparison) -> Vec<String> {
+    let mut out = vec![];
+    for (label, names) in [
+        ("only in the first run", &c.only_before),
+        ("only in the second run", &c.only_after),
+    ] {
+        if !names.is_empty() {
+            out.push(format!("{label} ({}):", names.len()));
+            out.extend(names.iter().map(|n| format!("  {n}")));
+        }
+    }
+    for (label, failed) in [
+        ("failed to compile in the first run", &c.failed_before),
+        ("failed to compile in the second run", &c.failed_after),
+    ] {
+        if !failed.is_empty() {
+            out.push(format!("{label} ({}):", failed.len()));
+            out.extend(failed.iter().map(|(n, e)| format!("  {n}: {e}")));
+        }
+    }
+    out
+}
+
+/// A whole comparison as plain text: every metric's report, then the rows not compared.
+pub fn render_comparison(c: &RunComparison) -> String {
+    let mut out = format!(
+        "shared programs: {} (program, device pairs compiled in both runs)\n",
+        c.shared
+    );
+    for m in &c.metrics {
+        out.push('\n');
+        out.push_str(&render_metric(m));
+    }
+    let unpaired = unpaired_lines(c);
+    if !unpaired.is_empty() {
+        out.push('\n');
+        for line in unpaired {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    out
+}
+
+/// A whole comparison as Markdown: a summary table, then each metric's report in a code
+/// block (the text people paste into commit messages), then the rows not compared.
+pub fn render_comparison_markdown(c: &RunComparison) -> String {
+    let mut out = String::from("## shader-db comparison\n\n");
+    let _ = writeln!(
+        out,
+        "{} programs (program, device pairs) compiled in both runs.\n",
+        c.shared
+    );
+    out.push_str("| metric | total | helped | HURT | verdict |\n| --- | --- | --- | --- | --- |\n");
+    for m in &c.metrics {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            m.metric,
+            change(m.total_before, m.total_after),
+            m.helped,
+            m.hurt,
+            verdict_line(&m.metric, &m.verdict)
+        );
+    }
+    for m in &c.metrics {
+        let _ = write!(out, "\n### {}\n\n```\n{}```\n", m.metric, render_metric(m));
+    }
+    let unpaired = unpaired_lines(c);
+    if !unpaired.is_empty() {
+        let _ = write!(out, "\n### Not compared\n\n```\n");
+        for line in unpaired {
+            let _ = writeln!(out, "{line}");
+        }
+        out.push_str("```\n");
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,6 +251,38 @@ most helped:
   s2.eu: 30 -> 24 (-20.00%)
 ";
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn comparisons_list_the_rows_they_did_not_compare() {
+        use crate::shader_runs::{RunRow, compare_runs};
+        let row = |program: &str, instructions: u64, error: &str| RunRow {
+            program: program.into(),
+            device: "hsw".into(),
+            instructions,
+            error: error.into(),
+            ..Default::default()
+        };
+        let before = vec![row("a.eu", 4, ""), row("b.eu", 6, ""), row("c.eu", 1, "")];
+        let after = vec![row("a.eu", 4, ""), row("b.eu", 0, "out of registers")];
+        let c = compare_runs(&before, &after, &["instructions"], 3).unwrap();
+        let text = render_comparison(&c);
+        assert!(text.starts_with("shared programs: 1 "), "{text}");
+        assert!(text.contains("total instructions in shared programs: 4 -> 4 (+0.00%)\n"));
+        assert!(text.contains("No change.\n"));
+        assert!(
+            text.contains("only in the first run (1):\n  c.eu (hsw)\n"),
+            "{text}"
+        );
+        assert!(text.contains(
+            "failed to compile in the second run (1):\n  b.eu (hsw): out of registers\n"
+        ));
+        let md = render_comparison_markdown(&c);
+        assert!(
+            md.contains("| instructions | 4 -> 4 (+0.00%) | 0 | 0 | No change. |"),
+            "{md}"
+        );
+        assert!(md.contains("### Not compared"));
     }
 
     #[test]

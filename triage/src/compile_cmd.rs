@@ -4,7 +4,7 @@
 use crate::load::load_document;
 use compiler::inputs::Inputs;
 use compiler::pipeline::{Compilation, CompileOptions, Outcome as CompileOutcome};
-use compiler::text::print_program;
+use compiler::text::print_program_with_cycles;
 use compiler::{Device, Program};
 use oracle::compare::Difference;
 use oracle::culprit::{Basis, Culprit};
@@ -68,7 +68,7 @@ pub fn render_compile(c: &Compilation, after_all: bool) -> String {
                 if r.progress { "" } else { " (no change)" }
             );
             if let Some(ir) = &r.ir {
-                out.push_str(&print_program(ir));
+                out.push_str(&annotated(ir));
             }
         }
     } else {
@@ -80,9 +80,14 @@ pub fn render_compile(c: &Compilation, after_all: bool) -> String {
             compiler::passes::schedule::estimate_cycles(&c.program),
             compiler::passes::schedule::LOOP_TRIPS
         );
-        out.push_str(&print_program(&c.program));
+        out.push_str(&annotated(&c.program));
     }
     out
+}
+
+/// The IR with each block's cycle estimate on its START line, as Mesa's dumps show it.
+fn annotated(p: &Program) -> String {
+    print_program_with_cycles(p, &compiler::passes::schedule::block_cycles(p))
 }
 
 /// The verdict of `check` on one file and device.

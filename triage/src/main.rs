@@ -18,6 +18,7 @@ mod reduce_cmd;
 mod render;
 mod report_cmd;
 mod run_cmd;
+mod stats_cmd;
 mod validate_cmd;
 
 use clap::{Parser, Subcommand};
@@ -81,6 +82,10 @@ enum Command {
         /// Stop after this pass (its first occurrence) and print that IR.
         #[arg(long)]
         stop_after: Option<String>,
+        /// Print the program's shader-db row (`eufuzz stats` CSV, header first) instead
+        /// of the IR.
+        #[arg(long, conflicts_with = "print_after_all")]
+        stats: bool,
     },
     /// Compile programs and check the compiled run (strict hardware mode) against the
     /// reference run of the input, on the file's inputs or generated ones.
@@ -181,6 +186,19 @@ enum Command {
         #[command(flatten)]
         opts: CompileArgs,
     },
+    /// shader-db: compile every program of a corpus and write one CSV row of figures per
+    /// (program, device): instructions, sends, loops, cycles (the scheduler's static
+    /// estimate), spills, fills, scratch bytes, max live registers, compile time (µs).
+    ///
+    /// Compile failures are rows with an `error` column. Two runs (two git revisions, or
+    /// two option sets such as `--skip move_load_const`) compare with `stats-compare`.
+    /// Exit code 0, or 2 if a path or file cannot be read.
+    Stats(stats_cmd::StatsArgs),
+    /// Compare two `eufuzz stats` runs the way shader-db reports do: per metric the totals
+    /// in shared and affected programs, helped/HURT counts and stats, 95 % mean confidence
+    /// intervals of the value and the %-change, and the verdict; programs only one run has,
+    /// or that fail in either, are listed.
+    StatsCompare(stats_cmd::CompareArgs),
     /// Replay a corpus of reproducers against their in-file expectations (merge gating).
     ///
     /// Every .eu file under PATHS runs as its header directives say (`# expect:`, `# xfail:`,
@@ -388,16 +406,27 @@ impl CompileArgs {
     }
 }
 
+/// What `eufuzz compile` prints.
+#[derive(Clone, Copy, PartialEq)]
+enum CompileView {
+    /// The compiled IR.
+    Final,
+    /// The IR after every pass.
+    AfterAll,
+    /// The shader-db row.
+    Stats,
+}
+
 fn compile_main(
     file: &std::path::Path,
     args: &CompileArgs,
-    after_all: bool,
+    view: CompileView,
     stop_after: Option<&str>,
 ) -> Result<i32, String> {
     let o = args.resolve()?;
     let p = compile_cmd::load(file, o.device)?;
     let mut opts = o.compile;
-    opts.keep_ir = after_all;
+    opts.keep_ir = view == CompileView::AfterAll;
     if let Some(name) = stop_after {
         let base = name.split('#').next().unwrap_or(name);
         if !compiler::pipeline::pass_names(&opts).contains(&base) {
@@ -405,8 +434,18 @@ fn compile_main(
         }
         opts.stop_after = Some(name.to_string());
     }
+    let start = std::time::Instant::now();
     let c = compiler::pipeline::compile(&p, &opts);
-    print!("{}", compile_cmd::render_compile(&c, after_all));
+    let compile_us = start.elapsed().as_micros() as u64;
+    if view == CompileView::Stats {
+        let row = stats_cmd::row_of(file.display().to_string(), &c, compile_us);
+        print!("{}", stats_cmd::to_csv(&[row])?);
+    } else {
+        print!(
+            "{}",
+            compile_cmd::render_compile(&c, view == CompileView::AfterAll)
+        );
+    }
     let problems = compile_cmd::compilation_problems(&c);
     for pr in &problems {
         eprintln!("{}: {pr}", file.display());
@@ -672,23 +711,37 @@ fn main() {
     let code = match cli.command {
         Command::Fmt { check, files } => fmt_cmd::run(&files, check),
         Command::Validate { json, files } => validate_cmd::run(&files, json),
+        Command::Stats(a) => stats_cmd::stats(&a).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            2
+        }),
+        Command::StatsCompare(a) => stats_cmd::compare(&a).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            2
+        }),
         Command::Compile {
             files,
             opts,
             print_after_all,
             stop_after,
+            stats,
         } => files
             .iter()
             .map(|file| {
                 if files.len() > 1 {
                     println!("# {}", file.display());
                 }
-                compile_main(file, &opts, print_after_all, stop_after.as_deref()).unwrap_or_else(
-                    |e| {
-                        eprintln!("{e}");
-                        2
-                    },
-                )
+                let view = if stats {
+                    CompileView::Stats
+                } else if print_after_all {
+                    CompileView::AfterAll
+                } else {
+                    CompileView::Final
+                };
+                compile_main(file, &opts, view, stop_after.as_deref()).unwrap_or_else(|e| {
+                    eprintln!("{e}");
+                    2
+                })
             })
             .max()
             .unwrap_or(0),

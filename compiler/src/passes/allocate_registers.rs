@@ -124,17 +124,72 @@ fn assign(p: &Program, iv: &liveness::Intervals) -> Result<Vec<u32>, (usize, Vec
     Ok(out)
 }
 
-fn spill_set(p: &Program, spilled: &[u32], opts: &CompileOptions) -> (Program, Vec<bool>) {
+/// The program with VGRFs `spilled` moved to scratch and scratch messages lowered, which
+/// VGRFs may still be spilled, and the scratch writes and reads the spilling added (the
+/// input's own scratch messages are not spills).
+fn spill_set(p: &Program, spilled: &[u32], opts: &CompileOptions) -> (Program, Vec<bool>, Moves) {
     let mut work = p.clone();
     let original = p.vgrf_sizes.len();
+    let before = Moves::count(&work);
     if !spilled.is_empty() {
         spill::spill(&mut work, spilled, opts);
     }
+    let after = Moves::count(&work);
     scratch::lower_scratch_ops(&mut work, opts);
     let spillable = (0..work.vgrf_sizes.len())
         .map(|v| v < original && !spilled.contains(&(v as u32)))
         .collect();
-    (work, spillable)
+    let added = Moves {
+        spills: after.spills - before.spills,
+        fills: after.fills - before.fills,
+    };
+    (work, spillable, added)
+}
+
+/// Scratch writes (spills) and reads (fills), as shader-db counts them.
+#[derive(Clone, Copy, Default)]
+struct Moves {
+    spills: u64,
+    fills: u64,
+}
+
+impl Moves {
+    fn count(p: &Program) -> Moves {
+        let n = |op| p.insts().filter(|i| i.op == op).count() as u64;
+        Moves {
+            spills: n(Opcode::ScratchWrite),
+            fills: n(Opcode::ScratchRead),
+        }
+    }
+}
+
+/// The most GRFs live at once in `p` (intervals are inclusive): the register pressure the
+/// allocator had to fit, which shader-db reports as max live registers.
+fn max_live(p: &Program, iv: &liveness::Intervals) -> u64 {
+    let mut events: Vec<(usize, i64)> = vec![];
+    for (v, interval) in iv.iter().enumerate() {
+        if let Some((start, end)) = *interval {
+            let size = i64::from(p.vgrf_sizes[v]);
+            events.push((start, size));
+            events.push((end + 1, -size));
+        }
+    }
+    // At equal points, intervals ending (before this point) leave before new ones start.
+    events.sort_by_key(|&(at, delta)| (at, delta));
+    let mut live = 0i64;
+    let mut peak = 0i64;
+    for (_, delta) in events {
+        live += delta;
+        peak = peak.max(live);
+    }
+    peak as u64
+}
+
+/// Records the allocation's figures for shader-db statistics.
+fn tally(p: &Program, iv: &liveness::Intervals, moves: Moves) {
+    crate::pipeline::tally("spills", moves.spills);
+    crate::pipeline::tally("fills", moves.fills);
+    crate::pipeline::tally("max-live-registers", max_live(p, iv));
 }
 
 /// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
@@ -192,9 +247,10 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
             }
             tried_program_order = true;
         }
-        let (mut work, _) = spill_set(&scheduled, &[], opts);
+        let (mut work, _, moves) = spill_set(&scheduled, &[], opts);
         let iv = liveness::intervals(&work, physical);
         if let Ok(a) = assign(&work, &iv) {
+            tally(&work, &iv, moves);
             lower_vgrfs_to_fixed_grfs::rewrite(&mut work, &a);
             *p = work;
             crate::pipeline::note(mode.rewrite());
@@ -205,10 +261,11 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
         crate::pipeline::note(Mode::None.rewrite());
     }
     for _ in 0..=p.vgrf_sizes.len() {
-        let (mut work, spillable) = spill_set(p, &spilled, opts);
+        let (mut work, spillable, moves) = spill_set(p, &spilled, opts);
         let iv = liveness::intervals(&work, physical);
         match assign(&work, &iv) {
             Ok(a) => {
+                tally(&work, &iv, moves);
                 lower_vgrfs_to_fixed_grfs::rewrite(&mut work, &a);
                 *p = work;
                 return Ok(true);
@@ -231,4 +288,73 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
         }
     }
     Err("register allocation did not converge".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Device;
+
+    fn sized(sizes: &[u32]) -> Program {
+        let mut p = Program::new(Device::Skl, 8);
+        p.vgrf_sizes = sizes.to_vec();
+        p
+    }
+
+    #[test]
+    fn max_live_sums_the_sizes_of_overlapping_inclusive_intervals() {
+        // v0 (2 GRFs) over 0..=3 and v1 (1) over 3..=5 meet at 3 (3 GRFs); v2 (4) at 4
+        // meets v1 only (5 GRFs).
+        let p = sized(&[2, 1, 4]);
+        assert_eq!(
+            max_live(&p, &vec![Some((0, 3)), Some((3, 5)), Some((4, 4))]),
+            5
+        );
+        // Back to back (0..=2 then 3..=4): never live together.
+        let q = sized(&[4, 4, 9]);
+        assert_eq!(max_live(&q, &vec![Some((0, 2)), Some((3, 4)), None]), 4);
+    }
+
+    fn compiled(text: &str, spill_all: bool) -> crate::pipeline::Compilation {
+        let p = crate::text::parse_program(text).unwrap();
+        let opts = CompileOptions {
+            spill_all,
+            ..Default::default()
+        };
+        crate::pipeline::compile(&p, &opts)
+    }
+
+    fn scratch_sends(p: &Program, write: bool) -> u64 {
+        p.insts()
+            .filter(|i| match i.desc {
+                Some(d) => {
+                    matches!(
+                        (d.kind, write),
+                        (crate::inst::MsgKind::ScratchWrite, true)
+                            | (crate::inst::MsgKind::ScratchRead, false)
+                    )
+                }
+                None => false,
+            })
+            .count() as u64
+    }
+
+    #[test]
+    fn spills_and_fills_count_only_the_scratch_messages_allocation_added() {
+        let text = "eu 1\ntarget skl\ndispatch 8\nscratch 1024\nattr attr0 1\nvgrf v0 1\n\
+                    vgrf v1 1\n\nSTART B0\n    mov(8) v0:F, attr0:F\n    \
+                    scratch_write(8) null:UD, v0:UD, 0:UD\n    \
+                    add(8) v1:F, v0:F, 1.0:F\n    \
+                    fb_write_logical(8) null:UD, v1:F, 4:UD, 0:UD { EOT }\nEND B0\n";
+        let plain = compiled(text, false);
+        let s = crate::stats::program_stats(&plain);
+        // Nothing spilled: the program's own scratch write is not a spill.
+        assert_eq!((s.spills, s.fills), (0, 0));
+        assert_eq!(scratch_sends(&plain.program, true), 1);
+        let spilled = compiled(text, true);
+        let s = crate::stats::program_stats(&spilled);
+        assert!(s.spills > 0 && s.fills > 0, "{s:?}");
+        assert_eq!(scratch_sends(&spilled.program, true), s.spills + 1);
+        assert_eq!(scratch_sends(&spilled.program, false), s.fills);
+    }
 }

@@ -389,21 +389,28 @@ fn vgrf_floor(p: &Program) -> u64 {
     (PayloadLayout::new(p).regs as u32 * REG_SIZE) as u64
 }
 
-/// The static cycle estimate of `p` in its current order (see the module notes).
-pub fn estimate_cycles(p: &Program) -> u64 {
-    let depths = loop_depths(&p.blocks);
+/// Each block's own cycle estimate in its current order, once through (what the printed IR
+/// shows on a block's START line, as Mesa prints `START B1 <-B0 (40 cycles)`).
+pub fn block_cycles(p: &Program) -> Vec<u64> {
     let floor = vgrf_floor(p);
     p.blocks
         .iter()
-        .zip(depths)
-        .map(|(b, depth)| {
-            let cycles: u64 = b
-                .insts
+        .map(|b| {
+            b.insts
                 .chunks(WINDOW)
                 .map(|w| Window::new(w, Rules::CORRECT, floor).cycles())
-                .sum();
-            cycles.saturating_mul(LOOP_TRIPS.saturating_pow(depth))
+                .sum()
         })
+        .collect()
+}
+
+/// The static cycle estimate of `p` in its current order (see the module notes): the blocks'
+/// estimates, a loop body's counted [`LOOP_TRIPS`] times per nesting level.
+pub fn estimate_cycles(p: &Program) -> u64 {
+    block_cycles(p)
+        .into_iter()
+        .zip(loop_depths(&p.blocks))
+        .map(|(cycles, depth)| cycles.saturating_mul(LOOP_TRIPS.saturating_pow(depth)))
         .fold(0u64, u64::saturating_add)
 }
 

@@ -23,7 +23,8 @@ mod print;
 
 pub use parse::{ParseError, parse_document, parse_inputs, parse_program};
 pub use print::{
-    TEXT_VERSION, print_document, print_imm, print_inputs, print_inst, print_program, print_reg,
+    TEXT_VERSION, print_document, print_imm, print_inputs, print_inst, print_program,
+    print_program_with_cycles, print_reg,
 };
 
 use crate::program::Program;

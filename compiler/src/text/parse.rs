@@ -995,6 +995,10 @@ struct EdgeNote {
 fn parse_edges(c: &mut Cursor, succ: bool) -> Result<Vec<Edge>> {
     let mut edges = vec![];
     while !c.at_end() {
+        if !succ && c.eat('(') {
+            skip_cycles_annotation(c)?;
+            continue;
+        }
         let rest = c.rest();
         let (kind, arrow_ok) = match (succ, rest.get(..2)) {
             (true, Some("->")) | (false, Some("<-")) => (EdgeKind::Logical, true),
@@ -1019,6 +1023,23 @@ fn parse_edges(c: &mut Cursor, succ: bool) -> Result<Vec<Edge>> {
         edges.push(Edge { to, kind });
     }
     Ok(edges)
+}
+
+/// The rest of a START line's `(40 cycles)` after its `(`: the scheduler's estimate that
+/// dumps print (`eufuzz compile`), derived from the block, so it is read and dropped. It
+/// ends the line.
+fn skip_cycles_annotation(c: &mut Cursor) -> Result<()> {
+    let _: u64 = c.number("a cycle count")?;
+    if c.word() != Some("cycles") || !c.eat(')') {
+        return c.err("expected `(N cycles)` after the block's predecessors");
+    }
+    if !c.at_end() {
+        let found = c.found();
+        return c.err(format!(
+            "expected the end of the START line after `(N cycles)`, found {found}"
+        ));
+    }
+    Ok(())
 }
 
 fn edges_text(edges: &[Edge], succ: bool) -> String {

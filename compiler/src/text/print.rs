@@ -19,12 +19,19 @@ pub const TEXT_VERSION: u32 = 1;
 
 /// Prints a whole program, header and blocks, ending in a newline.
 pub fn print_program(p: &Program) -> String {
-    print_with_comments(p, &Comments::default())
+    print_with_comments(p, &Comments::default(), None)
+}
+
+/// Prints a program with each block's cycle estimate on its START line, as Mesa's dumps do
+/// (`START B1 <-B0 (40 cycles)`); the parser reads the annotation and ignores it, since it
+/// is derived from the instructions.
+pub fn print_program_with_cycles(p: &Program, block_cycles: &[u64]) -> String {
+    print_with_comments(p, &Comments::default(), Some(block_cycles))
 }
 
 /// Prints a program with the comments of its file.
 pub fn print_document(d: &Document) -> String {
-    print_with_comments(&d.program, &d.comments)
+    print_with_comments(&d.program, &d.comments, None)
 }
 
 fn comment_lines(out: &mut String, indent: &str, lines: Option<&Vec<String>>) {
@@ -39,7 +46,7 @@ fn trailing(out: &mut String, note: Option<&String>) {
     }
 }
 
-fn print_with_comments(p: &Program, c: &Comments) -> String {
+fn print_with_comments(p: &Program, c: &Comments, block_cycles: Option<&[u64]>) -> String {
     let mut out = String::new();
     let mut header = |key: &str, line: String| {
         comment_lines(&mut out, "", c.before_header.get(key));
@@ -80,6 +87,9 @@ fn print_with_comments(p: &Program, c: &Comments) -> String {
         let _ = write!(out, "START B{b}");
         for e in &cfg.preds[b] {
             let _ = write!(out, " {}B{}", arrow(e.kind, false), e.to);
+        }
+        if let Some(cycles) = block_cycles.and_then(|c| c.get(b)) {
+            let _ = write!(out, " ({cycles} cycles)");
         }
         trailing(&mut out, c.trailing_start.get(&b));
         out.push('\n');

@@ -204,7 +204,71 @@ impl Feature {
     }
 }
 
-/// What the generator may draw from. Empty allow-lists mean "everything".
+/// What kind of programs to make.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    /// Fuzzing: every feature and opcode, short programs, corner cases on purpose.
+    #[default]
+    Fuzz,
+    /// Programs shaped like real shaders, for shader-db statistics: longer straight-line
+    /// float arithmetic, texture and buffer loads, loops with uniform trip counts, IF/ELSE,
+    /// more live values (some spill on small devices), and none of the fuzzing-only
+    /// shapes (odd regions, narrow groups, flags as data, vector immediates, …).
+    Realistic,
+}
+
+/// The features a realistic program draws from (when the knobs list none).
+pub const REALISTIC_FEATURES: [Feature; 16] = [
+    Feature::If,
+    Feature::Loop,
+    Feature::Halt,
+    Feature::Buffer,
+    Feature::Texture,
+    Feature::RtWrites,
+    Feature::LoadPayload,
+    Feature::Pressure,
+    Feature::Predication,
+    Feature::Modifiers,
+    Feature::CmodIdiom,
+    Feature::SatIdiom,
+    Feature::CopyChain,
+    Feature::RepeatedExpr,
+    Feature::SharedConst,
+    Feature::IfMoves,
+];
+
+/// The opcodes a realistic program draws from (when the knobs list none): the float
+/// arithmetic, compares, selects and bit operations NIR emits for shaders.
+pub const REALISTIC_OPS: [Opcode; 24] = [
+    Opcode::Mov,
+    Opcode::Sel,
+    Opcode::And,
+    Opcode::Or,
+    Opcode::Xor,
+    Opcode::Shr,
+    Opcode::Shl,
+    Opcode::Cmp,
+    Opcode::Add,
+    Opcode::Mul,
+    Opcode::Mad,
+    Opcode::Lrp,
+    Opcode::Frc,
+    Opcode::Rndd,
+    Opcode::Rnde,
+    Opcode::Rndz,
+    Opcode::Rcp,
+    Opcode::Rsq,
+    Opcode::Sqrt,
+    Opcode::Exp2,
+    Opcode::Log2,
+    Opcode::Sin,
+    Opcode::Cos,
+    Opcode::Pow,
+];
+
+/// What the generator may draw from. Empty allow-lists mean "everything" (for the
+/// realistic profile: everything of [`REALISTIC_FEATURES`] / [`REALISTIC_OPS`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Knobs {
     pub devices: Vec<Device>,
@@ -213,6 +277,8 @@ pub struct Knobs {
     pub deny_ops: Vec<Opcode>,
     pub features: Vec<Feature>,
     pub deny_features: Vec<Feature>,
+    #[serde(default)]
+    pub profile: Profile,
 }
 
 impl Knobs {
@@ -236,6 +302,15 @@ impl Knobs {
                     None => (false, item),
                 };
                 match key {
+                    "profile" if !deny => {
+                        self.profile = match name {
+                            "fuzz" => Profile::Fuzz,
+                            "realistic" => Profile::Realistic,
+                            _ => {
+                                return Err(format!("unknown profile `{name}` (fuzz, realistic)"));
+                            }
+                        }
+                    }
                     "devices" | "device" if !deny => self.devices.push(
                         Device::from_name(name)
                             .ok_or_else(|| format!("unknown device `{name}`"))?,
@@ -266,12 +341,12 @@ impl Knobs {
                             self.features.push(f)
                         }
                     }
-                    "devices" | "device" | "dispatch" => {
+                    "devices" | "device" | "dispatch" | "profile" => {
                         return Err(format!("`{key}` takes no denials (`-{name}`)"));
                     }
                     _ => {
                         return Err(format!(
-                            "unknown knob `{key}` (devices, dispatch, ops, features)"
+                            "unknown knob `{key}` (devices, dispatch, ops, features, profile)"
                         ));
                     }
                 }
@@ -289,11 +364,21 @@ impl Knobs {
     }
 
     pub fn allows_op(&self, op: Opcode) -> bool {
-        (self.ops.is_empty() || self.ops.contains(&op)) && !self.deny_ops.contains(&op)
+        let listed = if self.ops.is_empty() {
+            self.profile == Profile::Fuzz || REALISTIC_OPS.contains(&op)
+        } else {
+            self.ops.contains(&op)
+        };
+        listed && !self.deny_ops.contains(&op)
     }
 
     pub fn allows_feature(&self, f: Feature) -> bool {
-        (self.features.is_empty() || self.features.contains(&f)) && !self.deny_features.contains(&f)
+        let listed = if self.features.is_empty() {
+            self.profile == Profile::Fuzz || REALISTIC_FEATURES.contains(&f)
+        } else {
+            self.features.contains(&f)
+        };
+        listed && !self.deny_features.contains(&f)
     }
 
     pub fn is_default(&self) -> bool {
@@ -325,6 +410,9 @@ impl fmt::Display for Knobs {
         if !features.is_empty() {
             parts.push(format!("features={}", join(features)));
         }
+        if self.profile == Profile::Realistic {
+            parts.push("profile=realistic".into());
+        }
         write!(f, "{}", parts.join(" "))
     }
 }
@@ -351,6 +439,24 @@ mod tests {
         assert!(k.allows_feature(Feature::Loop) && !k.allows_feature(Feature::Halt));
         assert_eq!(Knobs::parse(&k.to_string()).unwrap(), k);
         assert!(Knobs::parse("").unwrap().is_default());
+    }
+
+    #[test]
+    fn the_realistic_profile_narrows_the_defaults_and_round_trips() {
+        let k = Knobs::parse("profile=realistic devices=hsw").unwrap();
+        assert_eq!(k.profile, Profile::Realistic);
+        assert!(k.allows_feature(Feature::Texture) && !k.allows_feature(Feature::Strided));
+        assert!(k.allows_op(Opcode::Mad) && !k.allows_op(Opcode::Bfi2));
+        assert_eq!(k.to_string(), "devices=hsw profile=realistic");
+        assert_eq!(Knobs::parse(&k.to_string()).unwrap(), k);
+        // An explicit list wins over the profile's.
+        let strided = Knobs::parse("profile=realistic features=strided").unwrap();
+        assert!(strided.allows_feature(Feature::Strided));
+        assert!(
+            Knobs::parse("profile=odd")
+                .unwrap_err()
+                .contains("unknown profile")
+        );
     }
 
     #[test]

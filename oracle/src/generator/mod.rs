@@ -18,7 +18,7 @@ pub mod knobs;
 mod messages;
 mod shapes;
 
-use crate::generator::knobs::{ALL_FEATURES, Feature, Knobs};
+use crate::generator::knobs::{ALL_FEATURES, Feature, Knobs, Profile};
 use arbitrary::Unstructured;
 use compiler::device::{ALL_DEVICES, DeviceInfo};
 use compiler::inst::Inst;
@@ -134,6 +134,8 @@ struct Gen<'a, 'b> {
     addrs: Vec<Val>,
     /// Statements left to generate.
     budget: u32,
+    /// The realistic profile: more values live at the top.
+    realistic: bool,
     scratch_used: u32,
     /// Scratch offsets last written in full by a top-level write.
     scratch_written: Vec<u32>,
@@ -151,10 +153,19 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
     };
     let device = devices[choose(u, devices.len())];
     let info = device.info();
+    // Realistic programs are SIMD8 or SIMD16 unless asked otherwise: a driver compiles
+    // SIMD32 only for small shaders and drops it when it spills.
+    let realistic = knobs.profile == Profile::Realistic;
     let widths: Vec<u8> = [8u8, 16, 32]
         .into_iter()
         .filter(|&w| w as u32 <= info.max_dispatch_width)
-        .filter(|w| knobs.dispatch.is_empty() || knobs.dispatch.contains(w))
+        .filter(|&w| {
+            if knobs.dispatch.is_empty() {
+                !(realistic && w == 32)
+            } else {
+                knobs.dispatch.contains(&w)
+            }
+        })
         .collect();
     let width = if widths.is_empty() {
         8
@@ -187,7 +198,12 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
     if !knobs.allows_op(Opcode::Mach) {
         features.remove(&Feature::MulHigh);
     }
-    let mut types = vec![Type::F, Type::D, Type::UD, Type::W, Type::UW];
+    // Realistic programs compute mostly in 32-bit floats (F drawn twice as often).
+    let mut types = if realistic {
+        vec![Type::F, Type::F, Type::D, Type::UD]
+    } else {
+        vec![Type::F, Type::D, Type::UD, Type::W, Type::UW]
+    };
     if features.contains(&Feature::HalfFloat) && info.has_half_float {
         types.push(Type::HF);
     }
@@ -212,10 +228,11 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
     // Eight bytes per channel, so 64-bit values can be read from an attr too.
     p.attr_sizes = vec![width as u32 * 8 / REG_SIZE; attrs];
     let (general_flag, loop_flags) = flags(u, info, width);
-    let budget = if features.contains(&Feature::Pressure) {
-        40
-    } else {
-        6 + choose(u, 24) as u32
+    let budget = match (features.contains(&Feature::Pressure), realistic) {
+        (true, false) => 40,
+        (false, false) => 6 + choose(u, 24) as u32,
+        (true, true) => 60,
+        (false, true) => 24 + choose(u, 48) as u32,
     };
     let mut g = Gen {
         u,
@@ -236,6 +253,7 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
         loop_flags,
         addrs: vec![],
         budget,
+        realistic,
         scratch_used: 0,
         scratch_written: vec![],
         exit_vals: vec![],
@@ -355,10 +373,11 @@ impl Gen<'_, '_> {
     }
 
     fn program(&mut self) {
-        let initial = if self.has(Feature::Pressure) {
-            40 + self.choose(30)
-        } else {
-            3 + self.choose(5)
+        let initial = match (self.has(Feature::Pressure), self.realistic) {
+            (true, false) => 40 + self.choose(30),
+            (true, true) => 24 + self.choose(24),
+            (false, false) => 3 + self.choose(5),
+            (false, true) => 6 + self.choose(10),
         };
         for _ in 0..initial {
             self.initial_value();
