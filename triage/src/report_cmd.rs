@@ -9,6 +9,7 @@
 use crate::bucket_cmd::{self, KnownIssue, header_value};
 use crate::compile_cmd::{self, describe_difference, describe_verdict};
 use crate::files::{read_text, write_atomic};
+use crate::render::dword;
 use oracle::compare::Difference;
 use oracle::culprit::Basis;
 use oracle::differential::Verdict;
@@ -76,22 +77,8 @@ fn read_stats(dir: &Path) -> Result<CampaignStats, String> {
     Ok(stats)
 }
 
-/// A dword as hex bytes, `..` for undefined ones.
-fn hex(value: u32, defined: u8) -> String {
-    let bytes = value.to_le_bytes();
-    (0..4)
-        .rev()
-        .map(|b| {
-            if defined >> b & 1 == 1 {
-                format!("{:02x}", bytes[b])
-            } else {
-                "..".into()
-            }
-        })
-        .collect()
-}
-
-/// One difference as a table row: where, the reference's value, the compiled value.
+/// One difference as a table row: where, the reference's value, the compiled value (hex,
+/// `..` for undefined bytes, with the float reading of a plausible float).
 fn diff_row(d: &Difference) -> DiffRow {
     match d {
         Difference::Color {
@@ -107,8 +94,8 @@ fn diff_row(d: &Difference) -> DiffRow {
             location: format!(
                 "thread {thread} rt{target} ch{channel} write {write} component {component}"
             ),
-            expected: hex(*expected, *expected_defined),
-            actual: actual.map_or("nothing".into(), |(v, m)| hex(v, m)),
+            expected: dword(*expected, *expected_defined),
+            actual: actual.map_or("nothing".into(), |(v, m)| dword(v, m)),
         },
         Difference::Buffer {
             surface,
@@ -119,8 +106,8 @@ fn diff_row(d: &Difference) -> DiffRow {
             actual_defined,
         } => DiffRow {
             location: format!("buffer {surface} byte {offset}"),
-            expected: hex(*expected, *expected_defined),
-            actual: hex(*actual, *actual_defined),
+            expected: dword(*expected, *expected_defined),
+            actual: dword(*actual, *actual_defined),
         },
         Difference::StrayWrite {
             target,
@@ -133,7 +120,7 @@ fn diff_row(d: &Difference) -> DiffRow {
                 StrayTarget::Scratch => "scratch outside the thread's slot".into(),
             };
             let at = offset.map_or("an undefined address".into(), |o| format!("byte {o}"));
-            let value = |w: &Option<(u32, u8)>| w.map_or("no write".into(), |(v, m)| hex(v, m));
+            let value = |w: &Option<(u32, u8)>| w.map_or("no write".into(), |(v, m)| dword(v, m));
             DiffRow {
                 location: format!("stray write to {place} at {at}"),
                 expected: value(expected),
@@ -438,7 +425,7 @@ mod tests {
             diff_row(&d),
             DiffRow {
                 location: "thread 1 rt0 ch5 write 0 component 2".into(),
-                expected: "3f800000".into(),
+                expected: "3f800000 (1.0)".into(),
                 actual: "....1234".into(),
             }
         );
