@@ -42,7 +42,10 @@ if [[ -n "$zoo" ]]; then
     zoo_args=(--zoo "$zoo")
 fi
 echo "nightly: building release ($revision)" >&2
-cargo build -q --release -p triage "${features[@]}"
+cargo build -q --release -p triage "${features[@]}" || {
+    echo "nightly: the build failed" >&2
+    exit 2
+}
 
 mkdir -p "$root"
 # A private copy of the binary: a rebuild of target/ during the night must not change it.
