@@ -276,6 +276,15 @@ fn collect_buckets(
             .collect();
         sigs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         b.signatures = sigs.into_iter().map(|(s, _)| s).collect();
+        // Statistics without this bucket's failures: the reproducer's own signature.
+        if b.signatures.is_empty()
+            && let Some(sig) = b
+                .reproducer
+                .as_ref()
+                .and_then(|r| header_value(&r.text, "signature"))
+        {
+            b.signatures.push(sig.to_string());
+        }
     }
     Ok(by_key.into_values().collect())
 }

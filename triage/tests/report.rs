@@ -231,6 +231,19 @@ fn buckets_of_a_previous_campaign_directory_that_are_not_found_again_are_gone() 
         markdown.contains(&format!("| gone | `{BUCKET}` | 0 | 3 |")),
         "{markdown}"
     );
+
+    // The previous night's reproducer reported with statistics that lack its failures:
+    // counted from the files, its signature from the reproducer's header.
+    fs::write(before.join("stats.json"), r#"{"execs": 10}"#).unwrap();
+    let out = eufuzz(&["report", s(&before), "--json", &json]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["buckets"][0]["count"], 1);
+    assert_eq!(
+        report["buckets"][0]["signatures"][0],
+        "mismatch/lower_integer_multiplication/output"
+    );
     fs::remove_dir_all(&dir).unwrap();
 }
 
