@@ -140,7 +140,7 @@ pub fn buckets(dirs: &[PathBuf], known: &[KnownIssue]) -> Result<Vec<Bucket>, St
 }
 
 /// `YYYY-MM-DD HH:MM` (UTC) of a Unix time.
-fn utc(secs: u64) -> String {
+pub fn utc(secs: u64) -> String {
     let days = (secs / 86_400) as i64;
     let rem = secs % 86_400;
     // Civil date from days since 1970-01-01 (proleptic Gregorian calendar).

@@ -18,6 +18,7 @@ mod merge_cmd;
 mod reduce;
 mod reduce_cmd;
 mod render;
+mod report_cmd;
 mod run_cmd;
 mod stats_cmd;
 mod validate_cmd;
@@ -249,6 +250,13 @@ enum Command {
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
     },
+    /// The morning report of a campaign directory: new / still open / gone buckets since
+    /// the previous night, each bucket's reduced reproducer replayed (culprit pass, IR diff,
+    /// channel diff), coverage and charts, as HTML (self-contained), Markdown and JSON.
+    ///
+    /// Exit code 1 if a bucket is new and not a known issue, 2 if DIR/stats.json, the
+    /// previous night or the history cannot be read.
+    Report(report_cmd::ReportArgs),
     /// Turn generator bytes (a libFuzzer artifact, a campaign's .bytes file) into the .eu
     /// program they decode to.
     ///
@@ -698,6 +706,7 @@ fn main() {
             eprintln!("{e}");
             2
         }),
+        Command::Report(args) => report_cmd::run(args),
         Command::Gate {
             paths,
             jobs,

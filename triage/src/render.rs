@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 /// A dword with undefined bytes shown as `..`, plus its float reading when fully defined
 /// and plausible.
-fn dword(value: u32, defined: u8) -> String {
+pub fn dword(value: u32, defined: u8) -> String {
     let bytes = value.to_le_bytes();
     let hex: String = (0..4)
         .rev()

@@ -1,0 +1,620 @@
+//! The nightly campaign report as plain data: what a campaign's `stats.json` holds, what
+//! each bucket's replay showed, and the nights before this one. [`build`] decides which
+//! buckets are new, still open or gone since the previous night; the renderers
+//! (`campaign_report_md`, `campaign_report_html`, [`render_json`]) only print.
+//!
+//! Every field of [`CampaignStats`] has a default, so the report reads the stats of an
+//! older campaign (no `jobs`, `timeline`, …) or of one killed between checkpoints.
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One failure as the campaign recorded it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FailureRecord {
+    pub kind: String,
+    pub culprit_pass: Option<String>,
+    pub signature: String,
+    pub bucket: String,
+    pub seconds: f64,
+    pub file: Option<String>,
+    pub seed: u64,
+    pub reduced: Option<String>,
+    pub without_zoo_bug: Option<bool>,
+}
+
+/// A checkpoint of a running campaign: how far it had got after `seconds`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Sample {
+    pub seconds: f64,
+    pub execs: u64,
+    pub failures: u64,
+    pub buckets: u64,
+}
+
+/// A campaign's `stats.json`, every field optional.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CampaignStats {
+    pub execs: u64,
+    pub seconds: f64,
+    pub execs_per_sec: f64,
+    pub discarded: BTreeMap<String, u64>,
+    pub outcomes: BTreeMap<String, u64>,
+    pub opcode_hits: BTreeMap<String, u64>,
+    pub pass_fires: BTreeMap<String, u64>,
+    pub failures: Vec<FailureRecord>,
+    /// Workers; a stats file without the field comes from the single-worker campaign.
+    pub jobs: u32,
+    pub revision: String,
+    pub started_unix: u64,
+    pub devices: BTreeMap<String, u64>,
+    pub rules_hit: BTreeMap<String, u64>,
+    pub timeline: Vec<Sample>,
+    pub shard: Option<String>,
+    pub zoo: Option<String>,
+}
+
+impl Default for CampaignStats {
+    fn default() -> Self {
+        CampaignStats {
+            execs: 0,
+            seconds: 0.0,
+            execs_per_sec: 0.0,
+            discarded: BTreeMap::new(),
+            outcomes: BTreeMap::new(),
+            opcode_hits: BTreeMap::new(),
+            pass_fires: BTreeMap::new(),
+            failures: vec![],
+            jobs: 1,
+            revision: String::new(),
+            started_unix: 0,
+            devices: BTreeMap::new(),
+            rules_hit: BTreeMap::new(),
+            timeline: vec![],
+            shard: None,
+            zoo: None,
+        }
+    }
+}
+
+/// Parses a `stats.json`; unknown fields are ignored (a newer campaign may add some).
+pub fn parse_stats(text: &str) -> Result<CampaignStats, String> {
+    serde_json::from_str(text).map_err(|e| format!("line {}: {e}", e.line()))
+}
+
+/// One night in the history: enough to say what was new the next night and to draw the
+/// trend. One JSON object per line of `history.jsonl`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Night {
+    /// `YYYY-MM-DD HH:MM` (UTC) the campaign started.
+    pub date: String,
+    pub started_unix: u64,
+    pub revision: String,
+    pub execs: u64,
+    pub seconds: f64,
+    pub execs_per_sec: f64,
+    pub jobs: u32,
+    /// Failures per bucket key.
+    pub buckets: BTreeMap<String, u64>,
+}
+
+/// Where a bucket stands against the previous night.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Not seen the previous night (every bucket, when there is no previous night).
+    #[default]
+    New,
+    /// Seen the previous night and again tonight.
+    Open,
+    /// Seen the previous night, not tonight.
+    Gone,
+}
+
+/// One row of a channel diff: where the outputs differ and the two values (bytes as hex,
+/// `..` for undefined ones).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DiffRow {
+    pub location: String,
+    pub expected: String,
+    pub actual: String,
+}
+
+/// What replaying a bucket's reproducer showed today.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Replay {
+    /// The verdict in one line (`mismatch: 3 differing output dword(s)`).
+    pub verdict: String,
+    pub culprit_pass: Option<String>,
+    /// Why that pass is blamed.
+    pub culprit_basis: Option<String>,
+    /// Unified diff of the IR across the culprit pass.
+    pub ir_diff: String,
+    /// Output differences, reference against compiled (at most a screenful).
+    pub channel_diff: Vec<DiffRow>,
+    /// Differences beyond those in `channel_diff`.
+    pub more_differences: usize,
+}
+
+/// A bucket's smallest reproducer and its replay.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Reproducer {
+    pub file: String,
+    pub instructions: usize,
+    pub text: String,
+    pub replay: Option<Replay>,
+    /// Why it could not be replayed (unparsable, needs a zoo build, passes today, …).
+    pub replay_error: Option<String>,
+}
+
+/// One bucket of the report.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Bucket {
+    pub key: String,
+    pub status: Status,
+    /// Failures in this bucket tonight (0 for a gone bucket).
+    pub count: u64,
+    /// Failures the previous night.
+    pub previous_count: u64,
+    /// Signatures seen (kind/culprit/detail), most frequent first.
+    pub signatures: Vec<String>,
+    /// Seconds into the campaign of its first failure.
+    pub first_seconds: Option<f64>,
+    /// The known-issues label, when the bucket is a known open bug.
+    pub known: Option<String>,
+    /// Every reproducer file written for it.
+    pub files: Vec<String>,
+    pub reproducer: Option<Reproducer>,
+}
+
+/// The summary lines at the top of the report.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub date: String,
+    pub revision: String,
+    pub execs: u64,
+    pub seconds: f64,
+    pub execs_per_sec: f64,
+    /// Share of programs not discarded, in percent.
+    pub valid_percent: f64,
+    pub jobs: u32,
+    pub failures: u64,
+    pub shard: Option<String>,
+    pub zoo: Option<String>,
+    /// The previous night compared against (`DATE (revision REV)`), if any.
+    pub previous: Option<String>,
+    pub new: usize,
+    /// New buckets that are not known issues: what makes a nightly job fail.
+    pub new_unknown: usize,
+    pub open: usize,
+    pub gone: usize,
+}
+
+/// What the campaign exercised.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Coverage {
+    pub opcodes: BTreeMap<String, u64>,
+    pub devices: BTreeMap<String, u64>,
+    pub pass_fires: BTreeMap<String, u64>,
+    pub rules_hit: BTreeMap<String, u64>,
+}
+
+/// The whole report.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub summary: Summary,
+    /// New buckets first, then still open, then gone; most failures first within each.
+    pub buckets: Vec<Bucket>,
+    pub outcomes: BTreeMap<String, u64>,
+    pub discarded: BTreeMap<String, u64>,
+    pub coverage: Coverage,
+    pub timeline: Vec<Sample>,
+    /// The previous nights and this one, oldest first.
+    pub history: Vec<Night>,
+}
+
+/// Tonight as a history entry.
+pub fn night(stats: &CampaignStats, date: &str, buckets: &[Bucket]) -> Night {
+    Night {
+        date: date.to_string(),
+        started_unix: stats.started_unix,
+        revision: stats.revision.clone(),
+        execs: stats.execs,
+        seconds: stats.seconds,
+        execs_per_sec: stats.execs_per_sec,
+        jobs: stats.jobs,
+        buckets: buckets
+            .iter()
+            .filter(|b| b.status != Status::Gone)
+            .map(|b| (b.key.clone(), b.count))
+            .collect(),
+    }
+}
+
+/// Each of tonight's bucket keys marked new or still open, and the previous night's keys
+/// that are gone.
+pub fn classify(tonight: &BTreeSet<String>, previous: Option<&Night>) -> BTreeMap<String, Status> {
+    let before: BTreeSet<&String> = previous
+        .map(|n| n.buckets.keys().collect())
+        .unwrap_or_default();
+    let mut out: BTreeMap<String, Status> = tonight
+        .iter()
+        .map(|k| {
+            let s = if before.contains(k) {
+                Status::Open
+            } else {
+                Status::New
+            };
+            (k.clone(), s)
+        })
+        .collect();
+    for k in before {
+        out.entry(k.clone()).or_insert(Status::Gone);
+    }
+    out
+}
+
+fn valid_percent(stats: &CampaignStats) -> f64 {
+    if stats.execs == 0 {
+        return 0.0;
+    }
+    let discarded: u64 = stats.discarded.values().sum();
+    100.0 * stats.execs.saturating_sub(discarded) as f64 / stats.execs as f64
+}
+
+/// The report: tonight's `stats` and `buckets` (status unset) against `previous` nights
+/// (oldest first; the last one is the night compared against). `date` is when tonight's
+/// campaign started.
+pub fn build(
+    stats: CampaignStats,
+    buckets: Vec<Bucket>,
+    previous: Vec<Night>,
+    date: &str,
+) -> Report {
+    let last = previous.last();
+    let keys: BTreeSet<String> = buckets.iter().map(|b| b.key.clone()).collect();
+    let status = classify(&keys, last);
+    let mut all: Vec<Bucket> = buckets
+        .into_iter()
+        .map(|mut b| {
+            b.status = status[&b.key];
+            b.previous_count = last
+                .and_then(|n| n.buckets.get(&b.key))
+                .copied()
+                .unwrap_or(0);
+            b
+        })
+        .collect();
+    for (k, s) in &status {
+        if *s == Status::Gone {
+            all.push(Bucket {
+                key: k.clone(),
+                status: Status::Gone,
+                previous_count: last.and_then(|n| n.buckets.get(k)).copied().unwrap_or(0),
+                ..Bucket::default()
+            });
+        }
+    }
+    let rank = |s: Status| match s {
+        Status::New => 0,
+        Status::Open => 1,
+        Status::Gone => 2,
+    };
+    all.sort_by(|a, b| {
+        rank(a.status)
+            .cmp(&rank(b.status))
+            .then(b.count.cmp(&a.count))
+            .then(a.key.cmp(&b.key))
+    });
+    let count = |s: Status| all.iter().filter(|b| b.status == s).count();
+    let summary = Summary {
+        date: date.to_string(),
+        revision: stats.revision.clone(),
+        execs: stats.execs,
+        seconds: stats.seconds,
+        execs_per_sec: stats.execs_per_sec,
+        valid_percent: valid_percent(&stats),
+        jobs: stats.jobs,
+        failures: stats.failures.len() as u64,
+        shard: stats.shard.clone(),
+        zoo: stats.zoo.clone(),
+        previous: last.map(|n| format!("{} (revision {})", n.date, n.revision)),
+        new: count(Status::New),
+        new_unknown: all
+            .iter()
+            .filter(|b| b.status == Status::New && b.known.is_none())
+            .count(),
+        open: count(Status::Open),
+        gone: count(Status::Gone),
+    };
+    let mut history = previous;
+    history.push(night(&stats, date, &all));
+    Report {
+        summary,
+        buckets: all,
+        outcomes: stats.outcomes,
+        discarded: stats.discarded,
+        coverage: Coverage {
+            opcodes: stats.opcode_hits,
+            devices: stats.devices,
+            pass_fires: stats.pass_fires,
+            rules_hit: stats.rules_hit,
+        },
+        timeline: stats.timeline,
+        history,
+    }
+}
+
+/// The report as pretty JSON (every field; for dashboards and scripts).
+pub fn render_json(r: &Report) -> String {
+    serde_json::to_string_pretty(r).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+/// Per night of the history: (date, buckets open that night, of which new since the night
+/// before).
+pub fn trend(history: &[Night]) -> Vec<(String, u64, u64)> {
+    let mut out = vec![];
+    let mut before: Option<&Night> = None;
+    for n in history {
+        let new = n
+            .buckets
+            .keys()
+            .filter(|k| before.is_none_or(|b| !b.buckets.contains_key(*k)))
+            .count() as u64;
+        out.push((n.date.clone(), n.buckets.len() as u64, new));
+        before = Some(n);
+    }
+    out
+}
+
+/// Points drawn at most on the execs/s chart: an 8-hour night checkpointed every few
+/// seconds has thousands of samples, more than a chart's width shows.
+pub const RATE_POINTS: usize = 240;
+
+/// Executions per second between checkpoints, at the end of each interval (consecutive
+/// checkpoints, or every k-th one so that at most [`RATE_POINTS`] remain); without
+/// checkpoints, the campaign's average over its whole run.
+pub fn rate_over_time(timeline: &[Sample], seconds: f64, execs_per_sec: f64) -> Vec<(f64, f64)> {
+    if timeline.is_empty() {
+        return if seconds > 0.0 {
+            vec![(0.0, execs_per_sec), (seconds, execs_per_sec)]
+        } else {
+            vec![]
+        };
+    }
+    let k = timeline.len().div_ceil(RATE_POINTS);
+    let mut out = vec![];
+    let mut prev = Sample::default();
+    let last = timeline.len() - 1;
+    for (i, s) in timeline.iter().enumerate() {
+        if !(i + 1).is_multiple_of(k) && i != last {
+            continue;
+        }
+        let dt = s.seconds - prev.seconds;
+        if dt > 0.0 {
+            out.push((s.seconds, s.execs.saturating_sub(prev.execs) as f64 / dt));
+        }
+        prev = s.clone();
+    }
+    out
+}
+
+/// A report for the renderers' tests.
+#[cfg(test)]
+pub(crate) mod fixture {
+    use super::*;
+
+    /// A report with one new bucket (a reproducer whose IR has `<` in regions), one open
+    /// and one gone, over two nights.
+    pub(crate) fn sample_report() -> Report {
+        let stats = CampaignStats {
+            execs: 12_345,
+            seconds: 60.0,
+            execs_per_sec: 205.75,
+            jobs: 2,
+            revision: "abc123".into(),
+            outcomes: [("pass".to_string(), 12_000), ("mismatch".to_string(), 3)].into(),
+            discarded: [("undefined-branch".to_string(), 342)].into(),
+            opcode_hits: [("mov".to_string(), 9_000), ("mach".to_string(), 2)].into(),
+            devices: [("skl".to_string(), 6_000)].into(),
+            pass_fires: [("opt_cse".to_string(), 3_000)].into(),
+            timeline: vec![
+                Sample {
+                    seconds: 30.0,
+                    execs: 6_000,
+                    failures: 1,
+                    buckets: 1,
+                },
+                Sample {
+                    seconds: 60.0,
+                    execs: 12_345,
+                    failures: 3,
+                    buckets: 2,
+                },
+            ],
+            ..CampaignStats::default()
+        };
+        let new = Bucket {
+            key: "rewrite/lower_regioning/accumulator-destination".into(),
+            count: 2,
+            signatures: vec!["mismatch/lower_regioning/output".into()],
+            first_seconds: Some(12.0),
+            files: vec!["mismatch-7.eu".into()],
+            reproducer: Some(Reproducer {
+                file: "mismatch-7.reduced.eu".into(),
+                instructions: 3,
+                text: "eu 1\n    mov(8) g4<1>:F, g2.1<0;1,0>:F\n".into(),
+                replay: Some(Replay {
+                    verdict: "mismatch: 1 differing output dword(s)".into(),
+                    culprit_pass: Some("lower_regioning".into()),
+                    culprit_basis: Some("first pass whose output no longer refines".into()),
+                    ir_diff: "--- before\n+++ after\n@@ -1 +1 @@\n-    mov(8) v0:F, v1<0>:F\n+    mov(8) acc0<1>:F, v1<0>:F\n".into(),
+                    channel_diff: vec![DiffRow {
+                        location: "thread 0 rt0 ch3 component 0".into(),
+                        expected: "3f800000".into(),
+                        actual: "........".into(),
+                    }],
+                    more_differences: 0,
+                }),
+                replay_error: None,
+            }),
+            ..Bucket::default()
+        };
+        let open = Bucket {
+            key: "rewrite/allocate_registers/fill".into(),
+            count: 1,
+            ..Bucket::default()
+        };
+        let before = Night {
+            date: "2026-11-24 02:00".into(),
+            revision: "0ld".into(),
+            buckets: [
+                ("rewrite/allocate_registers/fill".to_string(), 4),
+                ("panic/opt_cse/index-out-of-bounds/x.rs".to_string(), 1),
+            ]
+            .into(),
+            ..Night::default()
+        };
+        build(stats, vec![new, open], vec![before], "2026-11-25 02:00")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn night_with(date: &str, keys: &[&str]) -> Night {
+        Night {
+            date: date.into(),
+            buckets: keys.iter().map(|k| (k.to_string(), 1)).collect(),
+            ..Night::default()
+        }
+    }
+
+    fn bucket(key: &str, count: u64) -> Bucket {
+        Bucket {
+            key: key.into(),
+            count,
+            ..Bucket::default()
+        }
+    }
+
+    #[test]
+    fn buckets_are_new_open_or_gone_against_the_previous_night() {
+        let tonight: BTreeSet<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        let prev = night_with("d1", &["b", "c"]);
+        let s = classify(&tonight, Some(&prev));
+        assert_eq!(s["a"], Status::New);
+        assert_eq!(s["b"], Status::Open);
+        assert_eq!(s["c"], Status::Gone);
+        assert_eq!(s.len(), 3);
+        let first = classify(&tonight, None);
+        assert!(first.values().all(|s| *s == Status::New));
+    }
+
+    #[test]
+    fn build_orders_new_open_gone_and_counts_them() {
+        let stats = CampaignStats {
+            execs: 100,
+            discarded: [("undefined-branch".to_string(), 4)].into(),
+            ..CampaignStats::default()
+        };
+        let mut known = bucket("k", 1);
+        known.known = Some("label".into());
+        let r = build(
+            stats,
+            vec![bucket("open", 9), bucket("new", 2), known],
+            vec![
+                night_with("d0", &["x"]),
+                night_with("d1", &["open", "gone"]),
+            ],
+            "d2",
+        );
+        let order: Vec<(&str, Status)> = r
+            .buckets
+            .iter()
+            .map(|b| (b.key.as_str(), b.status))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("new", Status::New),
+                ("k", Status::New),
+                ("open", Status::Open),
+                ("gone", Status::Gone)
+            ]
+        );
+        assert_eq!((r.summary.new, r.summary.new_unknown), (2, 1));
+        assert_eq!((r.summary.open, r.summary.gone), (1, 1));
+        assert_eq!(r.buckets[2].previous_count, 1);
+        assert_eq!(r.summary.valid_percent, 96.0);
+        assert_eq!(r.history.len(), 3);
+        let tonight = r.history.last().unwrap();
+        assert_eq!(tonight.date, "d2");
+        assert_eq!(
+            tonight.buckets.len(),
+            3,
+            "gone buckets are not part of tonight"
+        );
+    }
+
+    #[test]
+    fn trend_counts_buckets_and_new_ones_per_night() {
+        let h = [
+            night_with("d0", &["a"]),
+            night_with("d1", &["a", "b"]),
+            night_with("d2", &["c"]),
+        ];
+        assert_eq!(
+            trend(&h),
+            [
+                ("d0".to_string(), 1, 1),
+                ("d1".to_string(), 2, 1),
+                ("d2".to_string(), 1, 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn older_stats_files_read_with_defaults() {
+        let s = parse_stats(r#"{"execs": 5, "seconds": 1.0, "failures": [{"kind": "mismatch", "bucket": "b", "seed": 3}]}"#)
+            .expect("old stats");
+        assert_eq!((s.execs, s.jobs, s.timeline.len()), (5, 1, 0));
+        assert_eq!(s.failures[0].bucket, "b");
+        assert!(parse_stats("{\"execs\": \"many\"}").is_err());
+    }
+
+    #[test]
+    fn rates_come_from_checkpoint_differences() {
+        let t = [
+            Sample {
+                seconds: 2.0,
+                execs: 100,
+                ..Sample::default()
+            },
+            Sample {
+                seconds: 4.0,
+                execs: 300,
+                ..Sample::default()
+            },
+        ];
+        assert_eq!(rate_over_time(&t, 4.0, 75.0), [(2.0, 50.0), (4.0, 100.0)]);
+        assert_eq!(rate_over_time(&[], 10.0, 7.0), [(0.0, 7.0), (10.0, 7.0)]);
+        // A long night: every k-th checkpoint, rates over k intervals, the last one kept.
+        let long: Vec<Sample> = (1..=1000u64)
+            .map(|i| Sample {
+                seconds: i as f64,
+                execs: 10 * i,
+                ..Sample::default()
+            })
+            .collect();
+        let r = rate_over_time(&long, 1000.0, 10.0);
+        assert!(r.len() <= RATE_POINTS, "{}", r.len());
+        assert_eq!(r[0], (5.0, 10.0));
+        assert_eq!(r.last(), Some(&(1000.0, 10.0)));
+    }
+}

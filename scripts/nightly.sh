@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The nightly fuzz job: build, run a campaign over every device on every core, reduce what
+# the campaign left unreduced, bucket, and report against the previous night's history;
+# then append tonight to the history. Exit code 1 when a bucket is new (and not a known
+# issue in corpus/known-issues.toml), 2 when something could not run, else 0.
+#
+#   scripts/nightly.sh [MINUTES=10]
+#
+# Environment:
+#   NIGHTLY_DIR     where nights go (default: nightly/ in the repository)
+#   NIGHTLY_SEED    first seed (default: the UTC day number x 10^7, so a night is
+#                   reproducible and every night tests new programs)
+#   NIGHTLY_JOBS    workers (default: every core, nproc)
+#   REDUCE_BUDGET   seconds per unreduced bucket representative (default 60)
+#   EUFUZZ_ZOO      inject zoo bugs (NAME, a,b or all; builds with the zoo feature)
+#
+# Each night is NIGHTLY_DIR/YYYY-MM-DD-HHMM/ with the reproducers, stats.json,
+# buckets.txt, campaign.log (NAME.reduce.log per reduction) and report.html / report.md /
+# report.json;
+# NIGHTLY_DIR/history.jsonl has one line per night and NIGHTLY_DIR/latest points to the
+# last night.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+minutes=${1:-10}
+if [[ ! "$minutes" =~ ^[0-9]+$ || "$minutes" -eq 0 ]]; then
+    echo "usage: scripts/nightly.sh [MINUTES=10] (whole minutes, at least 1)" >&2
+    exit 2
+fi
+root=${NIGHTLY_DIR:-nightly}
+jobs=${NIGHTLY_JOBS:-$(nproc)}
+seed=${NIGHTLY_SEED:-$(($(date -u +%s) / 86400 * 10000000))}
+reduce_budget=${REDUCE_BUDGET:-60}
+zoo=${EUFUZZ_ZOO:-}
+
+# The build records the revision it is built from (git describe) in the statistics.
+revision=$(git describe --always --dirty 2>/dev/null || echo unknown)
+features=()
+zoo_args=()
+if [[ -n "$zoo" ]]; then
+    features=(--features zoo)
+    zoo_args=(--zoo "$zoo")
+fi
+echo "nightly: building release ($revision)" >&2
+cargo build -q --release -p triage "${features[@]}" || {
+    echo "nightly: the build failed" >&2
+    exit 2
+}
+
+mkdir -p "$root"
+# A private copy of the binary: a rebuild of target/ during the night must not change it.
+bin="$root/eufuzz"
+cp "${CARGO_TARGET_DIR:-target}/release/eufuzz" "$bin.tmp-$$"
+mv "$bin.tmp-$$" "$bin"
+
+night="$root/$(date -u +%Y-%m-%d-%H%M)"
+if [[ -e "$night" ]]; then
+    night="$night-$$"
+fi
+mkdir -p "$night"
+history="$root/history.jsonl"
+
+# Workers: `--jobs` where the campaign has it (one worker otherwise).
+jobs_args=()
+# (The help is read whole: `grep -q` on a pipe would stop it early, a failure under pipefail.)
+campaign_help=$("$bin" campaign --help)
+if [[ "$campaign_help" == *--jobs* ]]; then
+    jobs_args=(--jobs "$jobs")
+else
+    echo "nightly: this campaign has no --jobs; running one worker" >&2
+fi
+
+echo "nightly: $minutes min campaign, seed $seed, ${jobs_args[*]:-1 worker} -> $night" >&2
+campaign=(campaign --time $((minutes * 60)) --seed "$seed" --out "$night"
+    --stats-json "$night/stats.json" "${jobs_args[@]}" "${zoo_args[@]}")
+echo "eufuzz ${campaign[*]}" > "$night/campaign.log"
+status=0
+CI=true "$bin" "${campaign[@]}" >> "$night/campaign.log" 2>&1 || status=$?
+# 0: nothing found, 1: failures found; anything else is the campaign's own failure.
+if [[ $status -gt 1 ]]; then
+    echo "nightly: the campaign exited with $status (see $night/campaign.log)" >&2
+    [[ -f "$night/stats.json" ]] || exit 2
+fi
+
+# Reduce every bucket whose smallest reproducer is not a reduction yet (the campaign
+# reduces the first failure of each kind within its own budget; this gives the rest a
+# go), NIGHTLY_JOBS at a time, each with the options its failure was found with.
+reduce_one() {
+    local rep=$1 opts
+    read -r -a opts <<< "$(sed -n 's/^# options: //p' "$rep" | head -n 1)"
+    "$bin" reduce --budget "$reduce_budget" "${opts[@]}" "$rep" > "${rep%.eu}.reduce.log" 2>&1 ||
+        echo "nightly: $rep did not reduce (see ${rep%.eu}.reduce.log)" >&2
+}
+running=0
+while IFS= read -r rep; do
+    [[ "$rep" == *.reduced.eu ]] && continue
+    reduce_one "$rep" &
+    running=$((running + 1))
+    if [[ $running -ge $jobs ]]; then
+        wait -n || true
+        running=$((running - 1))
+    fi
+done < <("$bin" bucket --json "$night" | sed -n 's/^ *"representative": "\(.*\)",$/\1/p')
+wait
+"$bin" bucket "$night" > "$night/buckets.txt"
+
+previous=()
+if [[ -s "$history" ]]; then
+    previous=(--previous "$history")
+fi
+report=0
+"$bin" report "$night" "${previous[@]}" --append-history "$history" \
+    --html "$night/report.html" --md "$night/report.md" --json "$night/report.json" ||
+    report=$?
+ln -sfn "$(basename "$night")" "$root/latest"
+echo "nightly: reports in $night/report.{html,md,json}" >&2
+if [[ $report -eq 1 ]]; then
+    echo "nightly: NEW bucket(s) tonight" >&2
+fi
+exit "$report"

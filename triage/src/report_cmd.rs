@@ -1,0 +1,447 @@
+//! `eufuzz report DIR`: the morning report of a campaign. Reads `DIR/stats.json` and the
+//! reproducers, groups them by bucket, replays each bucket's smallest reproducer with the
+//! oracle today (verdict, culprit pass, IR diff across it, channel diff), compares the
+//! buckets with the previous night (a campaign directory or a `history.jsonl`) and writes
+//! the report as HTML, Markdown and JSON through the `reports` crate. Optionally appends
+//! tonight to the history. Exit code 1 when a bucket is new and not a known issue, so a
+//! nightly job fails exactly when there is something new to look at.
+
+use crate::bucket_cmd::{self, KnownIssue, header_value};
+use crate::compile_cmd::{self, describe_difference, describe_verdict};
+use crate::files::{read_text, write_atomic};
+use crate::render::dword;
+use oracle::compare::Difference;
+use oracle::culprit::Basis;
+use oracle::differential::Verdict;
+use oracle::emu::result::StrayTarget;
+use reports::campaign_report::{self as cr, Bucket, CampaignStats, DiffRow, Night, Replay};
+use reports::campaign_report_history::{append, parse_history, without_night};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// Channel-diff rows shown per bucket; the rest are counted.
+const DIFF_ROWS: usize = 16;
+
+/// What `eufuzz report` reads and writes.
+#[derive(clap::Args)]
+pub struct ReportArgs {
+    /// The campaign output directory (holding stats.json and the reproducers).
+    pub dir: PathBuf,
+    /// The previous night: its campaign directory, or a history.jsonl whose last line is
+    /// the previous night (all its lines make the trend).
+    #[arg(long)]
+    pub previous: Option<PathBuf>,
+    /// Write the self-contained HTML report here.
+    #[arg(long)]
+    pub html: Option<PathBuf>,
+    /// Write the Markdown report here (printed on stdout when no output is given).
+    #[arg(long)]
+    pub md: Option<PathBuf>,
+    /// Write the report as JSON here.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Append tonight to this history.jsonl (created if missing).
+    #[arg(long)]
+    pub append_history: Option<PathBuf>,
+    /// Known issues (labels new buckets that are known); default:
+    /// corpus/known-issues.toml when it exists.
+    #[arg(long)]
+    pub known: Option<PathBuf>,
+}
+
+/// Seconds since the epoch of a file's modification.
+fn modified(path: &Path) -> Option<u64> {
+    let t = std::fs::metadata(path).ok()?.modified().ok()?;
+    Some(t.duration_since(SystemTime::UNIX_EPOCH).ok()?.as_secs())
+}
+
+/// A campaign directory's statistics, with the start time and revision filled in when an
+/// older campaign did not record them.
+fn read_stats(dir: &Path) -> Result<CampaignStats, String> {
+    let path = dir.join("stats.json");
+    let text = read_text(&path).map_err(|e| {
+        format!(
+            "{e} (a campaign writes it with `--stats-json {}`)",
+            path.display()
+        )
+    })?;
+    let mut stats = cr::parse_stats(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if stats.started_unix == 0 {
+        let end = modified(&path).unwrap_or(0);
+        stats.started_unix = end.saturating_sub(stats.seconds.round() as u64);
+    }
+    if stats.revision.is_empty() {
+        stats.revision = "unknown".into();
+    }
+    Ok(stats)
+}
+
+/// One difference as a table row: where, the reference's value, the compiled value (hex,
+/// `..` for undefined bytes, with the float reading of a plausible float).
+fn diff_row(d: &Difference) -> DiffRow {
+    match d {
+        Difference::Color {
+            thread,
+            target,
+            channel,
+            write,
+            component,
+            expected,
+            expected_defined,
+            actual,
+        } => DiffRow {
+            location: format!(
+                "thread {thread} rt{target} ch{channel} write {write} component {component}"
+            ),
+            expected: dword(*expected, *expected_defined),
+            actual: actual.map_or("nothing".into(), |(v, m)| dword(v, m)),
+        },
+        Difference::Buffer {
+            surface,
+            offset,
+            expected,
+            expected_defined,
+            actual,
+            actual_defined,
+        } => DiffRow {
+            location: format!("buffer {surface} byte {offset}"),
+            expected: dword(*expected, *expected_defined),
+            actual: dword(*actual, *actual_defined),
+        },
+        Difference::StrayWrite {
+            target,
+            offset,
+            expected,
+            actual,
+        } => {
+            let place = match target {
+                StrayTarget::Surface { surface } => format!("surface {surface} (not provided)"),
+                StrayTarget::Scratch => "scratch outside the thread's slot".into(),
+            };
+            let at = offset.map_or("an undefined address".into(), |o| format!("byte {o}"));
+            let value = |w: &Option<(u32, u8)>| w.map_or("no write".into(), |(v, m)| dword(v, m));
+            DiffRow {
+                location: format!("stray write to {place} at {at}"),
+                expected: value(expected),
+                actual: value(actual),
+            }
+        }
+        other => DiffRow {
+            location: describe_difference(other),
+            expected: String::new(),
+            actual: String::new(),
+        },
+    }
+}
+
+fn basis(b: &Basis) -> &'static str {
+    match b {
+        Basis::Reported => "it reported the failure itself",
+        Basis::FirstNonRefining => "the first pass whose output no longer refines the reference",
+        Basis::RuleOwner => "the pass that legalises this hardware rule",
+    }
+}
+
+/// The `# options:` of a reproducer, or of the original a reduction came from.
+fn options_of(file: &Path, text: &str) -> Result<Option<String>, String> {
+    if let Some(o) = header_value(text, "options") {
+        return Ok(Some(o.to_string()));
+    }
+    let name = file.to_string_lossy();
+    match name.strip_suffix(".reduced.eu") {
+        Some(stem) => {
+            let original = PathBuf::from(format!("{stem}.eu"));
+            if !original.exists() {
+                return Ok(None);
+            }
+            let t = read_text(&original)?;
+            Ok(header_value(&t, "options").map(str::to_string))
+        }
+        None => Ok(None),
+    }
+}
+
+/// Replays a reproducer on its own inputs: verdict, culprit pass, IR diff, channel diff.
+fn replay(file: &Path, text: &str) -> Result<Replay, String> {
+    let p = compiler::text::parse_program(text).map_err(|e| format!("{}:{e}", file.display()))?;
+    let words: Vec<String> = options_of(file, text)?
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let opts = crate::gate::compile_options(&words, None)
+        .map_err(|e| format!("its options `{}`: {e}", words.join(" ")))?;
+    let (sets, sources) = compile_cmd::input_sets(&p, 0, 0);
+    let r = compile_cmd::check(&p, &sets, sources, &opts);
+    let differences = match (&r.verdict, &r.culprit) {
+        (Verdict::Mismatch { differences, .. }, _) => differences.clone(),
+        (_, Some(c)) => c.differences.clone(),
+        _ => vec![],
+    };
+    Ok(Replay {
+        verdict: describe_verdict(&r.verdict),
+        culprit_pass: r.culprit.as_ref().map(|c| c.pass.clone()),
+        culprit_basis: r.culprit.as_ref().map(|c| basis(&c.basis).to_string()),
+        ir_diff: r.culprit.map(|c| c.ir_diff).unwrap_or_default(),
+        channel_diff: differences.iter().take(DIFF_ROWS).map(diff_row).collect(),
+        more_differences: differences.len().saturating_sub(DIFF_ROWS),
+    })
+}
+
+/// A bucket's representative reproducer, read and replayed.
+fn reproducer(file: &str, instructions: usize) -> cr::Reproducer {
+    let path = Path::new(file);
+    let display = path
+        .file_name()
+        .map_or(file.to_string(), |n| n.to_string_lossy().into_owned());
+    match read_text(path) {
+        Err(e) => cr::Reproducer {
+            file: display,
+            replay_error: Some(e),
+            ..cr::Reproducer::default()
+        },
+        Ok(text) => {
+            let (replay, replay_error) = match replay(path, &text) {
+                Ok(r) => (Some(r), None),
+                Err(e) => (None, Some(e)),
+            };
+            cr::Reproducer {
+                file: display,
+                instructions: if instructions == usize::MAX {
+                    0
+                } else {
+                    instructions
+                },
+                text,
+                replay,
+                replay_error,
+            }
+        }
+    }
+}
+
+/// Tonight's buckets: the reproducer files grouped by their `# bucket:` line, with the
+/// failure counts, signatures and first times of the statistics (which also count the
+/// failures of full buckets that were not written). `replay`: replay each representative.
+fn collect_buckets(
+    dir: &Path,
+    stats: &CampaignStats,
+    known: &[KnownIssue],
+    replay: bool,
+) -> Result<Vec<Bucket>, String> {
+    let files = bucket_cmd::buckets(&[dir.to_path_buf()], known)?;
+    let mut by_key: BTreeMap<String, Bucket> = BTreeMap::new();
+    let mut signatures: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
+    for f in &stats.failures {
+        let b = by_key.entry(f.bucket.clone()).or_insert_with(|| Bucket {
+            key: f.bucket.clone(),
+            ..Bucket::default()
+        });
+        b.count += 1;
+        b.first_seconds = Some(b.first_seconds.map_or(f.seconds, |s| s.min(f.seconds)));
+        *signatures
+            .entry(f.bucket.clone())
+            .or_default()
+            .entry(f.signature.clone())
+            .or_default() += 1;
+    }
+    for fb in files {
+        let b = by_key.entry(fb.key.clone()).or_insert_with(|| Bucket {
+            key: fb.key.clone(),
+            ..Bucket::default()
+        });
+        // Statistics of an older or interrupted campaign may lack failures on disk.
+        b.count = b.count.max(fb.count as u64);
+        b.known = fb.known.map(|k| k.label);
+        b.files = fb.files;
+        if replay {
+            b.reproducer = Some(reproducer(
+                &fb.representative,
+                fb.representative_instructions,
+            ));
+        }
+    }
+    for (key, b) in by_key.iter_mut() {
+        if b.known.is_none() {
+            b.known = known
+                .iter()
+                .find(|k| &k.bucket == key)
+                .map(|k| k.label.clone());
+        }
+        let mut sigs: Vec<(String, u64)> = signatures
+            .remove(key)
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        sigs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        b.signatures = sigs.into_iter().map(|(s, _)| s).collect();
+        // Statistics without this bucket's failures: the reproducer's own signature.
+        if b.signatures.is_empty()
+            && let Some(sig) = b
+                .reproducer
+                .as_ref()
+                .and_then(|r| header_value(&r.text, "signature"))
+        {
+            b.signatures.push(sig.to_string());
+        }
+    }
+    Ok(by_key.into_values().collect())
+}
+
+fn date_of(stats: &CampaignStats) -> String {
+    bucket_cmd::utc(stats.started_unix)
+}
+
+/// The nights before tonight: a previous campaign directory (one night) or a history file.
+fn previous_nights(path: &Path, known: &[KnownIssue]) -> Result<Vec<Night>, String> {
+    if path.is_dir() {
+        let stats = read_stats(path)?;
+        let buckets = collect_buckets(path, &stats, known, false)?;
+        let date = date_of(&stats);
+        return Ok(vec![cr::night(&stats, &date, &buckets)]);
+    }
+    let text = read_text(path)?;
+    parse_history(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The nights before tonight: a night reported again is not its own previous night.
+fn before_tonight(nights: Vec<Night>, tonight: &CampaignStats) -> Vec<Night> {
+    nights
+        .into_iter()
+        .filter(|n| n.started_unix != tonight.started_unix)
+        .collect()
+}
+
+fn known_issues(path: Option<&Path>) -> Result<Vec<KnownIssue>, String> {
+    let default = Path::new("corpus/known-issues.toml");
+    match path {
+        Some(p) => bucket_cmd::read_known(p),
+        None if default.exists() => bucket_cmd::read_known(default),
+        None => Ok(vec![]),
+    }
+}
+
+/// Builds the report of `args.dir` (deciding only; nothing is written).
+pub fn build(args: &ReportArgs) -> Result<cr::Report, String> {
+    let known = known_issues(args.known.as_deref())?;
+    let stats = read_stats(&args.dir)?;
+    let previous = match &args.previous {
+        Some(p) => before_tonight(previous_nights(p, &known)?, &stats),
+        None => vec![],
+    };
+    let buckets = collect_buckets(&args.dir, &stats, &known, true)?;
+    let date = date_of(&stats);
+    Ok(cr::build(stats, buckets, previous, &date))
+}
+
+/// The one-line account printed at the end.
+pub fn summary_line(r: &cr::Report) -> String {
+    let s = &r.summary;
+    format!(
+        "{} new ({} not known), {} still open, {} gone bucket(s){}; {} execs at {:.0}/s, {:.1} % valid",
+        s.new,
+        s.new_unknown,
+        s.open,
+        s.gone,
+        s.previous
+            .as_ref()
+            .map(|p| format!(" since {p}"))
+            .unwrap_or_else(|| " (no previous night)".into()),
+        s.execs,
+        s.execs_per_sec,
+        s.valid_percent
+    )
+}
+
+/// The history file with tonight appended (replacing tonight's line when the night is
+/// reported again), checked before anything is written: a history that does not parse is
+/// the user's record and is left alone.
+fn extended_history(path: &Path, r: &cr::Report) -> Result<String, String> {
+    let existing = if path.exists() {
+        read_text(path)?
+    } else {
+        String::new()
+    };
+    let tonight = r.history.last().ok_or("no night to append")?;
+    let others = without_night(&existing, tonight.started_unix)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(append(&others, tonight))
+}
+
+/// Writes the outputs asked for and appends to the history.
+fn write_outputs(args: &ReportArgs, r: &cr::Report) -> Result<(), String> {
+    let history = match &args.append_history {
+        Some(p) => Some((p, extended_history(p, r)?)),
+        None => None,
+    };
+    if let Some(p) = &args.html {
+        write_atomic(p, reports::campaign_report_html::render(r, &[]).as_bytes())?;
+    }
+    let md = reports::campaign_report_md::render(r, &[]);
+    if let Some(p) = &args.md {
+        write_atomic(p, md.as_bytes())?;
+    }
+    if let Some(p) = &args.json {
+        write_atomic(p, cr::render_json(r).as_bytes())?;
+    }
+    if args.html.is_none() && args.md.is_none() && args.json.is_none() {
+        print!("{md}");
+    }
+    if let Some((p, text)) = history {
+        write_atomic(p, text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// `eufuzz report`: exit 0, 1 when a bucket is new and not a known issue, 2 on unreadable
+/// input.
+pub fn run(args: ReportArgs) -> i32 {
+    let result = build(&args).and_then(|r| write_outputs(&args, &r).map(|()| r));
+    match result {
+        Err(e) => {
+            eprintln!("{e}");
+            crate::exit::MALFORMED
+        }
+        Ok(r) => {
+            eprintln!("{}", summary_line(&r));
+            if r.summary.new_unknown > 0 {
+                crate::exit::PROBLEMS
+            } else {
+                crate::exit::OK
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_rows_split_where_expected_and_actual() {
+        let d = Difference::Color {
+            thread: 1,
+            target: 0,
+            channel: 5,
+            write: 0,
+            component: 2,
+            expected: 0x3f80_0000,
+            expected_defined: 0xf,
+            actual: Some((0x1234, 0b0011)),
+        };
+        assert_eq!(
+            diff_row(&d),
+            DiffRow {
+                location: "thread 1 rt0 ch5 write 0 component 2".into(),
+                expected: "3f800000 (1.0)".into(),
+                actual: "....1234".into(),
+            }
+        );
+        let eot = diff_row(&Difference::Eot {
+            thread: 0,
+            expected: true,
+        });
+        assert_eq!(eot.location, "thread 0: EOT expected true");
+    }
+}
