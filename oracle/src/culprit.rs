@@ -172,7 +172,15 @@ pub fn localise(
             };
             let mut mul_lowered = false;
             for (i, (name, ir)) in stages.iter().enumerate() {
-                mul_lowered |= *name == "lower_integer_multiplication";
+                let lowers_mul = *name == "lower_integer_multiplication";
+                mul_lowered |= lowers_mul;
+                // A run without progress left the IR as the previous run made it, which
+                // refined the reference (or the search would have stopped): running it again
+                // in the same mode gives the same result. Skipping it makes localisation
+                // several times cheaper (most optimisation-loop runs change nothing).
+                if i > 0 && !c.passes[i].progress && !lowers_mul {
+                    continue;
+                }
                 let cfg = if ir.has_vgrf_operands() {
                     RunConfig {
                         hardware_mul: mul_lowered,

@@ -16,7 +16,27 @@ pub struct Judgement {
     /// Output bytes the reference leaves undefined, plus one per diagnostic that signals
     /// undefined behaviour (undefined address, out-of-bounds access).
     pub undefinedness: usize,
+    /// Steps of the longest reference run: a variant's reference gets a few times as many
+    /// ([`variant_fuel`]), so variants whose loops never end fail fast.
+    pub reference_steps: u64,
 }
+
+/// The reference fuel of a variant of a program judged `target`: a smaller program that
+/// runs much longer than the original is not the same failure made smaller (its loop no
+/// longer ends), and giving it the default fuel would make it the most expensive test.
+pub fn variant_fuel(target: &Judgement) -> u64 {
+    let default = differential::reference_config().fuel;
+    target
+        .reference_steps
+        .saturating_mul(VARIANT_FUEL_FACTOR)
+        .saturating_add(VARIANT_FUEL_BASE)
+        .min(default)
+}
+
+/// A variant's reference may run this many times the original's steps, plus
+/// [`VARIANT_FUEL_BASE`].
+const VARIANT_FUEL_FACTOR: u64 = 8;
+const VARIANT_FUEL_BASE: u64 = 10_000;
 
 /// Runs the differential check of `p` on its own inputs and names the result.
 pub fn judge(p: &Program, opts: &CompileOptions) -> Judgement {
@@ -24,10 +44,18 @@ pub fn judge(p: &Program, opts: &CompileOptions) -> Judgement {
 }
 
 /// [`judge`], skipping culprit localisation (the expensive part) when the verdict kind
-/// already differs from `target`'s.
+/// already differs from `target`'s, with the reference fuel of [`variant_fuel`].
 pub fn judge_towards(p: &Program, opts: &CompileOptions, target: Option<&Judgement>) -> Judgement {
     let sets: Vec<_> = p.inputs.iter().cloned().collect();
-    let checked = differential::check(p, &sets, opts);
+    let fuel = target.map_or(differential::reference_config().fuel, variant_fuel);
+    let checked = differential::check_with_reference_fuel(p, &sets, opts, fuel);
+    let reference_steps = checked
+        .references
+        .iter()
+        .flatten()
+        .map(|r| r.steps)
+        .max()
+        .unwrap_or(0);
     let undefinedness = checked
         .references
         .iter()
@@ -50,6 +78,7 @@ pub fn judge_towards(p: &Program, opts: &CompileOptions, target: Option<&Judgeme
     Judgement {
         signature,
         undefinedness,
+        reference_steps,
     }
 }
 
