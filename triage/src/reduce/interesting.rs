@@ -19,6 +19,12 @@ pub struct Judgement {
     /// Steps of the longest reference run: a variant's reference gets a few times as many
     /// ([`variant_fuel`]), so variants whose loops never end fail fast.
     pub reference_steps: u64,
+    /// The kinds of rewrite the culprit pass made in its failing run (device parameters
+    /// aside), sorted.
+    pub rewrites: Vec<String>,
+    /// The most specific of them (`compiler::passes::rewrite_kinds`): what a bucket key
+    /// names. A variant's must be one the original made (see [`Judgement::keeps`]).
+    pub most_specific: Option<String>,
 }
 
 /// The reference fuel of a variant of a program judged `target`: a smaller program that
@@ -64,10 +70,27 @@ pub fn judge_towards(p: &Program, opts: &CompileOptions, target: Option<&Judgeme
         .sum();
     let kind = checked.verdict.kind();
     let wanted = target.is_none_or(|t| t.signature.split('/').next() == Some(kind));
+    let mut rewrites = vec![];
+    let mut most_specific = None;
     let signature = if checked.verdict.is_failure() && !wanted {
         format!("{kind}/?")
     } else if checked.verdict.is_failure() {
         let culprit = oracle::culprit::localise(p, &sets, opts, &checked);
+        if let Some(c) = &culprit {
+            rewrites = c
+                .rewrites
+                .iter()
+                .filter(|k| !compiler::pipeline::is_device_parameter(k))
+                .cloned()
+                .collect();
+            rewrites.sort();
+            let kinds = compiler::passes::rewrite_kinds(&c.pass);
+            let rank = |k: &String| kinds.iter().position(|x| x == k).unwrap_or(usize::MAX);
+            most_specific = rewrites
+                .iter()
+                .min_by_key(|k| (rank(k), k.as_str()))
+                .cloned();
+        }
         signature(&checked.verdict, culprit.as_ref())
     } else {
         match &checked.verdict {
@@ -79,6 +102,8 @@ pub fn judge_towards(p: &Program, opts: &CompileOptions, target: Option<&Judgeme
         signature,
         undefinedness,
         reference_steps,
+        rewrites,
+        most_specific,
     }
 }
 
@@ -104,8 +129,18 @@ fn undefined_outputs(r: &RunResult) -> usize {
 }
 
 impl Judgement {
-    /// Whether a candidate judged `self` may replace a program judged `original`.
+    /// Whether a candidate judged `self` may replace a program judged `original`: the same
+    /// signature, a reference no less defined, and a most specific culprit rewrite that the
+    /// original's run also made. Two bugs of one pass share a signature; without the last
+    /// rule a reduction can slip from one to the other (and so to another bucket, which the
+    /// most specific rewrite names) when several bugs are present. (Other kinds may come
+    /// and go: a smaller program is scheduled or spilled differently.)
     pub fn keeps(&self, original: &Judgement) -> bool {
-        self.signature == original.signature && self.undefinedness <= original.undefinedness
+        self.signature == original.signature
+            && self.undefinedness <= original.undefinedness
+            && self
+                .most_specific
+                .as_ref()
+                .is_none_or(|k| original.rewrites.contains(k))
     }
 }
