@@ -820,13 +820,78 @@ mod tests {
             .iter()
             .map(|v| v.insts().map(|i| i.op).collect())
             .collect();
+        // Removed; the branch alone; the branch predicated (all of it, or only its jumps:
+        // it has none, so the ADD runs unpredicated as in the second variant).
         assert_eq!(
             ops,
             vec![
                 vec![Opcode::Mov, Opcode::Cmp],
                 vec![Opcode::Mov, Opcode::Cmp, Opcode::Add],
+                vec![Opcode::Mov, Opcode::Cmp, Opcode::Add],
+                vec![Opcode::Mov, Opcode::Cmp, Opcode::Add],
             ]
         );
+        let add = |v: &Program| v.insts().nth(2).expect("an ADD").predicate;
+        assert_eq!(add(&variants[2]), Some(Predicate::NORMAL));
+        assert_eq!(add(&variants[3]), None);
+    }
+
+    fn printed(p: &Program) -> Vec<String> {
+        p.insts().map(compiler::text::print_inst).collect()
+    }
+
+    #[test]
+    fn an_if_becomes_predicated_instructions_or_a_predicated_jump() {
+        let p = program(
+            "START B0\n    do(8)\nEND B0\n\nSTART B1\n    cmp.l.f0.1(8) null:F, v0:F, 1.0:F\n    (-f0.1) if(8)\nEND B1\n\nSTART B2\n    mov(8) v1:F, v0:F\n    break(8)\nEND B2\n\nSTART B3\n    endif(8)\n    while(8)\nEND B3\n",
+        );
+        let variants: Vec<Vec<String>> = simpler_control_flow(&p).iter().map(printed).collect();
+        let all = [
+            "do(8)",
+            "cmp.l.f0.1(8) null:F, v0:F, 1.0:F",
+            "(-f0.1) mov(8) v1:F, v0:F",
+            "(-f0.1) break(8)",
+            "while(8)",
+        ];
+        let jumps = [
+            "do(8)",
+            "cmp.l.f0.1(8) null:F, v0:F, 1.0:F",
+            "mov(8) v1:F, v0:F",
+            "(-f0.1) break(8)",
+            "while(8)",
+        ];
+        assert!(variants.iter().any(|v| v == &all), "{variants:?}");
+        assert!(variants.iter().any(|v| v == &jumps), "{variants:?}");
+    }
+
+    #[test]
+    fn an_else_goes_with_its_branch_or_the_then_branch_goes_and_the_if_inverts() {
+        let p = program(
+            "START B0\n    cmp.l.f0.0(8) null:F, v0:F, 1.0:F\n    (+f0.0) if(8)\nEND B0\n\nSTART B1\n    mov(8) v1:F, 1.0:F\n    else(8)\nEND B1\n\nSTART B2\n    mov(8) v1:F, 2.0:F\nEND B2\n\nSTART B3\n    endif(8)\nEND B3\n",
+        );
+        let variants: Vec<Vec<String>> = simpler_control_flow(&p).iter().map(printed).collect();
+        let cmp = "cmp.l.f0.0(8) null:F, v0:F, 1.0:F";
+        let then_only = [cmp, "(+f0.0) if(8)", "mov(8) v1:F, 1.0:F", "endif(8)"];
+        let else_only = [cmp, "(-f0.0) if(8)", "mov(8) v1:F, 2.0:F", "endif(8)"];
+        assert!(variants.iter().any(|v| v == &then_only), "{variants:?}");
+        assert!(variants.iter().any(|v| v == &else_only), "{variants:?}");
+    }
+
+    #[test]
+    fn a_source_is_forwarded_into_the_reads_of_the_result() {
+        let p = parse_program(
+            "eu 1\ntarget skl\ndispatch 8\nattr attr0 1\nvgrf v0 1\nvgrf v1 1\n\nSTART B0\n    add(8) v0:F, attr0:F, 1.0:F\n    mul(8) v1:F, v0:F, v0:F\n    mov(8) v0:F, 2.0:F\n    add(8) v1:F, v0:F, v1:F\nEND B0\n",
+        )
+        .expect("parses");
+        let variants: Vec<Vec<String>> = forwarded_sources(&p).iter().map(printed).collect();
+        // The reads up to the next write of v0 only; the write itself stays.
+        let from_attr = [
+            "mul(8) v1:F, attr0:F, attr0:F",
+            "mov(8) v0:F, 2.0:F",
+            "add(8) v1:F, v0:F, v1:F",
+        ];
+        assert_eq!(variants[0], from_attr);
+        assert!(variants.iter().all(|v| v.len() == 3));
     }
 
     #[test]

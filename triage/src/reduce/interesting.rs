@@ -144,3 +144,45 @@ impl Judgement {
                 .is_none_or(|k| original.rewrites.contains(k))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judged(signature: &str, undefinedness: usize, kinds: &[&str]) -> Judgement {
+        Judgement {
+            signature: signature.into(),
+            undefinedness,
+            reference_steps: 1000,
+            rewrites: kinds.iter().map(|k| k.to_string()).collect(),
+            most_specific: kinds.first().map(|k| k.to_string()),
+        }
+    }
+
+    #[test]
+    fn a_variant_keeps_the_signature_the_definedness_and_the_named_rewrite() {
+        let sig = "mismatch/move_load_const/output";
+        let original = judged(sig, 2, &["moved-past-other-uses", "moved"]);
+        assert!(judged(sig, 2, &["moved-past-other-uses"]).keeps(&original));
+        assert!(judged(sig, 0, &["moved"]).keeps(&original));
+        assert!(judged(sig, 0, &[]).keeps(&original));
+        // Another bug of the same pass: same signature, a rewrite the original never made.
+        assert!(!judged(sig, 0, &["moved-into-loop", "moved"]).keeps(&original));
+        assert!(!judged(sig, 3, &["moved"]).keeps(&original));
+        assert!(!judged("mismatch/opt_cse/output", 0, &["moved"]).keeps(&original));
+    }
+
+    #[test]
+    fn variants_get_a_few_times_the_original_reference_steps() {
+        let original = judged("mismatch/opt_cse/output", 0, &[]);
+        assert_eq!(
+            variant_fuel(&original),
+            1000 * VARIANT_FUEL_FACTOR + VARIANT_FUEL_BASE
+        );
+        let long = Judgement {
+            reference_steps: u64::MAX / 2,
+            ..original
+        };
+        assert_eq!(variant_fuel(&long), differential::reference_config().fuel);
+    }
+}
