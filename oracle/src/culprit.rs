@@ -176,8 +176,9 @@ pub fn localise(
                 mul_lowered |= lowers_mul;
                 // A run without progress left the IR as the previous run made it, which
                 // refined the reference (or the search would have stopped): running it again
-                // in the same mode gives the same result. Skipping it makes localisation
-                // several times cheaper (most optimisation-loop runs change nothing).
+                // in the same mode gives the same result. Skipping it saves the runs of
+                // optimisation-loop rounds that change nothing (a reduction of a
+                // register-allocation bug: 1.0 s CPU instead of 1.1-1.7 s, same result).
                 if i > 0 && !c.passes[i].progress && !lowers_mul {
                     continue;
                 }
