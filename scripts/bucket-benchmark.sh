@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Bucketing benchmark: one `--zoo all` campaign (every historical bug injected at once),
 # keeping up to PER_BUCKET reproducers per bucket, then each kept reproducer attributed to
-# the bugs that make it fail on their own (`eufuzz check --zoo BUG`). Prints the confusion table (buckets × bugs) and whether
-# every bug found landed in exactly one bucket and every bucket holds exactly one bug.
-# Failures that need several bugs together, or that fail with each of several alone, are
-# shown in the columns `together` and `several` and judged by neither rule.
+# the bugs that make it fail on their own the way it failed in the campaign, i.e. with the
+# same culprit pass (`eufuzz check --zoo BUG`: a program can also fail alone with a bug of a
+# later pass that the campaign's failure, stopped earlier, does not show). Prints the
+# confusion table (buckets × bugs) and whether every bug found landed in exactly one bucket
+# and every bucket holds exactly one bug. Failures that need several bugs together (no bug
+# alone fails that way), or that fail that way with each of several alone, are shown in the
+# columns `together` and `several` and judged by neither rule.
 #
 # usage: scripts/bucket-benchmark.sh [SECONDS=600] [SEED=9000000] [OUT=target/bucket-benchmark] [PER_BUCKET=40]
 set -euo pipefail
@@ -31,18 +34,25 @@ done
 python3 - "$out" $bugs <<'EOF'
 import collections, json, re, sys
 out, bugs = sys.argv[1], sys.argv[2:]
-failing = collections.defaultdict(set)  # file -> bugs that make it fail alone
+failing = collections.defaultdict(dict)  # file -> bug -> culprit pass when it fails alone
 for bug in bugs:
+    current = None
     for line in open(f"{out}/check-{bug}.txt"):
         m = re.match(r"(\S+\.eu): FAIL on ", line)
         if m:
-            failing[m.group(1)].add(bug)
+            current = m.group(1)
+            failing[current][bug] = None
+            continue
+        m = re.match(r"\s+culprit pass: (\S+)", line)
+        if m and current:
+            failing[current][bug] = m.group(1)
+            current = None
 stats = json.load(open(f"{out}/stats.json"))
 table = collections.defaultdict(collections.Counter)  # bucket -> label -> count
 for f in stats["failures"]:
     if not f.get("file") or f.get("without_zoo_bug"):
         continue
-    alone = failing.get(f["file"], set())
+    alone = {b for b, c in failing.get(f["file"], {}).items() if c == f["culprit_pass"]}
     label = next(iter(alone)) if len(alone) == 1 else ("several" if alone else "together")
     table[f["bucket"]][label] += 1
 labels = sorted({l for c in table.values() for l in c if l not in ("several", "together")})

@@ -150,20 +150,21 @@ mod bugs {
 #[cfg(feature = "zoo")]
 pub use bugs::{ALL, Bug, holder};
 
-/// The bugs a compilation injects (none by default).
+/// The bugs a compilation injects (none by default): one bit per bug, so the zoo holds at
+/// most 64 (a test checks that it fits).
 #[cfg(feature = "zoo")]
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Selected(u32);
+pub struct Selected(u64);
 
 #[cfg(feature = "zoo")]
 impl Selected {
     /// Whether `bug` is injected.
     pub fn contains(self, bug: Bug) -> bool {
-        self.0 >> bug as u32 & 1 != 0
+        self.0 >> bug as u64 & 1 != 0
     }
 
     fn with(self, bug: Bug) -> Selected {
-        Selected(self.0 | 1 << bug as u32)
+        Selected(self.0 | 1 << bug as u64)
     }
 }
 
@@ -241,5 +242,16 @@ mod tests {
         assert!(ALL.iter().all(|(b, _)| all.contains(*b)));
         assert!(select("imul-dst-overlap,no-such-bug").is_err());
         assert_eq!(select("none"), Ok(Selected::default()));
+    }
+
+    #[test]
+    fn every_bug_has_its_own_bit() {
+        assert!(ALL.len() <= u64::BITS as usize, "the zoo outgrew Selected");
+        for (bug, name) in ALL {
+            let one = select(name).expect("known name");
+            let others: Vec<_> = ALL.iter().filter(|(b, _)| b != bug).collect();
+            assert!(one.contains(*bug), "{name}");
+            assert!(others.iter().all(|(b, _)| !one.contains(*b)), "{name}");
+        }
     }
 }

@@ -215,6 +215,18 @@ fn run_verdict(input_set: usize, reference: &RunResult, compiled: &RunResult) ->
 
 /// Runs the full differential check of `p` on `input_sets`.
 pub fn check(p: &Program, input_sets: &[Inputs], opts: &CompileOptions) -> Checked {
+    check_with_reference_fuel(p, input_sets, opts, reference_config().fuel)
+}
+
+/// [`check`] with the reference run limited to `fuel` steps (a reference that needs more is
+/// discarded as out of fuel). The reducer uses it so a variant whose loop no longer ends
+/// costs a few times the original's steps, not the full default fuel.
+pub fn check_with_reference_fuel(
+    p: &Program,
+    input_sets: &[Inputs],
+    opts: &CompileOptions,
+    fuel: u64,
+) -> Checked {
     if !compiler::validate::validate(p).is_empty() {
         return Checked {
             verdict: Verdict::Discard {
@@ -257,7 +269,13 @@ pub fn check(p: &Program, input_sets: &[Inputs], opts: &CompileOptions) -> Check
     }
     // Decoded once for every input set; the compiled program only once a reference
     // completes, and its fuel (which depends on that reference) is set per run.
-    let reference_program = Prepared::new(p, &reference_config());
+    let reference_program = Prepared::new(
+        p,
+        &RunConfig {
+            fuel,
+            ..reference_config()
+        },
+    );
     let mut baseline_program = None;
     let mut compiled_program = None;
     let mut references = vec![];

@@ -105,20 +105,27 @@ pub fn shrink(
     let mut best = bytes.to_vec();
     let mut best_used = used;
     let mut seen: HashSet<Vec<u8>> = HashSet::new();
+    // Where the last kept candidate was: the next search resumes there, wrapping around, so
+    // the block size is kept instead of starting over from halves (as the IR reducer does).
+    let mut resume = 0;
     'improve: while start.elapsed() < budget {
-        for c in candidates(&best, best_used) {
+        let all = candidates(&best, best_used);
+        let n = all.len();
+        for i in (0..n).map(|k| (resume.min(n) + k) % n) {
             if start.elapsed() >= budget {
                 break 'improve;
             }
-            if !better(&c, &best) || !seen.insert(c.clone()) {
+            let c = &all[i];
+            if !better(c, &best) || !seen.insert(c.clone()) {
                 continue;
             }
-            if let (used, Some((p, s))) = decode_and_judge(&c, origin, opts)
+            if let (used, Some((p, s))) = decode_and_judge(c, origin, opts)
                 && s == target
             {
-                best = c;
+                best = c.clone();
                 best_used = used;
                 program = p;
+                resume = i;
                 continue 'improve;
             }
         }

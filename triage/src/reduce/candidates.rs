@@ -3,7 +3,7 @@
 //! and the interestingness test throw those away.
 
 use compiler::inputs::{Inputs, Value};
-use compiler::inst::Inst;
+use compiler::inst::{Inst, Predicate};
 use compiler::reg::{Reg, RegKind};
 use compiler::types::Type;
 use compiler::{Device, Opcode, Program};
@@ -20,7 +20,7 @@ pub struct Step {
 }
 
 /// Every step, from coarse to fine.
-pub const STEPS: [Step; 10] = [
+pub const STEPS: [Step; 11] = [
     Step {
         name: "device",
         variants: earlier_devices,
@@ -44,6 +44,11 @@ pub const STEPS: [Step; 10] = [
     Step {
         name: "instructions",
         variants: fewer_instructions,
+        same_rewrites: false,
+    },
+    Step {
+        name: "forward",
+        variants: forwarded_sources,
         same_rewrites: false,
     },
     Step {
@@ -273,7 +278,9 @@ fn without(insts: &[Inst], drop: impl Fn(usize) -> bool) -> Vec<Inst> {
         .collect()
 }
 
-/// Whole regions removed, or replaced by one branch / one pass through the loop body.
+/// Whole regions removed, or replaced by one branch / one pass through the loop body; an
+/// IF's branches predicated instead (`(+f0) if; break; endif` → `(+f0) break`); an ELSE
+/// dropped with its branch, or the THEN branch dropped and the IF's predicate inverted.
 fn simpler_control_flow(p: &Program) -> Vec<Program> {
     let insts = flat(p);
     let mut out = vec![];
@@ -288,6 +295,19 @@ fn simpler_control_flow(p: &Program) -> Vec<Program> {
                 if let Some(e) = els {
                     out.push(without(&insts, |ip| (start..=e).contains(&ip) || ip == end));
                 }
+                out.extend(predicated_branches(&insts, start, els, end, true));
+                out.extend(predicated_branches(&insts, start, els, end, false));
+                if let Some(e) = els {
+                    out.push(without(&insts, |ip| (e..end).contains(&ip)));
+                    if let Some(pred) = insts[start].predicate {
+                        let mut v = without(&insts, |ip| (start + 1..=e).contains(&ip));
+                        v[start].predicate = Some(Predicate {
+                            inverse: !pred.inverse,
+                            ..pred
+                        });
+                        out.push(v);
+                    }
+                }
             }
             Region::Loop { start, end } => {
                 out.push(without(&insts, |ip| (start..=end).contains(&ip)));
@@ -299,6 +319,46 @@ fn simpler_control_flow(p: &Program) -> Vec<Program> {
         }
     }
     out.into_iter().map(|i| with_insts(p, i)).collect()
+}
+
+/// The IF `start..=end` without its IF, ELSE and ENDIF, each branch's instructions
+/// predicated as the IF selects them (the ELSE branch by the inverse predicate) — all of
+/// them, or (`all` false) only the jumps (BREAK, CONTINUE, HALT), the rest running
+/// unconditionally: `(+f0) if; mov z, x; break; endif` → `mov z, x; (+f0) break` keeps z a
+/// full definition, which a liveness bug may need. None if the IF has no predicate or a
+/// branch holds control flow or predicated instructions.
+fn predicated_branches(
+    insts: &[Inst],
+    start: usize,
+    els: Option<usize>,
+    end: usize,
+    all: bool,
+) -> Option<Vec<Inst>> {
+    let pred = insts[start].predicate?;
+    let flag = insts[start].flag_subreg;
+    let body = |ip: usize| ip > start && ip < end && Some(ip) != els;
+    let plain = (start + 1..end)
+        .filter(|&ip| body(ip))
+        .all(|ip| insts[ip].predicate.is_none() && !is_structural(insts[ip].op));
+    if !plain {
+        return None;
+    }
+    let jump = |op: Opcode| matches!(op, Opcode::Break | Opcode::Continue | Opcode::Halt);
+    let mut v = insts.to_vec();
+    for (ip, inst) in v.iter_mut().enumerate().filter(|(ip, _)| body(*ip)) {
+        if !all && !jump(inst.op) {
+            continue;
+        }
+        let in_else = els.is_some_and(|e| ip > e);
+        inst.predicate = Some(Predicate {
+            inverse: pred.inverse != in_else,
+            ..pred
+        });
+        inst.flag_subreg = flag;
+    }
+    Some(without(&v, |ip| {
+        ip == start || ip == end || Some(ip) == els
+    }))
 }
 
 /// BREAKs and CONTINUEs of the loop `start..=end` itself (not of loops nested in it).
@@ -342,6 +402,66 @@ fn fewer_instructions(p: &Program) -> Vec<Program> {
         chunk = chunk.div_ceil(2);
     }
     out.into_iter().map(|i| with_insts(p, i)).collect()
+}
+
+/// An instruction removed and the reads of its result up to the next write of that VGRF
+/// made to read one of its sources instead (`add v1, v0, 1; xor v2, v1, u0` →
+/// `xor v2, v0, u0`): the step between an input and the instruction the bug needs goes,
+/// which removing either alone cannot do when the other reads an unwritten value. Only
+/// reads of exactly the destination's region, and sources of the same element size.
+fn forwarded_sources(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let mut out = vec![];
+    for (ip, inst) in insts.iter().enumerate() {
+        let RegKind::Vgrf { nr, .. } = inst.dst.kind else {
+            continue;
+        };
+        if is_structural(inst.op) || inst.desc.is_some() || inst.op == Opcode::LoadPayload {
+            continue;
+        }
+        let writes_nr = |i: &Inst| matches!(i.dst.kind, RegKind::Vgrf { nr: n, .. } if n == nr);
+        let until = (ip + 1..insts.len())
+            .find(|&k| writes_nr(&insts[k]))
+            .map_or(insts.len(), |k| k + 1);
+        let reads: Vec<(usize, usize)> = (ip + 1..until)
+            .flat_map(|k| {
+                insts[k]
+                    .srcs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| r.kind == inst.dst.kind)
+                    .map(move |(j, _)| (k, j))
+            })
+            .collect();
+        if reads.is_empty() {
+            continue;
+        }
+        for src in &inst.srcs {
+            let forwardable = matches!(
+                src.kind,
+                RegKind::Vgrf { .. }
+                    | RegKind::Attr { .. }
+                    | RegKind::Uniform { .. }
+                    | RegKind::Imm(_)
+            ) && src.kind != inst.dst.kind;
+            let fits = reads
+                .iter()
+                .all(|&(k, j)| insts[k].srcs[j].ty.size() == src.ty.size());
+            if !forwardable || !fits {
+                continue;
+            }
+            let mut v = insts.clone();
+            for &(k, j) in &reads {
+                let read = &mut v[k].srcs[j];
+                read.kind = src.kind;
+                read.negate ^= src.negate;
+                read.abs |= src.abs;
+            }
+            v.remove(ip);
+            out.push(with_insts(p, v));
+        }
+    }
+    out
 }
 
 /// A render-target write of several colour components reduced to one of them, so the
@@ -700,13 +820,78 @@ mod tests {
             .iter()
             .map(|v| v.insts().map(|i| i.op).collect())
             .collect();
+        // Removed; the branch alone; the branch predicated (all of it, or only its jumps:
+        // it has none, so the ADD runs unpredicated as in the second variant).
         assert_eq!(
             ops,
             vec![
                 vec![Opcode::Mov, Opcode::Cmp],
                 vec![Opcode::Mov, Opcode::Cmp, Opcode::Add],
+                vec![Opcode::Mov, Opcode::Cmp, Opcode::Add],
+                vec![Opcode::Mov, Opcode::Cmp, Opcode::Add],
             ]
         );
+        let add = |v: &Program| v.insts().nth(2).expect("an ADD").predicate;
+        assert_eq!(add(&variants[2]), Some(Predicate::NORMAL));
+        assert_eq!(add(&variants[3]), None);
+    }
+
+    fn printed(p: &Program) -> Vec<String> {
+        p.insts().map(compiler::text::print_inst).collect()
+    }
+
+    #[test]
+    fn an_if_becomes_predicated_instructions_or_a_predicated_jump() {
+        let p = program(
+            "START B0\n    do(8)\nEND B0\n\nSTART B1\n    cmp.l.f0.1(8) null:F, v0:F, 1.0:F\n    (-f0.1) if(8)\nEND B1\n\nSTART B2\n    mov(8) v1:F, v0:F\n    break(8)\nEND B2\n\nSTART B3\n    endif(8)\n    while(8)\nEND B3\n",
+        );
+        let variants: Vec<Vec<String>> = simpler_control_flow(&p).iter().map(printed).collect();
+        let all = [
+            "do(8)",
+            "cmp.l.f0.1(8) null:F, v0:F, 1.0:F",
+            "(-f0.1) mov(8) v1:F, v0:F",
+            "(-f0.1) break(8)",
+            "while(8)",
+        ];
+        let jumps = [
+            "do(8)",
+            "cmp.l.f0.1(8) null:F, v0:F, 1.0:F",
+            "mov(8) v1:F, v0:F",
+            "(-f0.1) break(8)",
+            "while(8)",
+        ];
+        assert!(variants.iter().any(|v| v == &all), "{variants:?}");
+        assert!(variants.iter().any(|v| v == &jumps), "{variants:?}");
+    }
+
+    #[test]
+    fn an_else_goes_with_its_branch_or_the_then_branch_goes_and_the_if_inverts() {
+        let p = program(
+            "START B0\n    cmp.l.f0.0(8) null:F, v0:F, 1.0:F\n    (+f0.0) if(8)\nEND B0\n\nSTART B1\n    mov(8) v1:F, 1.0:F\n    else(8)\nEND B1\n\nSTART B2\n    mov(8) v1:F, 2.0:F\nEND B2\n\nSTART B3\n    endif(8)\nEND B3\n",
+        );
+        let variants: Vec<Vec<String>> = simpler_control_flow(&p).iter().map(printed).collect();
+        let cmp = "cmp.l.f0.0(8) null:F, v0:F, 1.0:F";
+        let then_only = [cmp, "(+f0.0) if(8)", "mov(8) v1:F, 1.0:F", "endif(8)"];
+        let else_only = [cmp, "(-f0.0) if(8)", "mov(8) v1:F, 2.0:F", "endif(8)"];
+        assert!(variants.iter().any(|v| v == &then_only), "{variants:?}");
+        assert!(variants.iter().any(|v| v == &else_only), "{variants:?}");
+    }
+
+    #[test]
+    fn a_source_is_forwarded_into_the_reads_of_the_result() {
+        let p = parse_program(
+            "eu 1\ntarget skl\ndispatch 8\nattr attr0 1\nvgrf v0 1\nvgrf v1 1\n\nSTART B0\n    add(8) v0:F, attr0:F, 1.0:F\n    mul(8) v1:F, v0:F, v0:F\n    mov(8) v0:F, 2.0:F\n    add(8) v1:F, v0:F, v1:F\nEND B0\n",
+        )
+        .expect("parses");
+        let variants: Vec<Vec<String>> = forwarded_sources(&p).iter().map(printed).collect();
+        // The reads up to the next write of v0 only; the write itself stays.
+        let from_attr = [
+            "mul(8) v1:F, attr0:F, attr0:F",
+            "mov(8) v0:F, 2.0:F",
+            "add(8) v1:F, v0:F, v1:F",
+        ];
+        assert_eq!(variants[0], from_attr);
+        assert!(variants.iter().all(|v| v.len() == 3));
     }
 
     #[test]

@@ -16,7 +16,33 @@ pub struct Judgement {
     /// Output bytes the reference leaves undefined, plus one per diagnostic that signals
     /// undefined behaviour (undefined address, out-of-bounds access).
     pub undefinedness: usize,
+    /// Steps of the longest reference run: a variant's reference gets a few times as many
+    /// ([`variant_fuel`]), so variants whose loops never end fail fast.
+    pub reference_steps: u64,
+    /// The kinds of rewrite the culprit pass made in its failing run (device parameters
+    /// aside), sorted.
+    pub rewrites: Vec<String>,
+    /// The most specific of them (`compiler::passes::rewrite_kinds`): what a bucket key
+    /// names. A variant's must be one the original made (see [`Judgement::keeps`]).
+    pub most_specific: Option<String>,
 }
+
+/// The reference fuel of a variant of a program judged `target`: a smaller program that
+/// runs much longer than the original is not the same failure made smaller (its loop no
+/// longer ends), and giving it the default fuel would make it the most expensive test.
+pub fn variant_fuel(target: &Judgement) -> u64 {
+    let default = differential::reference_config().fuel;
+    target
+        .reference_steps
+        .saturating_mul(VARIANT_FUEL_FACTOR)
+        .saturating_add(VARIANT_FUEL_BASE)
+        .min(default)
+}
+
+/// A variant's reference may run this many times the original's steps, plus
+/// [`VARIANT_FUEL_BASE`].
+const VARIANT_FUEL_FACTOR: u64 = 8;
+const VARIANT_FUEL_BASE: u64 = 10_000;
 
 /// Runs the differential check of `p` on its own inputs and names the result.
 pub fn judge(p: &Program, opts: &CompileOptions) -> Judgement {
@@ -24,10 +50,18 @@ pub fn judge(p: &Program, opts: &CompileOptions) -> Judgement {
 }
 
 /// [`judge`], skipping culprit localisation (the expensive part) when the verdict kind
-/// already differs from `target`'s.
+/// already differs from `target`'s, with the reference fuel of [`variant_fuel`].
 pub fn judge_towards(p: &Program, opts: &CompileOptions, target: Option<&Judgement>) -> Judgement {
     let sets: Vec<_> = p.inputs.iter().cloned().collect();
-    let checked = differential::check(p, &sets, opts);
+    let fuel = target.map_or(differential::reference_config().fuel, variant_fuel);
+    let checked = differential::check_with_reference_fuel(p, &sets, opts, fuel);
+    let reference_steps = checked
+        .references
+        .iter()
+        .flatten()
+        .map(|r| r.steps)
+        .max()
+        .unwrap_or(0);
     let undefinedness = checked
         .references
         .iter()
@@ -36,10 +70,27 @@ pub fn judge_towards(p: &Program, opts: &CompileOptions, target: Option<&Judgeme
         .sum();
     let kind = checked.verdict.kind();
     let wanted = target.is_none_or(|t| t.signature.split('/').next() == Some(kind));
+    let mut rewrites = vec![];
+    let mut most_specific = None;
     let signature = if checked.verdict.is_failure() && !wanted {
         format!("{kind}/?")
     } else if checked.verdict.is_failure() {
         let culprit = oracle::culprit::localise(p, &sets, opts, &checked);
+        if let Some(c) = &culprit {
+            rewrites = c
+                .rewrites
+                .iter()
+                .filter(|k| !compiler::pipeline::is_device_parameter(k))
+                .cloned()
+                .collect();
+            rewrites.sort();
+            let kinds = compiler::passes::rewrite_kinds(&c.pass);
+            let rank = |k: &String| kinds.iter().position(|x| x == k).unwrap_or(usize::MAX);
+            most_specific = rewrites
+                .iter()
+                .min_by_key(|k| (rank(k), k.as_str()))
+                .cloned();
+        }
         signature(&checked.verdict, culprit.as_ref())
     } else {
         match &checked.verdict {
@@ -50,6 +101,9 @@ pub fn judge_towards(p: &Program, opts: &CompileOptions, target: Option<&Judgeme
     Judgement {
         signature,
         undefinedness,
+        reference_steps,
+        rewrites,
+        most_specific,
     }
 }
 
@@ -75,8 +129,60 @@ fn undefined_outputs(r: &RunResult) -> usize {
 }
 
 impl Judgement {
-    /// Whether a candidate judged `self` may replace a program judged `original`.
+    /// Whether a candidate judged `self` may replace a program judged `original`: the same
+    /// signature, a reference no less defined, and a most specific culprit rewrite that the
+    /// original's run also made. Two bugs of one pass share a signature; without the last
+    /// rule a reduction can slip from one to the other (and so to another bucket, which the
+    /// most specific rewrite names) when several bugs are present. (Other kinds may come
+    /// and go: a smaller program is scheduled or spilled differently.)
     pub fn keeps(&self, original: &Judgement) -> bool {
-        self.signature == original.signature && self.undefinedness <= original.undefinedness
+        self.signature == original.signature
+            && self.undefinedness <= original.undefinedness
+            && self
+                .most_specific
+                .as_ref()
+                .is_none_or(|k| original.rewrites.contains(k))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judged(signature: &str, undefinedness: usize, kinds: &[&str]) -> Judgement {
+        Judgement {
+            signature: signature.into(),
+            undefinedness,
+            reference_steps: 1000,
+            rewrites: kinds.iter().map(|k| k.to_string()).collect(),
+            most_specific: kinds.first().map(|k| k.to_string()),
+        }
+    }
+
+    #[test]
+    fn a_variant_keeps_the_signature_the_definedness_and_the_named_rewrite() {
+        let sig = "mismatch/move_load_const/output";
+        let original = judged(sig, 2, &["moved-past-other-uses", "moved"]);
+        assert!(judged(sig, 2, &["moved-past-other-uses"]).keeps(&original));
+        assert!(judged(sig, 0, &["moved"]).keeps(&original));
+        assert!(judged(sig, 0, &[]).keeps(&original));
+        // Another bug of the same pass: same signature, a rewrite the original never made.
+        assert!(!judged(sig, 0, &["moved-into-loop", "moved"]).keeps(&original));
+        assert!(!judged(sig, 3, &["moved"]).keeps(&original));
+        assert!(!judged("mismatch/opt_cse/output", 0, &["moved"]).keeps(&original));
+    }
+
+    #[test]
+    fn variants_get_a_few_times_the_original_reference_steps() {
+        let original = judged("mismatch/opt_cse/output", 0, &[]);
+        assert_eq!(
+            variant_fuel(&original),
+            1000 * VARIANT_FUEL_FACTOR + VARIANT_FUEL_BASE
+        );
+        let long = Judgement {
+            reference_steps: u64::MAX / 2,
+            ..original
+        };
+        assert_eq!(variant_fuel(&long), differential::reference_config().fuel);
     }
 }
