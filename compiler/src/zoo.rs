@@ -168,6 +168,22 @@ impl Selected {
     }
 }
 
+/// Each bug of `s` injected alone, in zoo order: a failure of a several-bug run is
+/// attributed to the first of them that makes it fail on its own.
+#[cfg(feature = "zoo")]
+pub fn each_alone(s: Selected) -> Vec<Selected> {
+    ALL.iter()
+        .filter(|(b, _)| s.contains(*b))
+        .map(|(b, _)| Selected::default().with(*b))
+        .collect()
+}
+
+/// Each bug of `s` injected alone: none without the `zoo` feature.
+#[cfg(not(feature = "zoo"))]
+pub fn each_alone(_: Selected) -> Vec<Selected> {
+    vec![]
+}
+
 /// The bugs a compilation injects (always none without the `zoo` feature).
 #[cfg(not(feature = "zoo"))]
 pub type Selected = ();
@@ -231,6 +247,16 @@ macro_rules! zoo {
 #[cfg(all(test, feature = "zoo"))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_alone_splits_a_selection_in_zoo_order() {
+        let two = select("spill-fill-masked,imul-dst-overlap").expect("known names");
+        let alone = each_alone(two);
+        assert_eq!(alone.len(), 2);
+        assert_eq!(alone[0], select("imul-dst-overlap").unwrap());
+        assert_eq!(alone[1], select("spill-fill-masked").unwrap());
+        assert!(each_alone(Selected::default()).is_empty());
+    }
 
     #[test]
     fn lists_and_all_select_several_bugs() {

@@ -51,7 +51,9 @@ pub struct Filed {
     pub new_bucket: bool,
 }
 
-type Reduction = (u64, Option<crate::reduce::Reduced>);
+/// A finished reduction: the failure's ticket, and the reduced program with its bucket key
+/// (when the reduction could run).
+type Reduction = (u64, Option<(crate::reduce::Reduced, Option<String>)>);
 
 /// Where a job waiting in the filing stage is.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,23 +84,49 @@ pub struct Filing {
     from_reducer: Receiver<Reduction>,
 }
 
-/// Reduces a failing program within `budget`, keeping its signature.
+/// The options to reduce a failure of `p` against: with several zoo bugs injected, only the
+/// first (in zoo order) that makes `p` fail with the same signature on its own. Against all
+/// of them a reduction could slip from one bug of a pass to another of the same pass (both
+/// give that signature) and land in the other bug's bucket; against the one bug the
+/// failure is attributed to, every variant still shows that bug. A failure no single bug
+/// explains (it needs several together) keeps them all.
+fn attributed(p: &compiler::Program, opts: &CompileOptions, signature: &str) -> CompileOptions {
+    let alone = compiler::zoo::each_alone(opts.zoo);
+    if alone.len() < 2 {
+        return opts.clone();
+    }
+    alone
+        .into_iter()
+        .map(|zoo| CompileOptions {
+            zoo,
+            ..opts.clone()
+        })
+        .find(|o| crate::reduce::interesting::judge(p, o).signature == signature)
+        .unwrap_or_else(|| opts.clone())
+}
+
+/// Reduces a failing program within `budget`, keeping its signature, and keys the result
+/// with the options it was reduced against.
 fn reduce(
     p: &compiler::Program,
     opts: &CompileOptions,
     budget: Duration,
-) -> Option<crate::reduce::Reduced> {
+) -> Option<(crate::reduce::Reduced, Option<String>)> {
     let target = crate::reduce::interesting::judge(p, opts);
     if !target.signature.contains('/') || target.signature.starts_with("discard/") {
         return None;
     }
+    let opts = attributed(p, opts, &target.signature);
+    let target = crate::reduce::interesting::judge(p, &opts);
     let settings = crate::reduce::Settings {
         opts: opts.clone(),
         jobs: 1,
         budget,
         max_rounds: 8,
     };
-    Some(crate::reduce::reduce(p, &target, &settings, |_| {}))
+    let reduced = crate::reduce::reduce(p, &target, &settings, |_| {});
+    let key = crate::bucket::key_of_program(&reduced.program, &opts);
+    Some((reduced, key))
 }
 
 /// The reduction thread: programs in, reductions out (a reducer panic gives none).
@@ -206,8 +234,9 @@ impl Filing {
             let alike = job.found.alike.clone();
             let bucket = reduced
                 .as_ref()
-                .and_then(|r| crate::bucket::key_of_program(&r.program, &shared.setup.compile))
+                .and_then(|(_, key)| key.clone())
                 .unwrap_or_else(|| job.found.unreduced_key.clone());
+            let reduced = reduced.map(|(r, _)| r);
             if self.first_of_kind.get(&alike) == Some(&ticket) {
                 self.first_of_kind.remove(&alike);
                 self.memory.bucket_of.insert(alike.clone(), bucket.clone());
@@ -418,5 +447,39 @@ mod tests {
             .count();
         assert_eq!(written, f.memory.per_bucket.len());
         std::fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[cfg(feature = "zoo")]
+    #[test]
+    fn a_several_bug_failure_is_reduced_against_the_bug_that_makes_it_fail_alone() {
+        // Both bugs live in schedule_post_ra and give one signature; the corpus program of
+        // sched-across-halt fails with that bug alone (its `# zoo:` line), not the other.
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../corpus/zoo/sched-across-halt.eu"
+        );
+        let p = crate::load::load_document(std::path::Path::new(path))
+            .unwrap()
+            .program;
+        let both = CompileOptions {
+            zoo: compiler::zoo::select("sched-ignores-flag-war,sched-across-halt").unwrap(),
+            ..Default::default()
+        };
+        let signature = crate::reduce::interesting::judge(&p, &both).signature;
+        assert!(
+            signature.starts_with("mismatch/schedule_post_ra/"),
+            "{signature}"
+        );
+        let chosen = attributed(&p, &both, &signature);
+        assert_eq!(
+            chosen.zoo,
+            compiler::zoo::select("sched-across-halt").unwrap()
+        );
+        // One bug: nothing to attribute.
+        let one = CompileOptions {
+            zoo: compiler::zoo::select("sched-across-halt").unwrap(),
+            ..Default::default()
+        };
+        assert_eq!(attributed(&p, &one, &signature).zoo, one.zoo);
     }
 }
