@@ -77,6 +77,12 @@ pub struct Filing {
     /// Reductions under way per bucket, for failures of a kind whose bucket is known: no
     /// more are started than the bucket has room for.
     reducing: BTreeMap<String, usize>,
+    /// Failures of a kind whose first reduction runs that came when no more could be held:
+    /// their programs dropped, they wait for the kind's bucket and are counted in it
+    /// without a reproducer, as the failures of a full bucket are (their seeds replay them).
+    /// Filing them under their own unreduced keys instead made a bucket per incidental
+    /// rewrite in `--zoo all` campaigns, where nearly every program fails.
+    counted: BTreeMap<String, Vec<Job>>,
     /// Kinds whose first reduction runs, with the ticket of that reduction.
     first_of_kind: BTreeMap<String, u64>,
     next_ticket: u64,
@@ -129,6 +135,14 @@ fn reduce(
     Some((reduced, key))
 }
 
+/// `job` without its program and reproducer text, for counting only.
+fn without_program(mut job: Job) -> Job {
+    job.found.program = None;
+    job.found.head = String::new();
+    job.found.body = String::new();
+    job
+}
+
 /// The reduction thread: programs in, reductions out (a reducer panic gives none).
 fn spawn_reducer(
     opts: CompileOptions,
@@ -169,6 +183,7 @@ impl Filing {
             per_bucket,
             reduce: !reduce_budget.is_zero(),
             jobs: BTreeMap::new(),
+            counted: BTreeMap::new(),
             reducing: BTreeMap::new(),
             first_of_kind: BTreeMap::new(),
             next_ticket: 0,
@@ -193,8 +208,18 @@ impl Filing {
         let ticket = self.next_ticket;
         let room = self.reduce && self.jobs.len() < MAX_HELD;
         let stage = match (program, known) {
-            (Some(p), None) if room => match self.first_of_kind.entry(alike) {
-                std::collections::btree_map::Entry::Occupied(_) => Stage::Parked,
+            (Some(p), None) if self.reduce => match self.first_of_kind.entry(alike) {
+                std::collections::btree_map::Entry::Occupied(_) if room => Stage::Parked,
+                std::collections::btree_map::Entry::Occupied(o) => {
+                    let alike = o.key().clone();
+                    self.counted
+                        .entry(alike)
+                        .or_default()
+                        .push(without_program(job));
+                    return Ok(vec![]);
+                }
+                // The first of a kind is reduced even beyond MAX_HELD: its reduction names
+                // the bucket of every later failure of the kind, and kinds are few.
                 std::collections::btree_map::Entry::Vacant(v) => {
                     v.insert(ticket);
                     self.send(ticket, p);
@@ -241,7 +266,11 @@ impl Filing {
                 self.first_of_kind.remove(&alike);
                 self.memory.bucket_of.insert(alike.clone(), bucket.clone());
             }
-            filed.push(self.file(shared, job, bucket, reduced.as_ref())?);
+            filed.push(self.file(shared, job, bucket.clone(), reduced.as_ref())?);
+            // Counted after the first of their kind, so the bucket's reproducer is its.
+            for j in self.counted.remove(&alike).unwrap_or_default() {
+                filed.push(self.count(shared, j, bucket.clone()));
+            }
             let waiting: Vec<u64> = self
                 .jobs
                 .iter()
@@ -284,9 +313,30 @@ impl Filing {
                 .unwrap_or_else(|| job.found.unreduced_key.clone());
             filed.push(self.file(shared, job, bucket, None)?);
         }
+        for (alike, jobs) in std::mem::take(&mut self.counted) {
+            let known = self.memory.bucket_of.get(&alike).cloned();
+            for j in jobs {
+                let bucket = known
+                    .clone()
+                    .unwrap_or_else(|| j.found.unreduced_key.clone());
+                filed.push(self.count(shared, j, bucket));
+            }
+        }
         self.first_of_kind.clear();
         self.reducing.clear();
         Ok(filed)
+    }
+
+    /// Records a failure in `bucket` without writing anything (see `counted`).
+    fn count(&mut self, shared: &Shared, job: Job, bucket: String) -> Filed {
+        let new_bucket = !self.memory.per_bucket.contains_key(&bucket);
+        *self.memory.per_bucket.entry(bucket.clone()).or_default() += 1;
+        self.record(shared, job, &bucket, None, None);
+        Filed {
+            bucket,
+            file: None,
+            new_bucket,
+        }
     }
 
     /// Records a failure in `bucket`, writing its reproducer (and reduction) unless the
@@ -306,14 +356,31 @@ impl Filing {
         } else {
             (None, None)
         };
+        self.record(shared, job, &bucket, file.clone(), reduced);
+        Ok(Filed {
+            bucket,
+            file,
+            new_bucket,
+        })
+    }
+
+    /// Adds a failure to the statistics and takes it off its worker's pending list.
+    fn record(
+        &mut self,
+        shared: &Shared,
+        job: Job,
+        bucket: &str,
+        file: Option<String>,
+        reduced: Option<String>,
+    ) {
         let f = &job.found;
         self.memory.failures.push(Failure {
             kind: f.kind.clone(),
             culprit_pass: f.culprit_pass.clone(),
             signature: f.signature.clone(),
-            bucket: bucket.clone(),
+            bucket: bucket.to_string(),
             seconds: job.seconds,
-            file: file.clone(),
+            file,
             seed: f.seed,
             reduced,
             without_zoo_bug: f.without_zoo_bug,
@@ -322,11 +389,6 @@ impl Filing {
             .slot(job.worker)
             .pending
             .retain(|p| p.index != job.index);
-        Ok(Filed {
-            bucket,
-            file,
-            new_bucket,
-        })
     }
 
     /// Writes `KIND-SEED.eu`, `KIND-SEED.bytes` and the reduction; a file already there
@@ -412,7 +474,7 @@ mod tests {
     }
 
     #[test]
-    fn failures_beyond_what_is_held_are_filed_at_once_and_nothing_is_lost() {
+    fn failures_beyond_what_is_held_are_counted_in_their_kinds_bucket_and_nothing_is_lost() {
         let out = std::env::temp_dir().join(format!("eufuzz-filing-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&out);
         std::fs::create_dir_all(&out).unwrap();
@@ -431,9 +493,17 @@ mod tests {
             // Two of each kind: the second waits for the first's reduction.
             f.accept(&shared, job(seed, &format!("kind-{}", seed / 2)))
                 .unwrap();
-            assert!(f.waiting() <= MAX_HELD);
+            // Programs held: at most MAX_HELD, besides the first of each kind.
+            assert!(f.waiting() <= MAX_HELD + (seed / 2 + 1) as usize);
         }
-        assert!(f.memory.failures.len() >= 10, "{}", f.memory.failures.len());
+        // Past MAX_HELD, a kind's later failures wait without their programs.
+        assert!(f.counted.values().map(Vec::len).sum::<usize>() > 0);
+        assert!(
+            f.counted
+                .values()
+                .flatten()
+                .all(|j| j.found.program.is_none())
+        );
         f.flush(&shared).unwrap();
         assert_eq!(f.waiting(), 0);
         assert_eq!(f.memory.failures.len() as u64, n);
