@@ -171,7 +171,8 @@ impl Selected {
 /// Each bug of `s` injected alone, in zoo order: a failure of a several-bug run is
 /// attributed to the first of them that makes it fail on its own.
 #[cfg(feature = "zoo")]
-pub fn each_alone(s: Selected) -> Vec<Selected> {
+pub fn each_alone(s: &Selected) -> Vec<Selected> {
+    let s = *s;
     ALL.iter()
         .filter(|(b, _)| s.contains(*b))
         .map(|(b, _)| Selected::default().with(*b))
@@ -180,7 +181,7 @@ pub fn each_alone(s: Selected) -> Vec<Selected> {
 
 /// Each bug of `s` injected alone: none without the `zoo` feature.
 #[cfg(not(feature = "zoo"))]
-pub fn each_alone(_: Selected) -> Vec<Selected> {
+pub fn each_alone(_: &Selected) -> Vec<Selected> {
     vec![]
 }
 
@@ -251,11 +252,11 @@ mod tests {
     #[test]
     fn each_alone_splits_a_selection_in_zoo_order() {
         let two = select("spill-fill-masked,imul-dst-overlap").expect("known names");
-        let alone = each_alone(two);
+        let alone = each_alone(&two);
         assert_eq!(alone.len(), 2);
         assert_eq!(alone[0], select("imul-dst-overlap").unwrap());
         assert_eq!(alone[1], select("spill-fill-masked").unwrap());
-        assert!(each_alone(Selected::default()).is_empty());
+        assert!(each_alone(&Selected::default()).is_empty());
     }
 
     #[test]

@@ -97,7 +97,7 @@ pub struct Filing {
 /// failure is attributed to, every variant still shows that bug. A failure no single bug
 /// explains (it needs several together) keeps them all.
 fn attributed(p: &compiler::Program, opts: &CompileOptions, signature: &str) -> CompileOptions {
-    let alone = compiler::zoo::each_alone(opts.zoo);
+    let alone = compiler::zoo::each_alone(&opts.zoo);
     if alone.len() < 2 {
         return opts.clone();
     }
