@@ -5,6 +5,7 @@
 
 use crate::campaign_report::{Bucket, Report, Status, rate_over_time, trend};
 use crate::campaign_report_svg::{GREY, RED, bar_chart, line_chart, trend_chart};
+use crate::markup::escape;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -16,23 +17,6 @@ pub struct Section {
     pub id: String,
     pub title: String,
     pub body: String,
-}
-
-/// Text escaped for HTML character data and attribute values, so IR such as `<0;1,0>`
-/// and bucket keys show as written.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 const STYLE: &str = "

@@ -3,7 +3,7 @@
 //! Each function returns one `<svg>` element, or a short note when there is nothing to
 //! draw.
 
-use crate::campaign_report_html::escape;
+use crate::markup::escape;
 use std::fmt::Write;
 
 const WIDTH: f64 = 520.0;

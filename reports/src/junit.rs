@@ -2,6 +2,7 @@
 //! `<testsuite>` of `<testcase>`s, each passed, failed (with a message and details) or
 //! skipped.
 
+use crate::markup::escape;
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -21,24 +22,6 @@ pub struct Case {
     pub name: String,
     pub seconds: f64,
     pub result: CaseResult,
-}
-
-/// Text escaped for XML attributes and character data.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // Characters XML 1.0 cannot carry at all.
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') => out.push('?'),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The whole report: one suite named `suite` holding `cases`.

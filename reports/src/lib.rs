@@ -7,6 +7,7 @@ pub mod campaign_report_html;
 pub mod campaign_report_md;
 pub mod campaign_report_svg;
 pub mod junit;
+pub mod markup;
 pub mod shader_runs;
 pub mod shader_stats;
 pub mod shader_stats_html;

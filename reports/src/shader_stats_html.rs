@@ -1,17 +1,10 @@
 //! The shader-db comparison as an HTML section (a `<section>` element, no page around it),
 //! so a campaign report or any other page can embed it; styling is left to the page.
 
+use crate::markup::escape;
 use crate::shader_runs::RunComparison;
 use crate::shader_stats_text::{render_metric, verdict_line};
 use std::fmt::Write;
-
-/// `s` with the characters HTML gives meaning to escaped.
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 fn interval(ci: Option<(f64, f64)>, unit: &str) -> String {
     ci.map_or("-".into(), |(lo, hi)| {

@@ -246,6 +246,17 @@ impl CheckTally {
     }
 }
 
+/// Where a stray write went, as reports name it: `stray write to surface 3 (not provided)
+/// at byte 16`.
+pub fn stray_write_location(target: &StrayTarget, offset: Option<u64>) -> String {
+    let place = match target {
+        StrayTarget::Surface { surface } => format!("surface {surface} (not provided)"),
+        StrayTarget::Scratch => "scratch outside the thread's slot".into(),
+    };
+    let at = offset.map_or("an undefined address".into(), |o| format!("byte {o}"));
+    format!("stray write to {place} at {at}")
+}
+
 /// One output difference, bytes as hex with `..` for undefined ones.
 pub fn describe_difference(d: &Difference) -> String {
     let show = |v: u32, m: u8| {
@@ -310,14 +321,10 @@ pub fn describe_difference(d: &Difference) -> String {
             expected,
             actual,
         } => {
-            let place = match target {
-                StrayTarget::Surface { surface } => format!("surface {surface} (not provided)"),
-                StrayTarget::Scratch => "scratch outside the thread's slot".into(),
-            };
-            let at = offset.map_or("an undefined address".into(), |o| format!("byte {o}"));
             let shown = |w: &Option<(u32, u8)>| w.map_or("no write".into(), |(v, m)| show(v, m));
             format!(
-                "stray write to {place} at {at}: expected {} got {}",
+                "{}: expected {} got {}",
+                stray_write_location(target, *offset),
                 shown(expected),
                 shown(actual)
             )

@@ -10,8 +10,6 @@ use compiler::Device;
 use compiler::pipeline::CompileOptions;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// How one (file, device) check compares with its expectation.
@@ -242,23 +240,7 @@ pub fn run(files: &[PathBuf], jobs: usize) -> Vec<GateResult> {
             Err(e) => results.push(error(f, e)),
         }
     }
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, GateResult)>> = Mutex::new(vec![]);
-    std::thread::scope(|s| {
-        for _ in 0..jobs.max(1) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = work.get(i) else { break };
-                    let r = run_job(job);
-                    done.lock().unwrap_or_else(|e| e.into_inner()).push((i, r));
-                }
-            });
-        }
-    });
-    let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
-    done.sort_by_key(|(i, _)| *i);
-    results.extend(done.into_iter().map(|(_, r)| r));
+    results.extend(crate::parallel::map_in_order(&work, jobs, run_job));
     results
 }
 

@@ -15,6 +15,7 @@ mod gate;
 mod gen_cmd;
 mod load;
 mod merge_cmd;
+mod parallel;
 mod reduce;
 mod reduce_cmd;
 mod render;

@@ -7,13 +7,12 @@
 //! nightly job fails exactly when there is something new to look at.
 
 use crate::bucket_cmd::{self, KnownIssue, header_value};
-use crate::compile_cmd::{self, describe_difference, describe_verdict};
+use crate::compile_cmd::{self, describe_difference, describe_verdict, stray_write_location};
 use crate::files::{read_text, write_atomic};
 use crate::render::dword;
 use oracle::compare::Difference;
 use oracle::culprit::Basis;
 use oracle::differential::Verdict;
-use oracle::emu::result::StrayTarget;
 use reports::campaign_report::{self as cr, Bucket, CampaignStats, DiffRow, Night, Replay};
 use reports::campaign_report_history::{append, parse_history, without_night};
 use std::collections::BTreeMap;
@@ -115,14 +114,9 @@ fn diff_row(d: &Difference) -> DiffRow {
             expected,
             actual,
         } => {
-            let place = match target {
-                StrayTarget::Surface { surface } => format!("surface {surface} (not provided)"),
-                StrayTarget::Scratch => "scratch outside the thread's slot".into(),
-            };
-            let at = offset.map_or("an undefined address".into(), |o| format!("byte {o}"));
             let value = |w: &Option<(u32, u8)>| w.map_or("no write".into(), |(v, m)| dword(v, m));
             DiffRow {
-                location: format!("stray write to {place} at {at}"),
+                location: stray_write_location(target, *offset),
                 expected: value(expected),
                 actual: value(actual),
             }

@@ -13,7 +13,6 @@ use compiler::stats::{ProgramStats, program_stats};
 use reports::shader_runs::{DEFAULT_METRICS, RunRow, compare_runs};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -189,35 +188,20 @@ pub fn read_csv(path: &Path) -> Result<Vec<RunRow>, String> {
 
 /// Compiles the jobs on `jobs` threads; rows come back in job order.
 fn run_jobs(work: &[Job], opts: &CompileOptions, jobs: usize) -> Vec<RunRow> {
-    let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let rows: Mutex<Vec<(usize, RunRow)>> = Mutex::new(vec![]);
     let terminal = std::io::stderr().is_terminal();
-    std::thread::scope(|s| {
-        for _ in 0..jobs.max(1) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = work.get(i) else { break };
-                    if let Some(row) = measure(&job.path, job.device, opts) {
-                        rows.lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .push((i, row));
-                    }
-                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    if terminal && (n.is_multiple_of(50) || n == work.len()) {
-                        eprint!("\rcompiled {n}/{}", work.len());
-                    }
-                }
-            });
+    let rows = crate::parallel::map_in_order(work, jobs, |job| {
+        let row = measure(&job.path, job.device, opts);
+        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if terminal && (n.is_multiple_of(50) || n == work.len()) {
+            eprint!("\rcompiled {n}/{}", work.len());
         }
+        row
     });
     if terminal {
         eprintln!();
     }
-    let mut rows = rows.into_inner().unwrap_or_else(|e| e.into_inner());
-    rows.sort_by_key(|(i, _)| *i);
-    rows.into_iter().map(|(_, r)| r).collect()
+    rows.into_iter().flatten().collect()
 }
 
 /// `eufuzz stats`: exit 0 when every file was read (compile failures are rows), 2 when a

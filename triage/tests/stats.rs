@@ -56,7 +56,9 @@ fn a_row_has_the_figures_of_the_compiled_program() {
     let row: Vec<&str> = lines.next().unwrap().split(',').collect();
     // The compiled program (see `eufuzz compile`): cmp, four movs and the IF in B0; the
     // load and the MAD in B1; ENDIF, four payload movs and the SEND in B2. One SEND, no
-    // loop, 7 + 7 + 11 cycles, nothing spilled.
+    // loop, 7 + 7 + 11 cycles, nothing spilled. Peak pressure: the 4-register colour v2
+    // and the 4-register EOT payload copied from it are live together at the end (8); in
+    // B1 only v2 and the moved load are (5).
     assert_eq!(
         &row[1..10],
         ["skl", "14", "1", "0", "25", "0", "0", "0", "8"]

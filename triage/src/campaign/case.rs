@@ -219,6 +219,17 @@ fn common_lines(setup: &Setup) -> String {
     out
 }
 
+/// The body of a reproducer for a case that did not run to a verdict (a harness panic, a
+/// wall-clock hang): the common lines and, if the generator got that far, the program.
+fn unrun_body(setup: &Setup, seed: u64, g: Option<&Generated>) -> String {
+    let mut body = common_lines(setup);
+    if let Some(g) = g {
+        body.push_str(&provenance(g, Some(seed), &setup.knobs));
+        body.push_str(&print_program(&g.program));
+    }
+    body
+}
+
 /// Runs the case of `seed`: its contribution to the statistics, and the failure if any.
 pub fn run(setup: &Setup, seed: u64) -> (Tally, Option<Found>) {
     let generated = catching(|| from_seed(seed, &setup.knobs));
@@ -260,11 +271,7 @@ fn harness_panic(
     let head = format!(
         "# eufuzz reproducer\n# verdict: {HARNESS_PANIC}: {message} at {location}\n# signature: {signature}\n"
     );
-    let mut body = common_lines(setup);
-    if let Some(g) = &g {
-        body.push_str(&provenance(g, Some(seed), &setup.knobs));
-        body.push_str(&print_program(&g.program));
-    }
+    let body = unrun_body(setup, seed, g.as_ref());
     Found {
         seed,
         kind: HARNESS_PANIC.into(),
@@ -381,11 +388,7 @@ pub fn wall_clock_hang(setup: &Setup, seed: u64, cap: std::time::Duration) -> Fo
         "# eufuzz reproducer\n# verdict: hang: the case ran over its wall-clock cap of {} s\n# signature: {WALL_CLOCK_HANG}\n",
         cap.as_secs_f64()
     );
-    let mut body = common_lines(setup);
-    if let Some(g) = &g {
-        body.push_str(&provenance(g, Some(seed), &setup.knobs));
-        body.push_str(&print_program(&g.program));
-    }
+    let body = unrun_body(setup, seed, g.as_ref());
     Found {
         seed,
         kind: "hang".into(),

@@ -90,16 +90,20 @@ pub struct Filing {
     from_reducer: Receiver<Reduction>,
 }
 
-/// The options to reduce a failure of `p` against: with several zoo bugs injected, only the
-/// first (in zoo order) that makes `p` fail with the same signature on its own. Against all
-/// of them a reduction could slip from one bug of a pass to another of the same pass (both
-/// give that signature) and land in the other bug's bucket; against the one bug the
-/// failure is attributed to, every variant still shows that bug. A failure no single bug
-/// explains (it needs several together) keeps them all.
-fn attributed(p: &compiler::Program, opts: &CompileOptions, signature: &str) -> CompileOptions {
+/// With several zoo bugs injected, the options of the first bug (in zoo order) that makes
+/// `p` fail with the same signature on its own. Against all of them a reduction could slip
+/// from one bug of a pass to another of the same pass (both give that signature) and land
+/// in the other bug's bucket; against the one bug the failure is attributed to, every
+/// variant still shows that bug. `None` with one bug or none, or when no single bug
+/// explains the failure (it needs several together): then it is reduced as found.
+fn attributed(
+    p: &compiler::Program,
+    opts: &CompileOptions,
+    signature: &str,
+) -> Option<CompileOptions> {
     let alone = compiler::zoo::each_alone(&opts.zoo);
     if alone.len() < 2 {
-        return opts.clone();
+        return None;
     }
     alone
         .into_iter()
@@ -108,7 +112,6 @@ fn attributed(p: &compiler::Program, opts: &CompileOptions, signature: &str) -> 
             ..opts.clone()
         })
         .find(|o| crate::reduce::interesting::judge(p, o).signature == signature)
-        .unwrap_or_else(|| opts.clone())
 }
 
 /// Reduces a failing program within `budget`, keeping its signature, and keys the result
@@ -122,8 +125,13 @@ fn reduce(
     if !target.signature.contains('/') || target.signature.starts_with("discard/") {
         return None;
     }
-    let opts = attributed(p, opts, &target.signature);
-    let target = crate::reduce::interesting::judge(p, &opts);
+    let (opts, target) = match attributed(p, opts, &target.signature) {
+        Some(alone) => {
+            let target = crate::reduce::interesting::judge(p, &alone);
+            (alone, target)
+        }
+        None => (opts.clone(), target),
+    };
     let settings = crate::reduce::Settings {
         opts: opts.clone(),
         jobs: 1,
@@ -540,7 +548,7 @@ mod tests {
             signature.starts_with("mismatch/schedule_post_ra/"),
             "{signature}"
         );
-        let chosen = attributed(&p, &both, &signature);
+        let chosen = attributed(&p, &both, &signature).expect("one bug explains it");
         assert_eq!(
             chosen.zoo,
             compiler::zoo::select("sched-across-halt").unwrap()
@@ -550,6 +558,6 @@ mod tests {
             zoo: compiler::zoo::select("sched-across-halt").unwrap(),
             ..Default::default()
         };
-        assert_eq!(attributed(&p, &one, &signature).zoo, one.zoo);
+        assert!(attributed(&p, &one, &signature).is_none());
     }
 }
