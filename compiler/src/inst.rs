@@ -364,6 +364,9 @@ impl Inst {
         if self.is_align16() && !self.dst.writemask.is_full() {
             return true;
         }
+        if self.op.is_dword_half_set() {
+            return true;
+        }
         match self.dst.kind {
             RegKind::Vgrf { offset, stride, .. } => {
                 let size = self.size_written();

@@ -82,6 +82,22 @@ pub enum Opcode {
     /// whatever its channel's enable. An index at or beyond `exec_size` leaves the
     /// destination undefined.
     Broadcast,
+    /// `VEC4_OPCODE_PICK_LOW_32BIT` (fp64-align16.md §5.3): the 32-bit destination channel
+    /// `c` (packed) receives the low dword of the source's DF element `c`. An Align1
+    /// operation: Align16 would need 32-bit logical swizzles the IR does not carry.
+    PickLow32,
+    /// `VEC4_OPCODE_PICK_HIGH_32BIT` (§5.3): as PICK_LOW, the high dword.
+    PickHigh32,
+    /// `VEC4_OPCODE_SET_LOW_32BIT` (§5.3): the low dword of the DF destination element `c`
+    /// receives the 32-bit source channel `c`; the high dword is untouched (a partial write,
+    /// so it never ends the liveness of what it overwrites, §6).
+    SetLow32,
+    /// `VEC4_OPCODE_SET_HIGH_32BIT` (§5.3): as SET_LOW, the high dword.
+    SetHigh32,
+    /// `DIM` (fp64-align16.md §1.2, §10 item 7): Haswell's one way to load a 64-bit
+    /// immediate, which its ALU instructions cannot take: every enabled DF channel of the
+    /// destination receives the DF immediate source.
+    Dim,
     // Hardware message.
     Send,
     // Control flow.
@@ -98,7 +114,7 @@ pub enum Opcode {
 }
 
 /// Every opcode with its printed name (Mesa's `brw_instruction_name` spelling where one exists).
-pub const OPCODE_NAMES: [(Opcode, &str); 67] = [
+pub const OPCODE_NAMES: [(Opcode, &str); 72] = [
     (Opcode::Mov, "mov"),
     (Opcode::Sel, "sel"),
     (Opcode::Not, "not"),
@@ -155,6 +171,11 @@ pub const OPCODE_NAMES: [(Opcode, &str); 67] = [
     (Opcode::TexLogical, "tex_logical"),
     (Opcode::FindLiveChannel, "find_live_channel"),
     (Opcode::Broadcast, "broadcast"),
+    (Opcode::PickLow32, "pick_low_32bit"),
+    (Opcode::PickHigh32, "pick_high_32bit"),
+    (Opcode::SetLow32, "set_low_32bit"),
+    (Opcode::SetHigh32, "set_high_32bit"),
+    (Opcode::Dim, "dim"),
     (Opcode::Send, "send"),
     (Opcode::If, "if"),
     (Opcode::Else, "else"),
@@ -193,7 +214,8 @@ impl Opcode {
         use Opcode::*;
         SrcCount::Exactly(match self {
             Mov | Not | Frc | Rndu | Rndd | Rnde | Rndz | Bfrev | Fbh | Fbl | Cbit | Lzd | Rcp
-            | Rsq | Sqrt | Exp2 | Log2 | Sin | Cos => 1,
+            | Rsq | Sqrt | Exp2 | Log2 | Sin | Cos | PickLow32 | PickHigh32 | SetLow32
+            | SetHigh32 | Dim => 1,
             Sel | And | Or | Xor | Shr | Shl | Asr | Rol | Ror | Cmp | Cmpn | Add | Addc | Subb
             | Avg | Mul | Mach | Mac | Bfi1 | Pow | IntQuotient | IntRemainder | Mulh => 2,
             Mad | Lrp | Bfe | Bfi2 | Add3 => 3,
@@ -277,6 +299,20 @@ impl Opcode {
     /// whose destination is one scalar element (`v0<0>:UD`), not one element per channel.
     pub fn is_subgroup(self) -> bool {
         matches!(self, Opcode::FindLiveChannel | Opcode::Broadcast)
+    }
+
+    /// The Align1 opcodes that move one dword of each DF element (fp64-align16.md §5.3):
+    /// `scalarize_df` leaves them whole, and they take no swizzle or writemask.
+    pub fn is_dword_half_move(self) -> bool {
+        matches!(
+            self,
+            Opcode::PickLow32 | Opcode::PickHigh32 | Opcode::SetLow32 | Opcode::SetHigh32
+        )
+    }
+
+    /// SET_LOW/HIGH_32BIT: the destination keeps the other dword of each DF element.
+    pub fn is_dword_half_set(self) -> bool {
+        matches!(self, Opcode::SetLow32 | Opcode::SetHigh32)
     }
 
     /// Operations that may end the thread.

@@ -166,7 +166,7 @@ fn eval_raw(op: Opcode, srcs: &[In], ctl: &Ctl) -> Out {
     }
     let round = |v: f64| Num::Float(fp.unwrap_or(Prec::Single).round(v));
     Out::Value(match op {
-        Mov => s(0).num,
+        Mov | Dim | PickLow32 | PickHigh32 | SetLow32 | SetHigh32 => s(0).num,
         Sel => {
             let (a, b) = (s(0).num, s(1).num);
             match (sel_pred, cmod) {

@@ -230,6 +230,7 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
                 .map_err(fault)?;
             (dst, srcs)
         };
+        let (dst, srcs) = super::dword_half::retarget(inst.op, dst, srcs);
         let violations = checker.as_ref().map_or(vec![], |c| c.check(inst));
         let low_mask_halves = strict && exec == 32 && !inst.nomask && p.device.info().verx10 < 80;
         let mut d = DInst {

@@ -426,7 +426,7 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
         && nsrc == 2
         && d.srcs.iter().all(|s| s.ty.is_int() && s.ty.size() == 4);
     // A MOV between identical types without modifiers copies bits (no NaN canonicalisation).
-    let raw_move = inst.op == Opcode::Mov
+    let raw_move = super::dword_half::is_move(inst.op)
         && nsrc == 1
         && d.srcs[0].ty == dst_ty
         && !d.srcs[0].negate

@@ -7,6 +7,7 @@
 
 mod align16;
 mod alu;
+mod dword_half;
 pub mod decode;
 mod exec;
 mod fast;
