@@ -99,3 +99,25 @@ fn dim_writes_its_immediate_to_every_enabled_df_channel() {
         vec![x, None, None, None, x, None, None, None]
     );
 }
+
+#[test]
+fn dim_is_the_one_df_immediate_haswell_encodes() {
+    // §1.2: HSW has no DF immediates in ALU instructions, only DIM; IVB has no DIM.
+    let rules = |target: &str, inst: &str| {
+        let text = format!("eu 1\ntarget {target}\ndispatch 8\nSTART B0\n    {inst}\nEND B0\n");
+        let p = compiler::text::parse_program(&text).expect("parses");
+        let device = compiler::Device::from_name(target).expect("device");
+        let inst = p.insts().next().expect("one instruction");
+        let mut names: Vec<_> = oracle::strict::check(inst, device)
+            .into_iter()
+            .map(|r| r.rule)
+            .collect();
+        names.dedup();
+        names
+    };
+    let dim = "dim(8) g40:DF, 2.5:DF { Align16 NoMask }";
+    assert_eq!(rules("hsw", dim), Vec::<&str>::new());
+    assert!(rules("ivb", dim).contains(&"invalid-type-encoding"));
+    let mov = "mov(8) g40:DF, 2.5:DF { Align16 NoMask }";
+    assert!(rules("hsw", mov).contains(&"invalid-type-encoding"));
+}

@@ -72,11 +72,19 @@ rule!(
     "invalid register type encoding",
     |i, d| {
         (!i.dst.is_null() && bad_encoding(true, i.dst.ty, false, d))
-            || i.srcs
-                .iter()
-                .any(|s| !s.is_null() && bad_encoding(false, s.ty, s.is_imm(), d))
+            || i.srcs.iter().any(|s| {
+                !s.is_null()
+                    && bad_encoding(false, s.ty, s.is_imm(), d)
+                    && !is_dim_immediate(i, s, d)
+            })
     }
 );
+
+/// DIM's DF immediate: Haswell's one encoding of a 64-bit immediate (fp64-align16.md §1.2,
+/// §10 item 5 "DF immediate outside DIM"); Ivybridge has no DIM.
+fn is_dim_immediate(i: &Inst, s: &Reg, d: &compiler::device::DeviceInfo) -> bool {
+    i.op == Opcode::Dim && s.is_imm() && s.ty == Type::DF && d.verx10 == 75
+}
 
 rule!(
     BYTE_SRC1,
