@@ -72,6 +72,26 @@ mod bugs {
         CopypropNomaskDivergentLoop,
         /// §11.13: a coalescable `mov.cmod` deleted with its flag write.
         CoalesceDropsCmodMov,
+        /// fp64-align16.md §11: a Z/W source encoded without moving to sub-register 16.
+        DfZwNoSuboffset,
+        /// §11: a Z/W source at sub-register 16 keeps a non-zero VertStride.
+        DfZwNonzeroVstride,
+        /// §11: a uniform DF source reading z/w taken as natively supported.
+        DfUniformZwSupported,
+        /// §11: a DF writemask of exactly .xy/.zw not scalarized.
+        DfWritemaskXyKept,
+        /// §11: XXYY added to the natively supported DF swizzles.
+        DfExtraNativeSwizzle,
+        /// §11: the second exec-4 piece of a split offsets its uniform source.
+        DfSplitOffsetsUniform,
+        /// §11: the generator ignores the group of an exec-4 DF piece (no NibCtrl).
+        DfSplitNoNibctrl,
+        /// §11 (73610384a8): RA lets a compressed DF instruction's dst overlap its source.
+        DfCompressedHazardIgnored,
+        /// §11 (8f39b3668a): vec4 CSE matches instructions of different groups.
+        CseIgnoresGroup,
+        /// §11 (553700cf55): vec4 DCE lets SET_LOW/HIGH_32BIT end the liveness it overwrites.
+        DceSetHalfKilled,
     }
 
     /// Every bug with its name.
@@ -110,6 +130,19 @@ mod bugs {
             "copyprop-nomask-divergent-loop",
         ),
         (Bug::CoalesceDropsCmodMov, "coalesce-drops-cmod-mov"),
+        (Bug::DfZwNoSuboffset, "df-zw-no-suboffset"),
+        (Bug::DfZwNonzeroVstride, "df-zw-nonzero-vstride"),
+        (Bug::DfUniformZwSupported, "df-uniform-zw-supported"),
+        (Bug::DfWritemaskXyKept, "df-writemask-xy-kept"),
+        (Bug::DfExtraNativeSwizzle, "df-extra-native-swizzle"),
+        (Bug::DfSplitOffsetsUniform, "df-split-offsets-uniform"),
+        (Bug::DfSplitNoNibctrl, "df-split-no-nibctrl"),
+        (
+            Bug::DfCompressedHazardIgnored,
+            "df-compressed-hazard-ignored",
+        ),
+        (Bug::CseIgnoresGroup, "cse-ignores-group"),
+        (Bug::DceSetHalfKilled, "dce-set-half-killed"),
     ];
 
     /// The pass that holds `bug`: where localisation must find it.
@@ -143,6 +176,19 @@ mod bugs {
             SchedAcrossHalt | SchedIgnoresFlagWar => "schedule_post_ra",
             CopypropDwConstIntoMul | CopypropNomaskDivergentLoop => "opt_copy_propagation",
             CoalesceDropsCmodMov => "opt_register_coalesce",
+            // The DF region bugs live in the table scalarize_df and convert_to_hw_regs
+            // share (passes/vec4/df_region.rs), or in scalarize_df itself, but the logical IR
+            // they leave is still right: only the hardware encoding is wrong.
+            DfZwNoSuboffset
+            | DfZwNonzeroVstride
+            | DfUniformZwSupported
+            | DfWritemaskXyKept
+            | DfExtraNativeSwizzle
+            | DfSplitNoNibctrl
+            | DfCompressedHazardIgnored => "convert_to_hw_regs",
+            DfSplitOffsetsUniform => "vec4_lower_simd_width",
+            CseIgnoresGroup => "vec4_opt_cse",
+            DceSetHalfKilled => "vec4_opt_dead_code_eliminate",
         }
     }
 }

@@ -33,6 +33,7 @@ pub mod schedule_post_ra;
 pub mod scratch;
 pub mod spill;
 pub mod split_virtual_grfs;
+pub mod vec4;
 
 use crate::pipeline::{Pass, Stage};
 use crate::reg::{REG_SIZE, Reg, RegKind, Region};

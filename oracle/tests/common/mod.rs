@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod opt_pass;
+pub mod vec4_pass;
 
 use compiler::inputs::{Inputs, Value};
 use compiler::text::parse_program;

@@ -1,0 +1,5 @@
+//! The vec4 (SIMD4x2, Align16) double-precision lowering of fp64-align16.md, one pass per
+//! file, with the DF region table the passes share (`df_region`).
+
+pub mod df_region;
+pub mod scalarize_df;

@@ -1,0 +1,87 @@
+//! Mesa-style tests of `scalarize_df` (fp64-align16.md §1.5, §1.6, §2).
+
+mod common;
+
+use common::vec4_pass::*;
+use compiler::passes::vec4::scalarize_df::run;
+
+#[test]
+fn supported_swizzles_stay_whole() {
+    // XYZW, XXZZ, YYWW, YXWZ natively; XXXX..WZWZ through Gen7's VertStride 0 (§1.4).
+    let input = vec4_program(
+        "hsw",
+        "add(8) v2:DF, v0:DF, v1.xxzz:DF { Align16 }
+         add(8) v3:DF, v0.yyww:DF, v1.yxwz:DF { Align16 }
+         add(8) v4.xzw:DF, v0.z:DF, v1.wzwz:DF { Align16 }",
+    );
+    expect_unchanged(run, &input);
+}
+
+#[test]
+fn an_unsupported_swizzle_splits_per_written_component() {
+    // XXYY has no encoding: each written component reads its own source component
+    // replicated; the 32-bit-free copies keep saturate and the predicate.
+    let input = vec4_program(
+        "hsw",
+        "add.sat(8) v2.xyw:DF, v0.xxyy:DF, v1:DF { Align16 }",
+    );
+    expect_rewrite(
+        run,
+        &input,
+        "add.sat(8) v2.x:DF, v0.x:DF, v1.x:DF { Align16 }
+         add.sat(8) v2.y:DF, v0.x:DF, v1.y:DF { Align16 }
+         add.sat(8) v2.w:DF, v0.y:DF, v1.w:DF { Align16 }",
+    );
+}
+
+#[test]
+fn xy_and_zw_writemasks_always_split() {
+    // §2: no DF encoding for .xy/.zw, even with identity swizzles; .xz stays whole.
+    let input = vec4_program(
+        "hsw",
+        "mov(8) v2.zw:DF, v0:DF { Align16 }
+         mov(8) v3.xz:DF, v0.xyzw:DF { Align16 }",
+    );
+    expect_rewrite(
+        run,
+        &input,
+        "mov(8) v2.z:DF, v0.z:DF { Align16 }
+         mov(8) v2.w:DF, v0.w:DF { Align16 }
+         mov(8) v3.xz:DF, v0.xyzw:DF { Align16 }",
+    );
+}
+
+#[test]
+fn uniforms_reading_z_or_w_split_and_gen8_has_no_vstride0_list() {
+    // §1.5: a uniform's VertStride 0 cannot reach z/w, even with XYZW.
+    let input = vec4_program("hsw", "add(8) v2:DF, u0:DF, v1:DF { Align16 }");
+    expect_rewrite(
+        run,
+        &input,
+        "add(8) v2.x:DF, u0.x:DF, v1.x:DF { Align16 }
+         add(8) v2.y:DF, u0.y:DF, v1.y:DF { Align16 }
+         add(8) v2.z:DF, u0.z:DF, v1.z:DF { Align16 }
+         add(8) v2.w:DF, u0.w:DF, v1.w:DF { Align16 }",
+    );
+    expect_unchanged(
+        run,
+        &vec4_program("hsw", "add(8) v2:DF, u0.xyxy:DF, v1:DF { Align16 }"),
+    );
+    // Off Gen7, XYXY is not supported (§1.5: the list's test is gen == 7).
+    expect_rewrite(
+        run,
+        &vec4_program("bdw", "mov(8) v2.xz:DF, v0.xyxy:DF { Align16 }"),
+        "mov(8) v2.x:DF, v0.x:DF { Align16 }
+         mov(8) v2.z:DF, v0.x:DF { Align16 }",
+    );
+}
+
+#[test]
+fn align1_dword_moves_and_32_bit_instructions_are_left_alone() {
+    let input = vec4_program(
+        "hsw",
+        "pick_low_32bit(8) v2:UD, v0:DF
+         mov(8) v3.xy:F, v1.xxyy:F { Align16 }",
+    );
+    expect_unchanged(run, &input);
+}
