@@ -2,4 +2,5 @@
 //! file, with the DF region table the passes share (`df_region`).
 
 pub mod df_region;
+pub mod lower_simd_width;
 pub mod scalarize_df;
