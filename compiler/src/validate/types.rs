@@ -207,7 +207,7 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
                 Some(ip),
                 format!("DF {what} on {}, which has no 64-bit float", info.name),
             );
-        } else if t == Type::DF && reg.is_imm() && !info.has_df_imm {
+        } else if t == Type::DF && reg.is_imm() && !info.has_df_imm && !df_imm_lowered(inst) {
             r.add(
                 Rule::No64bitFloat,
                 Some(ip),
@@ -242,4 +242,11 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
             }
         }
     }
+}
+
+/// Where a DF immediate is fine on a part without DF immediates (fp64-align16.md §1.2): in
+/// DIM, Haswell's 64-bit immediate load, and in a logical (VGRF-destination) Align16
+/// instruction, whose immediate the vec4 pipeline's `setup_imm_df` loads into a register.
+fn df_imm_lowered(inst: &crate::inst::Inst) -> bool {
+    inst.op == crate::opcode::Opcode::Dim || (inst.is_align16() && inst.dst.is_vgrf())
 }

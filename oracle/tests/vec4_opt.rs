@@ -1,0 +1,82 @@
+//! Mesa-style tests of the vec4 CSE and DCE with their 64-bit restrictions
+//! (fp64-align16.md §6).
+
+mod common;
+
+use common::vec4_pass::*;
+use compiler::passes::vec4::{opt_cse, opt_dead_code_eliminate};
+
+#[test]
+fn cse_reuses_an_equal_expression_of_the_same_channels() {
+    let input = vec4_program(
+        "hsw",
+        "add(8) v2:DF, v0.yxwz:DF, v1:DF { Align16 }
+         add(8) v3:DF, v0.yxwz:DF, v1:DF { Align16 }
+         add(8) v4:DF, v0.xyzw:DF, v1:DF { Align16 }",
+    );
+    expect_rewrite(
+        opt_cse::run,
+        &input,
+        "add(8) v2:DF, v0.yxwz:DF, v1.xyzw:DF { Align16 }
+         mov(8) v3:DF, v2.xyzw:DF { Align16 }
+         add(8) v4:DF, v0.xyzw:DF, v1.xyzw:DF { Align16 }",
+    );
+}
+
+#[test]
+fn cse_keeps_the_split_halves_of_a_uniform_expression_apart() {
+    // §6 (8f39b3668a): equal sources, but group 0 runs with vertex 0's enables and group 4
+    // with vertex 1's: not the same values.
+    let input = vec4_program(
+        "hsw",
+        "add(4) v2:DF, u0.xyxy:DF, u4.xyxy:DF { Align16 }
+         add(4) v2+32:DF, u0.xyxy:DF, u4.xyxy:DF { 2N Align16 }",
+    );
+    expect_unchanged(opt_cse::run, &input);
+}
+
+#[test]
+fn cse_forgets_an_expression_whose_source_was_overwritten() {
+    let input = vec4_program(
+        "hsw",
+        "add(8) v2:DF, v0:DF, v1:DF { Align16 }
+         mov(8) v0.z:DF, v1:DF { Align16 }
+         add(8) v3:DF, v0:DF, v1:DF { Align16 }",
+    );
+    expect_unchanged(opt_cse::run, &input);
+}
+
+#[test]
+fn dce_removes_a_value_overwritten_before_any_read() {
+    let input = vec4_program(
+        "hsw",
+        "mov(8) v2.xz:DF, v0:DF { Align16 }
+         mov(8) v2:DF, v1:DF { Align16 }
+         mov(8) v3.x:DF, v0:DF { Align16 }
+         fb_write_logical(8) null:UD, v2:F, 2:UD, 0:UD { EOT }",
+    );
+    // v3 is never read; the first write to v2 is overwritten whole.
+    expect_rewrite(
+        opt_dead_code_eliminate::run,
+        &input,
+        "mov(8) v2:DF, v1.xyzw:DF { Align16 }
+         fb_write_logical(8) null:UD, v2:F, 2:UD, 0:UD { EOT }",
+    );
+}
+
+#[test]
+fn dce_keeps_set_low_under_a_set_high_of_the_same_register() {
+    // §6 (553700cf55): packDouble2x32 is SET_LOW then SET_HIGH; the DF-typed SET_HIGH
+    // writes half of each element and ends no liveness. A masked write also keeps what
+    // it does not cover (.xz then .y).
+    let input = vec4_program(
+        "hsw",
+        "set_low_32bit(8) v2:DF, v0:UD
+         set_high_32bit(8) v2:DF, v1:UD
+         mov(8) v3.xz:DF, v0:DF { Align16 }
+         mov(8) v3.y:DF, v1:DF { Align16 }
+         fb_write_logical(8) null:UD, v2:F, 2:UD, 0:UD
+         fb_write_logical(8) null:UD, v3:F, 2:UD, 0:UD { EOT }",
+    );
+    expect_unchanged(opt_dead_code_eliminate::run, &input);
+}
