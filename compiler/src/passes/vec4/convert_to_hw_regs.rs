@@ -1,0 +1,159 @@
+//! `convert_to_hw_regs` for the vec4 pipeline (fp64-align16.md §1.4, §3.2, §4, §9): places
+//! every VGRF in GRFs (`register_allocation`), reads ATTR and UNIFORM operands from the
+//! thread payload (`crate::payload`), and encodes each Align16 operand as hardware does —
+//! the role of Mesa's register allocator, `convert_to_hw_regs` with `apply_logical_swizzle`,
+//! and the generator's NibCtrl, which is why the DF encoding bugs of the zoo surface here.
+//!
+//! * A 32-bit Align16 source keeps its swizzle; VertStride 4 steps from vertex 0's vec4 to
+//!   vertex 1's, VertStride 0 (uniforms: one vec4 for both vertices) replicates.
+//! * A 64-bit Align16 source gets the hardware swizzle, sub-register and VertStride of
+//!   `df_region::apply_logical_swizzle` (§1.4 table, the Gen7 VertStride-0 Z/W access).
+//! * Align16 destinations keep their writemask (DF masks are per DF component, §2).
+//! * Align1 operands (PICK/SET, the DF conversions, split temporaries) get an ordinary
+//!   `<V;W,H>` region.
+//! * An exec-4 piece keeps its group: the generator's NibCtrl (§4), without which both
+//!   vertices' pieces would run with vertex 0's channel enables.
+
+use super::df_region::{apply_logical_swizzle, is_supported_64bit_region};
+use super::register_allocation::assign;
+use crate::inst::Inst;
+use crate::passes::fixed_operand;
+use crate::payload::PayloadLayout;
+use crate::pipeline::{CompileOptions, note};
+use crate::program::Program;
+use crate::reg::{REG_SIZE, Reg, RegKind, Region};
+
+/// Rewrite kinds this pass notes, most specific first.
+pub const REWRITES: &[&str] = &[
+    "df-zw-second-half",
+    "df-vstride0",
+    "df-native-swizzle",
+    "nibctrl",
+    "allocate",
+];
+
+/// Where a virtual operand's first byte lies in the GRF file, and whether every vertex
+/// reads it alike (a uniform, VertStride 0).
+fn place(reg: &Reg, starts: &[Option<u32>], layout: &PayloadLayout) -> Option<(u32, bool)> {
+    match reg.kind {
+        RegKind::Vgrf { nr, offset, .. } => {
+            Some((starts.get(nr as usize).copied().flatten()? * REG_SIZE + offset, false))
+        }
+        RegKind::Attr { nr, offset, .. } => {
+            Some((*layout.attr_bases.get(nr as usize)? as u32 + offset, false))
+        }
+        RegKind::Uniform { nr, offset } => {
+            Some((layout.uniform_base as u32 + nr * 4 + offset, true))
+        }
+        _ => None,
+    }
+}
+
+/// An Align1 operand at `byte`.
+fn align1(reg: &Reg, byte: u32, uniform: bool, exec: u32, is_dst: bool) -> Reg {
+    let stride = match reg.kind {
+        RegKind::Vgrf { stride, .. } | RegKind::Attr { stride, .. } if !uniform => stride as u32,
+        _ => 0,
+    };
+    Reg {
+        kind: fixed_operand(byte, stride, reg.ty, exec, is_dst).kind,
+        ..*reg
+    }
+}
+
+/// An Align16 fixed GRF at `byte` with VertStride `v`, keeping the operand's modifiers.
+fn align16(reg: &Reg, byte: u32, v: u8) -> Reg {
+    Reg {
+        kind: RegKind::Fixed {
+            nr: (byte / REG_SIZE) as u16,
+            subnr: (byte % REG_SIZE) as u8,
+            region: Region::align16(v),
+        },
+        ..*reg
+    }
+}
+
+/// Encodes source `arg` of the Align16 instruction `inst` at `byte`.
+fn align16_src(
+    inst: &Inst,
+    arg: usize,
+    byte: u32,
+    uniform: bool,
+    p: &Program,
+    opts: &CompileOptions,
+) -> Reg {
+    let reg = &inst.srcs[arg];
+    let v = if uniform { 0 } else { 4 };
+    if reg.ty.size() < 8 {
+        return align16(reg, byte, v);
+    }
+    let info = p.device.info();
+    let supported = is_supported_64bit_region(inst, arg, info, opts);
+    let at_byte16 = byte % REG_SIZE == 16;
+    let hw = apply_logical_swizzle(reg.swizzle, supported, at_byte16, info, opts);
+    let byte = byte + if hw.second_half { 16 } else { 0 };
+    note(if hw.second_half {
+        "df-zw-second-half"
+    } else if hw.vstride0 {
+        "df-vstride0"
+    } else {
+        "df-native-swizzle"
+    });
+    align16(reg, byte, if hw.vstride0 { 0 } else { v }).swizzled(hw.swizzle)
+}
+
+/// Rewrites every operand of `inst` to hardware form.
+fn convert(
+    inst: &mut Inst,
+    starts: &[Option<u32>],
+    layout: &PayloadLayout,
+    p: &Program,
+    opts: &CompileOptions,
+) {
+    let exec = inst.exec_size as u32;
+    let original = inst.clone();
+    for arg in 0..inst.srcs.len() {
+        let Some((byte, uniform)) = place(&inst.srcs[arg], starts, layout) else {
+            continue;
+        };
+        inst.srcs[arg] = if inst.is_align16() {
+            align16_src(&original, arg, byte, uniform, p, opts)
+        } else {
+            align1(&inst.srcs[arg], byte, uniform, exec, false)
+        };
+    }
+    if let Some((byte, _)) = place(&inst.dst, starts, layout) {
+        inst.dst = if inst.is_align16() {
+            align16(&inst.dst, byte, 4)
+        } else {
+            align1(&inst.dst, byte, false, exec, true)
+        };
+    }
+    let df = std::iter::once(&inst.dst)
+        .chain(&inst.srcs)
+        .any(|r| r.ty.size() == 8);
+    if inst.exec_size == 4 && inst.group != 0 && df {
+        note("nibctrl");
+        if crate::zoo!(opts, DfSplitNoNibctrl) {
+            inst.group = 0;
+        }
+    }
+}
+
+/// Runs the pass; progress when any operand was converted.
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+    let layout = PayloadLayout::new(p);
+    let starts = assign(p, layout.regs as u32, opts)?;
+    if starts.iter().any(Option::is_some) {
+        note("allocate");
+    }
+    let before = p.clone();
+    let mut blocks = std::mem::take(&mut p.blocks);
+    for block in &mut blocks {
+        for inst in &mut block.insts {
+            convert(inst, &starts, &layout, &before, opts);
+        }
+    }
+    p.blocks = blocks;
+    Ok(*p != before)
+}
