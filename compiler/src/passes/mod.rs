@@ -67,7 +67,7 @@ pub fn rewrite_kinds(name: &str) -> &'static [&'static str] {
         "lower_broadcast" => lower_broadcast::REWRITES,
         "schedule_post_ra" => schedule_post_ra::REWRITES,
         "opt_register_coalesce" => opt_register_coalesce::REWRITES,
-        _ => &[],
+        other => vec4::rewrite_kinds(other).unwrap_or(&[]),
     }
 }
 

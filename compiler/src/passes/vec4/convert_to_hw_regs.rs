@@ -14,23 +14,48 @@
 //! * An exec-4 piece keeps its group: the generator's NibCtrl (§4), without which both
 //!   vertices' pieces would run with vertex 0's channel enables.
 
-use super::df_region::{apply_logical_swizzle, is_supported_64bit_region};
+use super::df_region::{HwSwizzle, apply_logical_swizzle, is_supported_64bit_region};
 use super::register_allocation::assign;
 use crate::inst::Inst;
 use crate::passes::fixed_operand;
 use crate::payload::PayloadLayout;
 use crate::pipeline::{CompileOptions, note};
 use crate::program::Program;
-use crate::reg::{REG_SIZE, Reg, RegKind, Region};
+use crate::reg::{REG_SIZE, Reg, RegKind, Region, Swizzle};
 
-/// Rewrite kinds this pass notes, most specific first.
+/// Rewrite kinds this pass notes, most specific first: the DF encodings by kind of
+/// operand, NibCtrl pieces, a source dying under a compressed instruction (where the
+/// allocator's hazard rule matters), then the plain encodings.
 pub const REWRITES: &[&str] = &[
-    "df-zw-second-half",
-    "df-vstride0",
-    "df-native-swizzle",
+    "df-writemask-xy-zw",
+    "df-uniform-whole",
+    "df-uniform-zw",
+    "df-zw-pair",
+    "df-zw-single",
     "nibctrl",
+    "compressed-src-dies",
+    "df-native-nonidentity",
+    "df-vstride0",
+    "df-native-identity",
     "allocate",
 ];
+
+/// The rewrite kind of a DF source with logical swizzle `logical` encoded as `hw`.
+fn df_kind(logical: Swizzle, uniform: bool, hw: &HwSwizzle) -> &'static str {
+    let comps = logical.comps();
+    let single = comps.iter().all(|&k| k == comps[0]);
+    let reads_zw = comps.iter().any(|&k| k >= 2);
+    match () {
+        // Only a uniform taken as supported although it reads z/w (§1.5) is whole here.
+        _ if uniform && reads_zw && !single => "df-uniform-whole",
+        _ if uniform && hw.second_half => "df-uniform-zw",
+        _ if !uniform && comps[0] >= 2 && !single => "df-zw-pair",
+        _ if !uniform && comps[0] >= 2 => "df-zw-single",
+        _ if hw.vstride0 || uniform => "df-vstride0",
+        _ if logical.is_identity() => "df-native-identity",
+        _ => "df-native-nonidentity",
+    }
+}
 
 /// Where a virtual operand's first byte lies in the GRF file, and whether every vertex
 /// reads it alike (a uniform, VertStride 0).
@@ -92,13 +117,7 @@ fn align16_src(
     let at_byte16 = byte % REG_SIZE == 16;
     let hw = apply_logical_swizzle(reg.swizzle, supported, at_byte16, info, opts);
     let byte = byte + if hw.second_half { 16 } else { 0 };
-    note(if hw.second_half {
-        "df-zw-second-half"
-    } else if hw.vstride0 {
-        "df-vstride0"
-    } else {
-        "df-native-swizzle"
-    });
+    note(df_kind(reg.swizzle, uniform, &hw));
     align16(reg, byte, if hw.vstride0 { 0 } else { v }).swizzled(hw.swizzle)
 }
 
@@ -121,6 +140,10 @@ fn convert(
         } else {
             align1(&inst.srcs[arg], byte, uniform, exec, false)
         };
+    }
+    let mask = inst.dst.writemask.0 & 0xf;
+    if inst.is_align16() && inst.dst.ty.size() == 8 && (mask == 0b0011 || mask == 0b1100) {
+        note("df-writemask-xy-zw");
     }
     if let Some((byte, _)) = place(&inst.dst, starts, layout) {
         inst.dst = if inst.is_align16() {

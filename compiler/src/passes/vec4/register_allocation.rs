@@ -72,10 +72,27 @@ fn hazards(p: &Program, opts: &CompileOptions) -> Vec<(u32, u32)> {
         .collect()
 }
 
+/// Notes `compressed-src-dies` when an instruction writing more than one GRF reads a VGRF
+/// whose range ends there: the case the hazard rule exists for.
+fn note_dying_sources(p: &Program, ranges: &[Option<(usize, usize)>]) {
+    for (ip, inst) in p.insts().enumerate() {
+        let dies = inst.srcs.iter().any(|s| match s.kind {
+            RegKind::Vgrf { nr, .. } => {
+                inst.dst != *s && ranges.get(nr as usize).copied().flatten().map(|r| r.1) == Some(ip)
+            }
+            _ => false,
+        });
+        if dies && inst.size_written() > crate::reg::REG_SIZE {
+            crate::pipeline::note("compressed-src-dies");
+        }
+    }
+}
+
 /// The first GRF of each VGRF (`None` for VGRFs no instruction touches), placed from GRF
 /// `first` on.
 pub fn assign(p: &Program, first: u32, opts: &CompileOptions) -> Result<Vec<Option<u32>>, String> {
     let ranges = ranges(p);
+    note_dying_sources(p, &ranges);
     let hazards = hazards(p, opts);
     let interferes = |a: usize, b: usize| {
         let (Some(x), Some(y)) = (ranges[a], ranges[b]) else {
