@@ -80,3 +80,44 @@ fn dce_keeps_set_low_under_a_set_high_of_the_same_register() {
     );
     expect_unchanged(opt_dead_code_eliminate::run, &input);
 }
+
+use compiler::passes::vec4::opt_copy_propagation;
+
+#[test]
+fn copy_propagation_composes_swizzles() {
+    let input = vec4_program(
+        "hsw",
+        "mov(8) v1:F, attr0.wzyx:F { Align16 }
+         add(8) v2:F, v1.xxyy:F, attr1:F { Align16 }
+         mov(4) v3:DF, attr0:DF { Align16 }
+         add(4) v4:DF, v3.yxwz:DF, attr1:DF { Align16 }",
+    );
+    expect_rewrite(
+        opt_copy_propagation::run,
+        &input,
+        "mov(8) v1:F, attr0.wzyx:F { Align16 }
+         add(8) v2:F, attr0.wwzz:F, attr1.xyzw:F { Align16 }
+         mov(4) v3:DF, attr0.xyzw:DF { Align16 }
+         add(4) v4:DF, attr0.yxwz:DF, attr1.xyzw:DF { Align16 }",
+    );
+}
+
+#[test]
+fn copy_propagation_keeps_the_section_6_rejections() {
+    // An exec-8 DF use reads two GRFs; an exec-4 use of a 32-bit uniform; a DF constant;
+    // a value of another type size; a value at a 16-byte offset.
+    let input = vec4_program(
+        "hsw",
+        "mov(8) v1:DF, attr0:DF { Align16 }
+         add(8) v2:DF, v1:DF, attr1:DF { Align16 }
+         mov(4) v3:F, u0:F { Align16 }
+         add(4) v4:F, v3:F, attr1:F { Align16 }
+         mov(4) v5:DF, 1.0:DF { Align16 }
+         add(4) v6:DF, v5:DF, attr1:DF { Align16 }
+         mov(4) v7:UD, attr0:UD { Align16 }
+         add(4) v0:DF, v7:DF, attr1:DF { Align16 }
+         mov(4) v3:F, attr0+16:F { Align16 }
+         add(4) v4:F, v3:F, attr1:F { Align16 }",
+    );
+    expect_unchanged(opt_copy_propagation::run, &input);
+}

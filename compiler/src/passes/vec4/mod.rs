@@ -6,6 +6,7 @@ pub mod convert_to_hw_regs;
 pub mod df_region;
 pub mod lower_df_conversions;
 pub mod lower_simd_width;
+pub mod opt_copy_propagation;
 pub mod opt_cse;
 pub mod opt_dead_code_eliminate;
 pub mod register_allocation;
@@ -28,6 +29,10 @@ const LOWER_DF_CONVERSIONS: Pass = Pass {
 const DCE: Pass = Pass {
     name: "vec4_opt_dead_code_eliminate",
     run: opt_dead_code_eliminate::run,
+};
+const COPY_PROPAGATION: Pass = Pass {
+    name: "vec4_opt_copy_propagation",
+    run: opt_copy_propagation::run,
 };
 const CSE: Pass = Pass {
     name: "vec4_opt_cse",
@@ -53,6 +58,7 @@ pub fn rewrite_kinds(name: &str) -> Option<&'static [&'static str]> {
         "lower_df_conversions" => lower_df_conversions::REWRITES,
         "vec4_opt_dead_code_eliminate" => opt_dead_code_eliminate::REWRITES,
         "vec4_opt_cse" => opt_cse::REWRITES,
+        "vec4_opt_copy_propagation" => opt_copy_propagation::REWRITES,
         "vec4_lower_simd_width" => lower_simd_width::REWRITES,
         "scalarize_df" => scalarize_df::REWRITES,
         "convert_to_hw_regs" => convert_to_hw_regs::REWRITES,
@@ -77,18 +83,19 @@ pub fn mandatory() -> Vec<Stage> {
 }
 
 /// The vec4 optimising pipeline (§9): the mandatory lowering with the optimisation loop
-/// (DCE, CSE) after the emit-time steps, and CSE and DCE again after the SIMD split. Mesa
-/// runs copy propagation and DCE there; CSE also runs here because the split is where
-/// instructions of different groups appear (§6, 8f39b3668a), so the group restriction is
-/// exercised. This model has no vec4 copy propagation.
+/// (DCE, copy propagation, CSE — the loop's passes this model has) after the emit-time
+/// steps, and copy propagation and DCE again after the SIMD split, as Mesa runs them. CSE
+/// also runs there: the split is where instructions of different groups appear (§6,
+/// 8f39b3668a), so its group restriction is exercised.
 pub fn optimising() -> Vec<Stage> {
     use Stage::{Fixpoint, Once};
-    const OPT_LOOP: &[Pass] = &[DCE, CSE];
+    const OPT_LOOP: &[Pass] = &[DCE, COPY_PROPAGATION, CSE];
     vec![
         Once(SETUP_IMM_DF),
         Once(LOWER_DF_CONVERSIONS),
         Fixpoint(OPT_LOOP),
         Once(LOWER_SIMD_WIDTH),
+        Once(COPY_PROPAGATION),
         Once(CSE),
         Once(DCE),
         Once(SCALARIZE_DF),
