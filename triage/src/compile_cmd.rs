@@ -295,6 +295,28 @@ pub fn describe_difference(d: &Difference) -> String {
         } => {
             format!("thread {thread} rt{target} ch{channel}: unexpected write {write}")
         }
+        Difference::Output {
+            thread,
+            slot,
+            vertex,
+            write,
+            component,
+            expected,
+            expected_defined,
+            actual,
+        } => format!(
+            "thread {thread} output slot {slot} vertex {vertex} write {write} component {component}: expected {} got {}",
+            show(*expected, *expected_defined),
+            actual.map_or("nothing".into(), |(v, m)| show(v, m))
+        ),
+        Difference::ExtraOutput {
+            thread,
+            slot,
+            vertex,
+            write,
+        } => {
+            format!("thread {thread} output slot {slot} vertex {vertex}: unexpected write {write}")
+        }
         Difference::Buffer {
             surface,
             offset,
