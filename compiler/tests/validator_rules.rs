@@ -489,12 +489,14 @@ fn vec4_stage() {
         prog("hsw", 8, "mov(8) g4.xz:F, g6<4>.zwxy:F { Align16 }"),
         prog("hsw", 8, "mov(8) v0.xz:F, attr0.zwxy:F { Align16 }"),
     );
-    // A vec4 uniform reads four components: u4 as DF reaches past 8 uniforms.
+    // A vec4 uniform reads up to the highest component its swizzle names: with 8
+    // uniforms (32 bytes) a double at u6 fits, W of a dvec4 at u4 does not.
     case(
         Rule::UniformOutOfBounds,
-        vs("mov(8) v1:DF, u0.xyzw:DF { Align16 }"),
-        vs("mov(8) v1:DF, u4.xxxx:DF { Align16 }"),
+        vs("mov(8) v1:DF, u6.xxxx:DF { Align16 }"),
+        vs("mov(8) v1:DF, u4.wwww:DF { Align16 }"),
     );
+    assert!(validate(&vs("mov(8) v1:DF, u0.xyzw:DF { Align16 }")).is_empty());
 }
 
 #[test]

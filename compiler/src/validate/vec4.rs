@@ -91,7 +91,7 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
                 );
             }
             RegKind::Uniform { nr, offset }
-                if nr as u64 * 4 + offset as u64 + vec4_bytes as u64 > p.uniforms as u64 * 4 =>
+                if uniform_end(reg, nr, offset) > p.uniforms as u64 * 4 =>
             {
                 r.add(
                     Rule::UniformOutOfBounds,
@@ -99,7 +99,7 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
                     format!(
                         "the vec4 uniform `{}` reads push-constant bytes up to {} of {}",
                         crate::text::print_reg(reg),
-                        nr as u64 * 4 + offset as u64 + vec4_bytes as u64,
+                        uniform_end(reg, nr, offset),
                         p.uniforms as u64 * 4
                     ),
                 );
@@ -107,6 +107,13 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
             _ => {}
         }
     }
+}
+
+/// The byte after the last push-constant byte a vec4 uniform reads: up to the highest
+/// component its swizzle names (a `double` read `.xxxx` takes 8 bytes, a dvec4 `.xyzw` 32).
+fn uniform_end(reg: &Reg, nr: u32, offset: u32) -> u64 {
+    let top = reg.swizzle.comps().into_iter().max().unwrap_or(0) as u64;
+    nr as u64 * 4 + offset as u64 + (top + 1) * reg.ty.size() as u64
 }
 
 /// Output slots a vertex has (Mesa's VARYING_SLOT_MAX is larger; 32 is plenty for a model).
