@@ -139,6 +139,11 @@ pub enum MsgKind {
     ScratchWrite,
     /// Sampler: one 2-D sample from texture `surface`, four components back.
     Sample { surface: u8 },
+    /// Vec4-stage URB write (the hardware form of `urb_write_logical`, SIMD4x2): a header
+    /// register, then one register per output slot from `slot` on, vertex 0's four dwords
+    /// in bytes 0–15 and vertex 1's in 16–31 (a dvec4 output is two such slots, x,y then
+    /// z,w). Nothing comes back.
+    UrbWrite { slot: u8 },
 }
 
 /// Message descriptor of a hardware SEND.
@@ -277,7 +282,8 @@ impl Inst {
         self.srcs.get(i).and_then(|s| s.imm_bits())
     }
 
-    /// Components per channel moved by a message (1..=4 for the logical sends).
+    /// Components per channel moved by a message (1..=4 for the logical sends; for
+    /// `urb_write_logical`, the number of vec4 values, also 1..=4 per message).
     /// Out-of-range counts (which the validator reports) are clamped to 1..=4 here so that
     /// size arithmetic stays meaningful.
     pub fn message_components(&self) -> u32 {
@@ -286,6 +292,7 @@ impl Inst {
             Opcode::UntypedReadLogical => self.imm_src(2).unwrap_or(1),
             Opcode::UntypedWriteLogical => self.imm_src(3).unwrap_or(1),
             Opcode::TexLogical => 4,
+            Opcode::UrbWriteLogical => self.imm_src(2).unwrap_or(1),
             _ => 1,
         };
         count.clamp(1, 4) as u32
@@ -344,7 +351,9 @@ impl Inst {
         let n = self.exec_size as u32;
         match (self.op, i) {
             (Opcode::LoadPayload, i) if i < self.header_size as usize => REG_SIZE,
-            (Opcode::FbWriteLogical, 0) => self.message_components() * self.component_bytes(src),
+            (Opcode::FbWriteLogical | Opcode::UrbWriteLogical, 0) => {
+                self.message_components() * self.component_bytes(src)
+            }
             (Opcode::UntypedWriteLogical, 1) => {
                 self.message_components() * self.component_bytes(src)
             }

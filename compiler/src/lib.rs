@@ -26,6 +26,6 @@ pub use device::Device;
 pub use inputs::{Inputs, Value};
 pub use inst::Inst;
 pub use opcode::Opcode;
-pub use program::Program;
+pub use program::{Program, Stage};
 pub use reg::Reg;
 pub use types::Type;

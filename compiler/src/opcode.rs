@@ -68,6 +68,15 @@ pub enum Opcode {
     ScratchRead,
     ScratchWrite,
     TexLogical,
+    /// The vec4 stage's output message (`stage vs`, a model of Mesa's VS URB write with
+    /// EOT): `urb_write_logical(8) null:UD, DATA, SLOT:UD, COUNT:UD`. It writes `COUNT`
+    /// consecutive vec4 values of DATA, laid out as a vec4 VGRF of DATA's type
+    /// (fp64-align16.md §1.1: a 32-bit vec4 is one register, vertex 0 in bytes 0–15 and
+    /// vertex 1 in 16–31; a dvec4 is two registers, one per vertex), to the output slots
+    /// from `SLOT` on; a dvec4 takes two slots (x,y then z,w), as Mesa's 64-bit outputs do.
+    /// Channel `c` of the instruction is component `c % 4` of vertex `c / 4`: the emulator
+    /// records each enabled vertex's components per slot (`emu::result::UrbWrite`).
+    UrbWriteLogical,
     /// `SHADER_OPCODE_FIND_LIVE_CHANNEL` (brw-backend.md §1.1): the index, relative to the
     /// instruction's group, of the first channel of its `exec_size` channels that the
     /// current execution mask enables (§9.2: dispatched, not parked by control flow or
@@ -114,7 +123,7 @@ pub enum Opcode {
 }
 
 /// Every opcode with its printed name (Mesa's `brw_instruction_name` spelling where one exists).
-pub const OPCODE_NAMES: [(Opcode, &str); 72] = [
+pub const OPCODE_NAMES: [(Opcode, &str); 73] = [
     (Opcode::Mov, "mov"),
     (Opcode::Sel, "sel"),
     (Opcode::Not, "not"),
@@ -169,6 +178,7 @@ pub const OPCODE_NAMES: [(Opcode, &str); 72] = [
     (Opcode::ScratchRead, "scratch_read"),
     (Opcode::ScratchWrite, "scratch_write"),
     (Opcode::TexLogical, "tex_logical"),
+    (Opcode::UrbWriteLogical, "urb_write_logical"),
     (Opcode::FindLiveChannel, "find_live_channel"),
     (Opcode::Broadcast, "broadcast"),
     (Opcode::PickLow32, "pick_low_32bit"),
@@ -232,6 +242,8 @@ impl Opcode {
             ScratchWrite => 2,
             // u, v, surface (imm)
             TexLogical => 3,
+            // data, first output slot (imm), vec4 value count (imm)
+            UrbWriteLogical => 3,
             // value, channel index
             Broadcast => 2,
             FindLiveChannel => 0,
@@ -277,6 +289,7 @@ impl Opcode {
                 | UntypedReadLogical
                 | UntypedWriteLogical
                 | TexLogical
+                | UrbWriteLogical
         )
     }
 
@@ -291,6 +304,7 @@ impl Opcode {
                 | ScratchRead
                 | ScratchWrite
                 | TexLogical
+                | UrbWriteLogical
                 | Send
         )
     }
@@ -317,7 +331,10 @@ impl Opcode {
 
     /// Operations that may end the thread.
     pub fn can_eot(self) -> bool {
-        matches!(self, Opcode::Send | Opcode::FbWriteLogical)
+        matches!(
+            self,
+            Opcode::Send | Opcode::FbWriteLogical | Opcode::UrbWriteLogical
+        )
     }
 
     /// Operations with effects beyond their destination (never dead code).
@@ -325,7 +342,7 @@ impl Opcode {
         use Opcode::*;
         matches!(
             self,
-            FbWriteLogical | UntypedWriteLogical | ScratchWrite | Send
+            FbWriteLogical | UntypedWriteLogical | ScratchWrite | UrbWriteLogical | Send
         ) || self.is_control_flow()
     }
 

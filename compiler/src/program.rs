@@ -13,10 +13,83 @@ pub struct Block {
     pub insts: Vec<Inst>,
 }
 
+/// The kind of shader a program is, which decides how its channels, inputs and outputs are
+/// laid out.
+///
+/// * `Fragment` (the default, no header line): Mesa's scalar (brw/fs) model — one channel
+///   per pixel, ATTR/UNIFORM read per channel / as scalars, output by `fb_write_logical`.
+/// * `Vertex` (`stage vs`): Mesa's vec4 backend (fp64-align16.md §1.1), SIMD4x2 dispatch:
+///   dispatch width 8 = two vertices × four components, channel `c` is component `c % 4`
+///   of vertex `c / 4`. A 32-bit vec4 VGRF/ATTR value is one register (vertex 0 in bytes
+///   0–15, vertex 1 in 16–31), a dvec4 two (vertex 0 in the first, vertex 1 in the second);
+///   uniforms are vec4 slots (slot `k` = `u<4k>`, 16 bytes; a dvec3/dvec4 takes two);
+///   Align16 swizzles and writemasks on these virtual operands count components of the
+///   operand's own type. Output goes through `urb_write_logical`. A thread runs vertex 0
+///   alone (dispatch mask `0x0f`) or both (`0xff`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize, Arbitrary)]
+pub enum Stage {
+    #[default]
+    Fragment,
+    Vertex,
+}
+
+impl Stage {
+    /// The word of the `stage` header line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Fragment => "fs",
+            Stage::Vertex => "vs",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Stage> {
+        match name {
+            "fs" => Some(Stage::Fragment),
+            "vs" => Some(Stage::Vertex),
+            _ => None,
+        }
+    }
+
+    /// Whether this is the vec4 (SIMD4x2, Align16) stage.
+    pub fn is_vec4(self) -> bool {
+        self == Stage::Vertex
+    }
+
+    /// Why `device` cannot run programs of this stage, if it cannot. The vec4 stage is
+    /// modelled on Gen7/7.5 only (ivb, byt, hsw): the parts whose vertex shaders Mesa's vec4
+    /// backend compiles with FP64 (fp64-align16.md §8 and the series it describes). Gen4–6
+    /// have no DF; from Gfx8 Mesa compiles vertex shaders with the scalar backend, and
+    /// Align16 is gone on Gfx11+ (eu-hardware.md §1.3). `check --all-devices` skips such a
+    /// device with this reason; the validator reports it (`vec4-stage`).
+    pub fn unsupported_on(self, device: Device) -> Option<&'static str> {
+        let verx10 = device.info().verx10;
+        match self {
+            Stage::Fragment => None,
+            Stage::Vertex if verx10 < 70 => {
+                Some("the vec4 stage is modelled on Gen7/7.5 only (no FP64 before Gen7)")
+            }
+            Stage::Vertex if verx10 >= 80 => Some(
+                "the vec4 stage is modelled on Gen7/7.5 only (Gfx8+ vertex shaders use the scalar backend; no Align16 on Gfx11+)",
+            ),
+            Stage::Vertex => None,
+        }
+    }
+}
+
+/// Components of a vec4 (channels per vertex) in the vec4 stage.
+pub const VEC4_COMPONENTS: u32 = 4;
+
+/// Dispatch masks a vec4-stage thread may start with: vertex 0 alone, or both vertices.
+pub const VEC4_DISPATCH_MASKS: [u32; 2] = [0x0f, 0xff];
+
 /// A program as every stage of the pipeline sees it.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Arbitrary)]
 pub struct Program {
     pub device: Device,
+    /// Fragment (scalar) or vertex (vec4) program; see [`Stage`].
+    #[serde(default)]
+    #[arbitrary(default)]
+    pub stage: Stage,
     /// Dispatch width: 8, 16 or 32 channels per thread.
     pub dispatch_width: u8,
     /// Packed dispatch (brw-backend.md §9.2, `brw_stage_has_packed_dispatch`; compute
@@ -100,6 +173,7 @@ impl Program {
     pub fn new(device: Device, dispatch_width: u8) -> Program {
         Program {
             device,
+            stage: Stage::Fragment,
             dispatch_width,
             packed_dispatch: false,
             threads: 1,

@@ -41,6 +41,22 @@ fn skl16(body: &str) -> Program {
     prog("skl", 16, body)
 }
 
+/// A vec4-stage (`stage vs`) program on `target` with dispatch `dispatch`: eight uniforms
+/// (two vec4 slots, one dvec4), a dvec4 attribute, a vec4 VGRF `v0` and a dvec4 VGRF `v1`.
+fn vs_on(target: &str, dispatch: u32, body: &str) -> Program {
+    let text = format!(
+        "eu 1\ntarget {target}\nstage vs\ndispatch {dispatch}\nthreads 1\nuniforms 8\n\
+         attr attr0 2\nvgrf v0 1\nvgrf v1 2\nSTART B0\n{body}\nEND B0\n"
+    );
+    let mut p = parse_program(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    p.resplit();
+    p
+}
+
+fn vs(body: &str) -> Program {
+    vs_on("hsw", 8, body)
+}
+
 #[test]
 fn dispatch_width() {
     case(
@@ -438,6 +454,79 @@ fn scratch_out_of_bounds() {
     );
 }
 
+#[test]
+fn vec4_stage() {
+    let body = "add(8) v1.xz:DF, attr0.zwxy:DF, u0.yyyy:DF { Align16 }";
+    for target in ["ivb", "byt", "hsw"] {
+        assert!(validate(&vs_on(target, 8, body)).is_empty(), "{target}");
+    }
+    // Devices the stage is not modelled on (no FP64 before Gen7, scalar VS from Gfx8).
+    case(Rule::Vec4Stage, vs(body), vs_on("skl", 8, body));
+    case(Rule::Vec4Stage, vs(body), vs_on("g45", 8, body));
+    // SIMD4x2 is 8 channels.
+    case(Rule::Vec4Stage, vs(body), vs_on("hsw", 16, body));
+    // One vertex (4) or both (8), nothing else.
+    case(
+        Rule::Vec4Stage,
+        vs("mov(4) v0+16:F, attr0+32:F { Align16 }"),
+        vs("mov(2) v0:F, attr0:F { Align16 }"),
+    );
+    // A whole vec4 of the operand's type: a DF operand at byte 16 splits one.
+    case(
+        Rule::Vec4Stage,
+        vs("mov(4) v1+32:DF, attr0.yxwz:DF { Align16 }"),
+        vs("mov(4) v1+16:DF, attr0.yxwz:DF { Align16 }"),
+    );
+    // No pixels to write.
+    case(
+        Rule::Vec4Stage,
+        vs("urb_write_logical(8) null:UD, v0:F, 0:UD, 1:UD { EOT }"),
+        vs("fb_write_logical(8) null:UD, v0:F, 4:UD, 0:UD { EOT }"),
+    );
+    // A fragment program has no vec4 components on virtual registers.
+    case(
+        Rule::Vec4Stage,
+        prog("hsw", 8, "mov(8) g4.xz:F, g6<4>.zwxy:F { Align16 }"),
+        prog("hsw", 8, "mov(8) v0.xz:F, attr0.zwxy:F { Align16 }"),
+    );
+    // A vec4 uniform reads up to the highest component its swizzle names: with 8
+    // uniforms (32 bytes) a double at u6 fits, W of a dvec4 at u4 does not.
+    case(
+        Rule::UniformOutOfBounds,
+        vs("mov(8) v1:DF, u6.xxxx:DF { Align16 }"),
+        vs("mov(8) v1:DF, u4.wwww:DF { Align16 }"),
+    );
+    assert!(validate(&vs("mov(8) v1:DF, u0.xyzw:DF { Align16 }")).is_empty());
+}
+
+#[test]
+fn urb_write_form() {
+    let good = || vs("urb_write_logical(8) null:UD, v1:DF, 30:UD, 1:UD { EOT }");
+    for bad in [
+        // only in the vec4 stage
+        prog(
+            "hsw",
+            8,
+            "urb_write_logical(8) null:UD, v0:F, 0:UD, 1:UD { EOT }",
+        ),
+        // both vertices, masked
+        vs("urb_write_logical(4) null:UD, v0:F, 0:UD, 1:UD { EOT }"),
+        vs("urb_write_logical(8) null:UD, v0:F, 0:UD, 1:UD { NoMask EOT }"),
+        // a dvec4 at slot 31 needs slot 32
+        vs("urb_write_logical(8) null:UD, v1:DF, 31:UD, 1:UD { EOT }"),
+        vs("urb_write_logical(8) null:UD, v0:F, 0:UD, 5:UD { EOT }"),
+        vs("urb_write_logical(8) null:UD, v0:F, v0:UD, 1:UD { EOT }"),
+        // data: a whole VGRF register, no modifiers, no swizzle
+        vs("urb_write_logical(8) null:UD, attr0:F, 0:UD, 1:UD { EOT }"),
+        vs("urb_write_logical(8) null:UD, v1+16:F, 0:UD, 1:UD { EOT }"),
+        vs("urb_write_logical(8) null:UD, -v0:F, 0:UD, 1:UD { EOT }"),
+        vs("urb_write_logical(8) null:UD, v0:W, 0:UD, 1:UD { EOT }"),
+        vs("urb_write_logical(8) v1:UD, v0:F, 0:UD, 1:UD { EOT }"),
+    ] {
+        case(Rule::UrbWriteForm, good(), bad);
+    }
+}
+
 /// Every rule has a test above; this keeps the list honest when rules are added.
 #[test]
 fn every_rule_is_covered() {
@@ -607,11 +696,12 @@ fn subgroup_form() {
 #[test]
 fn align16_fields_only_where_align16_reads_them() {
     use compiler::reg::{Swizzle, WriteMask};
-    let good = || skl16("mov(16) v0.xz:F, attr0.zwxy:F { Align16 }");
+    // Virtual operands carry vec4 components only in the vec4 stage (`vec4-stage`).
+    let good = || vs("mov(8) v0.xz:F, attr0.zwxy:F { Align16 }");
     case(
         Rule::Align16Form,
         good(),
-        skl16("mov(16) v0.xz:F, attr0.zwxy:F"),
+        vs("mov(8) v0.xz:F, attr0.zwxy:F"),
     );
     let edit = |f: &dyn Fn(&mut Inst)| {
         let mut p = good();

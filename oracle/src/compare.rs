@@ -30,9 +30,12 @@
 //!
 //! Render-target writes are compared per thread, render target and channel, in the order
 //! each channel was written: splitting a message into SIMD pieces changes how writes are
-//! grouped, not what each channel receives.
+//! grouped, not what each channel receives. Vec4-stage URB writes are compared the same
+//! way per thread, output slot and vertex.
 
-use crate::emu::result::{Outcome, RtWrite, RunResult, StrayTarget, StrayWrite};
+use crate::emu::result::{
+    ChannelColor, Outcome, RtWrite, RunResult, StrayTarget, StrayWrite, UrbWrite,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -57,6 +60,26 @@ pub enum Difference {
         thread: u32,
         target: u8,
         channel: u32,
+        write: usize,
+    },
+    /// A vec4-stage output dword differs: component `component` (0..4, a dword of the
+    /// slot) of `vertex` in output slot `slot`.
+    Output {
+        thread: u32,
+        slot: u8,
+        vertex: u32,
+        /// Which write of this slot and vertex (0 = first).
+        write: usize,
+        component: usize,
+        expected: u32,
+        expected_defined: u8,
+        actual: Option<(u32, u8)>,
+    },
+    /// The compiled run wrote a vertex's output slot the reference did not write (that often).
+    ExtraOutput {
+        thread: u32,
+        slot: u8,
+        vertex: u32,
         write: usize,
     },
     /// A buffer dword differs.
@@ -112,21 +135,84 @@ impl Dword {
     }
 }
 
-/// Per render target and channel, each write's components (borrowed values and masks).
+/// Per render target (or output slot) and channel (or vertex), each write's components
+/// (borrowed values and masks).
 type ChannelWrites<'a> = BTreeMap<(u8, u32), Vec<(&'a [u32], &'a [u8], &'a [u8])>>;
 
-fn per_channel(writes: &[RtWrite]) -> ChannelWrites<'_> {
+/// Groups writes by (target or slot, channel or vertex), keeping their order.
+fn group<'a>(writes: impl Iterator<Item = (u8, &'a ChannelColor)>) -> ChannelWrites<'a> {
     let mut out: ChannelWrites = BTreeMap::new();
-    for w in writes {
-        for ch in &w.channels {
-            out.entry((w.target, ch.channel)).or_default().push((
-                &ch.values,
-                &ch.defined,
-                &ch.float_nan,
-            ));
-        }
+    for (key, ch) in writes {
+        out.entry((key, ch.channel))
+            .or_default()
+            .push((&ch.values, &ch.defined, &ch.float_nan));
     }
     out
+}
+
+fn per_channel(writes: &[RtWrite]) -> ChannelWrites<'_> {
+    group(
+        writes
+            .iter()
+            .flat_map(|w| w.channels.iter().map(move |ch| (w.target, ch))),
+    )
+}
+
+fn per_vertex(writes: &[UrbWrite]) -> ChannelWrites<'_> {
+    group(
+        writes
+            .iter()
+            .flat_map(|w| w.vertices.iter().map(move |ch| (w.slot, ch))),
+    )
+}
+
+/// A key the compiled run wrote more often, and the index of its first extra write.
+type ExtraWrites = ((u8, u32), usize);
+
+/// A component that fails to refine: where (key, write, component) and the two values.
+struct Miss {
+    key: (u8, u32),
+    write: usize,
+    component: usize,
+    expected: u32,
+    expected_defined: u8,
+    actual: Option<(u32, u8)>,
+}
+
+/// Compares grouped writes: every component the reference defines must be refined by the
+/// same write of the same key. Returns the misses, then each key the compiled run wrote
+/// more often, with the index of its first extra write.
+fn compare_grouped(rw: &ChannelWrites, cw: &ChannelWrites) -> (Vec<Miss>, Vec<ExtraWrites>) {
+    let mut misses = vec![];
+    for (key, writes) in rw {
+        let got = cw.get(key);
+        for (i, &write) in writes.iter().enumerate() {
+            for k in 0..write.0.len() {
+                let Some(exp) = component(write, k) else {
+                    continue;
+                };
+                let act = got.and_then(|g| g.get(i)).and_then(|&w| component(w, k));
+                if !act.is_some_and(|a| refines(exp, a)) && exp.defined != 0 {
+                    misses.push(Miss {
+                        key: *key,
+                        write: i,
+                        component: k,
+                        expected: exp.value,
+                        expected_defined: exp.defined,
+                        actual: act.map(|a| (a.value, a.defined)),
+                    });
+                }
+            }
+        }
+    }
+    let extra = cw
+        .iter()
+        .filter_map(|(key, writes)| {
+            let expected = rw.get(key).map_or(0, Vec::len);
+            (writes.len() > expected).then_some((*key, expected))
+        })
+        .collect();
+    (misses, extra)
 }
 
 /// Component `k` of a channel's write as a [`Dword`] (no NaN mark if the run has none).
@@ -191,44 +277,50 @@ pub fn compare(reference: &RunResult, compiled: &RunResult) -> Vec<Difference> {
                 expected: r.eot,
             });
         }
-        let (rw, cw) = (per_channel(&r.rt_writes), per_channel(&c.rt_writes));
-        for ((target, channel), writes) in &rw {
-            let got = cw.get(&(*target, *channel));
-            for (i, &write) in writes.iter().enumerate() {
-                for k in 0..write.0.len() {
-                    let Some(exp) = component(write, k) else {
-                        continue;
-                    };
-                    let (v, d) = (exp.value, exp.defined);
-                    let act = got.and_then(|g| g.get(i)).and_then(|&w| component(w, k));
-                    let actual = act.map(|a| (a.value, a.defined));
-                    let ok = act.is_some_and(|a| refines(exp, a));
-                    if !ok && d != 0 {
-                        out.push(Difference::Color {
-                            thread: t,
-                            target: *target,
-                            channel: *channel,
-                            write: i,
-                            component: k,
-                            expected: v,
-                            expected_defined: d,
-                            actual,
-                        });
-                    }
-                }
-            }
-        }
-        for ((target, channel), writes) in &cw {
-            let expected = rw.get(&(*target, *channel)).map_or(0, Vec::len);
-            if writes.len() > expected {
-                out.push(Difference::ExtraWrite {
+        let (misses, extra) =
+            compare_grouped(&per_channel(&r.rt_writes), &per_channel(&c.rt_writes));
+        out.extend(misses.into_iter().map(|m| Difference::Color {
+            thread: t,
+            target: m.key.0,
+            channel: m.key.1,
+            write: m.write,
+            component: m.component,
+            expected: m.expected,
+            expected_defined: m.expected_defined,
+            actual: m.actual,
+        }));
+        out.extend(
+            extra
+                .into_iter()
+                .map(|((target, channel), write)| Difference::ExtraWrite {
                     thread: t,
-                    target: *target,
-                    channel: *channel,
-                    write: expected,
-                });
-            }
-        }
+                    target,
+                    channel,
+                    write,
+                }),
+        );
+        let (misses, extra) =
+            compare_grouped(&per_vertex(&r.urb_writes), &per_vertex(&c.urb_writes));
+        out.extend(misses.into_iter().map(|m| Difference::Output {
+            thread: t,
+            slot: m.key.0,
+            vertex: m.key.1,
+            write: m.write,
+            component: m.component,
+            expected: m.expected,
+            expected_defined: m.expected_defined,
+            actual: m.actual,
+        }));
+        out.extend(
+            extra
+                .into_iter()
+                .map(|((slot, vertex), write)| Difference::ExtraOutput {
+                    thread: t,
+                    slot,
+                    vertex,
+                    write,
+                }),
+        );
     }
     compare_buffers(reference, compiled, &mut out);
     compare_stray_writes(&reference.stray_writes, &compiled.stray_writes, &mut out);

@@ -237,7 +237,10 @@ pub fn draw(p: &Program, partial_quarters: u64, below: &mut impl FnMut(u64) -> u
     };
     for t in 0..p.threads {
         if below(4) < partial_quarters {
-            let mask = if p.packed_dispatch {
+            let mask = if p.stage.is_vec4() {
+                // Vertex 0 alone or both vertices (compiler::program::Stage).
+                compiler::program::VEC4_DISPATCH_MASKS[below(2) as usize]
+            } else if p.packed_dispatch {
                 // The lowest 1..=width channels (brw-backend.md §9.2).
                 all >> below(width as u64)
             } else {

@@ -95,6 +95,13 @@ fn lanes(differences: &[Difference], dispatch_width: u32) -> &'static str {
             Difference::Color { channel, .. } | Difference::ExtraWrite { channel, .. } => {
                 channels.push(*channel)
             }
+            // Vec4 stage: component k of vertex q is channel 4q + k.
+            Difference::Output {
+                vertex, component, ..
+            } => channels.push(vertex * 4 + *component as u32),
+            Difference::ExtraOutput { vertex, .. } => {
+                channels.extend((0..4).map(|k| vertex * 4 + k))
+            }
             Difference::Outcome { .. } | Difference::Eot { .. } => return "outcome",
             _ => buffer = true,
         }

@@ -94,6 +94,10 @@ fn annotated(p: &Program) -> String {
 pub struct CheckReport {
     /// Validator rules the input itself breaks on this device (then nothing is compiled).
     pub unsupported: Vec<String>,
+    /// Why the program's stage does not exist on this device, if it does not (the vec4
+    /// stage off Gen7/7.5, `compiler::Stage::unsupported_on`): the stated reason a
+    /// retargeted check skips the device.
+    pub stage_unsupported: Option<&'static str>,
     pub verdict: Verdict,
     pub culprit: Option<Culprit>,
     /// Where each input set came from, for the report.
@@ -145,6 +149,7 @@ pub fn check(
     };
     CheckReport {
         unsupported,
+        stage_unsupported: p.stage.unsupported_on(p.device),
         verdict: checked.verdict,
         culprit,
         input_sources: sources,
@@ -295,6 +300,28 @@ pub fn describe_difference(d: &Difference) -> String {
         } => {
             format!("thread {thread} rt{target} ch{channel}: unexpected write {write}")
         }
+        Difference::Output {
+            thread,
+            slot,
+            vertex,
+            write,
+            component,
+            expected,
+            expected_defined,
+            actual,
+        } => format!(
+            "thread {thread} output slot {slot} vertex {vertex} write {write} component {component}: expected {} got {}",
+            show(*expected, *expected_defined),
+            actual.map_or("nothing".into(), |(v, m)| show(v, m))
+        ),
+        Difference::ExtraOutput {
+            thread,
+            slot,
+            vertex,
+            write,
+        } => {
+            format!("thread {thread} output slot {slot} vertex {vertex}: unexpected write {write}")
+        }
         Difference::Buffer {
             surface,
             offset,
@@ -353,6 +380,10 @@ pub fn render_check(
             "{name}: INVALID: breaks {} on its own target {device} (`eufuzz validate` shows where)",
             r.unsupported.join(", ")
         );
+        return out;
+    }
+    if let Some(why) = r.stage_unsupported.filter(|_| retargeted) {
+        let _ = writeln!(out, "{name}: skipped on {device}: {why}");
         return out;
     }
     if !r.unsupported.is_empty() {

@@ -1,6 +1,8 @@
 //! Human-readable rendering of emulator results (deciding happens elsewhere).
 
-use oracle::emu::result::{BufferState, Outcome, RtWrite, RunResult, StrayTarget, StrayWrite};
+use oracle::emu::result::{
+    BufferState, Outcome, RtWrite, RunResult, StrayTarget, StrayWrite, UrbWrite,
+};
 use std::fmt::Write;
 
 /// A dword with undefined bytes shown as `..`, plus its float reading when fully defined
@@ -47,6 +49,46 @@ fn rt_write(out: &mut String, w: &RtWrite) {
             "    ch{:<3} {}",
             ch.channel,
             comps.join(" ").trim_end()
+        );
+    }
+}
+
+/// The two DF readings of a slot's dword pairs, where both dwords are wholly defined
+/// (a dvec4 output slot holds two DFs; a 32-bit vec4 slot reads as noise, which is why the
+/// dwords come first).
+fn df_pairs(values: &[u32], defined: &[u8]) -> String {
+    (0..values.len() / 2)
+        .map(|i| match (defined[2 * i], defined[2 * i + 1]) {
+            (0xf, 0xf) => {
+                let bits = (values[2 * i + 1] as u64) << 32 | values[2 * i] as u64;
+                format!("{:?}", f64::from_bits(bits))
+            }
+            _ => "..".into(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn urb_write(out: &mut String, w: &UrbWrite) {
+    let _ = writeln!(
+        out,
+        "  output slot {}{}:",
+        w.slot,
+        if w.eot { " (EOT)" } else { "" }
+    );
+    for v in &w.vertices {
+        let comps: Vec<String> = v
+            .values
+            .iter()
+            .zip(&v.defined)
+            .map(|(&x, &d)| format!("{:<24}", dword(x, d)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "    vertex {} {}  | as DF: {}",
+            v.channel,
+            comps.join(" ").trim_end(),
+            df_pairs(&v.values, &v.defined)
         );
     }
 }
@@ -107,6 +149,16 @@ pub fn run_table(r: &RunResult) -> String {
         );
         for w in &thread.rt_writes {
             rt_write(&mut out, w);
+        }
+        if !thread.urb_writes.is_empty() {
+            let _ = writeln!(
+                out,
+                "thread {t}: {} output slot write(s)",
+                thread.urb_writes.len()
+            );
+        }
+        for w in &thread.urb_writes {
+            urb_write(&mut out, w);
         }
     }
     for (s, b) in &r.buffers {

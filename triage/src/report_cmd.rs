@@ -96,6 +96,22 @@ fn diff_row(d: &Difference) -> DiffRow {
             expected: dword(*expected, *expected_defined),
             actual: actual.map_or("nothing".into(), |(v, m)| dword(v, m)),
         },
+        Difference::Output {
+            thread,
+            slot,
+            vertex,
+            write,
+            component,
+            expected,
+            expected_defined,
+            actual,
+        } => DiffRow {
+            location: format!(
+                "thread {thread} output slot {slot} vertex {vertex} write {write} component {component}"
+            ),
+            expected: dword(*expected, *expected_defined),
+            actual: actual.map_or("nothing".into(), |(v, m)| dword(v, m)),
+        },
         Difference::Buffer {
             surface,
             offset,

@@ -246,10 +246,13 @@ fn memory_effect(inst: &Inst) -> Option<bool> {
     use crate::inst::MsgKind;
     use Opcode::*;
     match inst.op {
-        FbWriteLogical | UntypedWriteLogical | ScratchWrite => Some(true),
+        FbWriteLogical | UntypedWriteLogical | ScratchWrite | UrbWriteLogical => Some(true),
         UntypedReadLogical | ScratchRead | TexLogical => Some(false),
         Send => inst.desc.map(|d| match d.kind {
-            MsgKind::RtWrite { .. } | MsgKind::UntypedWrite { .. } | MsgKind::ScratchWrite => true,
+            MsgKind::RtWrite { .. }
+            | MsgKind::UntypedWrite { .. }
+            | MsgKind::ScratchWrite
+            | MsgKind::UrbWrite { .. } => true,
             MsgKind::UntypedRead { .. } | MsgKind::ScratchRead | MsgKind::Sample { .. } => false,
         }),
         _ => None,

@@ -6,7 +6,7 @@ use crate::device::{ALL_DEVICES, Device};
 use crate::inputs::{Inputs, TextureFormat, Value};
 use crate::inst::{AccessMode, CMOD_NAMES, Inst, MsgDesc, MsgKind, PRED_NAMES, Predicate};
 use crate::opcode::Opcode;
-use crate::program::{Block, Program};
+use crate::program::{Block, Program, Stage};
 use crate::reg::{ARF_NAMES, COMPONENT_LETTERS, Reg, RegKind, Region, Swizzle, WriteMask};
 use crate::text::print::TEXT_VERSION;
 use crate::text::{Comments, Document};
@@ -817,9 +817,10 @@ fn parse_desc(c: &mut Cursor) -> Result<MsgDesc> {
         "sample" => MsgKind::Sample {
             surface: get("surface")?,
         },
+        "urb_write" => MsgKind::UrbWrite { slot: get("slot")? },
         other => {
             return c.err(format!(
-                "unknown message kind `{other}`: expected rt_write, untyped_read, untyped_write, scratch_read, scratch_write or sample"
+                "unknown message kind `{other}`: expected rt_write, untyped_read, untyped_write, scratch_read, scratch_write, sample or urb_write"
             ));
         }
     };
@@ -1229,6 +1230,7 @@ fn edges_text(edges: &[Edge], succ: bool) -> String {
 struct Header {
     version: Option<u32>,
     device: Option<Device>,
+    stage: Option<Stage>,
     dispatch: Option<u8>,
     packed_dispatch: Option<bool>,
     threads: Option<u32>,
@@ -1261,6 +1263,16 @@ fn parse_header_line(c: &mut Cursor, w: &str, h: &mut Header, p: &mut Program) -
                 ));
             };
             once(c, &mut h.device, d, "target")?;
+        }
+        "stage" => {
+            let at = c.pos;
+            let name = c.expect_word("a stage name")?;
+            let Some(stage) = Stage::from_name(name) else {
+                c.pos = at;
+                c.skip_ws();
+                return c.err(format!("unknown stage `{name}`: expected fs or vs"));
+            };
+            once(c, &mut h.stage, stage, "stage")?;
         }
         "dispatch" => {
             let n = c.number("dispatch width")?;
@@ -1303,7 +1315,7 @@ fn parse_header_line(c: &mut Cursor, w: &str, h: &mut Header, p: &mut Program) -
         other => {
             c.pos -= other.len();
             return c.err(format!(
-                "unknown header line `{other}`: expected target, dispatch, packed_dispatch, threads, uniforms, scratch, attr, vgrf, START or INPUTS"
+                "unknown header line `{other}`: expected target, stage, dispatch, packed_dispatch, threads, uniforms, scratch, attr, vgrf, START or INPUTS"
             ));
         }
     }
@@ -1496,6 +1508,7 @@ pub fn parse_document(text: &str) -> Result<Document> {
         .dispatch
         .ok_or_else(|| eof("missing `dispatch WIDTH` line".into()))?;
     p.packed_dispatch = h.packed_dispatch.unwrap_or(false);
+    p.stage = h.stage.unwrap_or_default();
     p.threads = h.threads.unwrap_or(1);
     p.uniforms = h.uniforms.unwrap_or(0);
     p.scratch_size = h.scratch.unwrap_or(0);

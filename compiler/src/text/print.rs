@@ -8,7 +8,7 @@
 use crate::cfg::{Cfg, EdgeKind};
 use crate::inputs::{Inputs, Value};
 use crate::inst::{AccessMode, Inst, MsgDesc, MsgKind};
-use crate::program::Program;
+use crate::program::{Program, Stage};
 use crate::reg::{Arf, Reg, RegKind, Region};
 use crate::text::{Comments, Document};
 use crate::types::{Type, vf_to_f32};
@@ -56,6 +56,9 @@ fn print_with_comments(p: &Program, c: &Comments, block_cycles: Option<&[u64]>) 
     };
     header("eu", format!("eu {TEXT_VERSION}"));
     header("target", format!("target {}", p.device.name()));
+    if p.stage != Stage::Fragment {
+        header("stage", format!("stage {}", p.stage.name()));
+    }
     header("dispatch", format!("dispatch {}", p.dispatch_width));
     if p.packed_dispatch {
         header("packed_dispatch", "packed_dispatch".into());
@@ -275,6 +278,7 @@ fn print_desc(d: &MsgDesc) -> String {
         MsgKind::ScratchRead => "scratch_read".into(),
         MsgKind::ScratchWrite => "scratch_write".into(),
         MsgKind::Sample { surface } => format!("sample surface={surface}"),
+        MsgKind::UrbWrite { slot } => format!("urb_write slot={slot}"),
     };
     let header = if d.header { " header" } else { "" };
     format!(

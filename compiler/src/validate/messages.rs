@@ -217,6 +217,14 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
                         d.rlen as u32 == 4 * regs_per_comp && data == 2 * regs_per_comp,
                         "a sample sends u, v and returns four components",
                     ),
+                    MsgKind::UrbWrite { slot } => need(
+                        d.header
+                            && d.rlen == 0
+                            && data >= 1
+                            && slot as u64 + data as u64 <= super::vec4::URB_SLOTS
+                            && inst.exec_size == 8,
+                        "a URB write is exec 8, a header plus one register per output slot below 32, returning nothing",
+                    ),
                 }
             }
         },

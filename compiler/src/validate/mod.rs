@@ -10,6 +10,7 @@ mod operands;
 mod structure;
 mod subgroup;
 mod types;
+mod vec4;
 
 use crate::inst::Inst;
 use crate::program::Program;
@@ -97,10 +98,20 @@ pub enum Rule {
     /// swizzle on a destination or a writemask on a source, an empty writemask, or either
     /// on an immediate/null/indirect operand (see `validate/align16.rs`).
     Align16Form,
+    /// A vec4-stage (`stage vs`) program off its SIMD4x2 model: a device the stage is not
+    /// modelled on, dispatch width not 8, an instruction not 4 or 8 channels wide, a
+    /// fragment-only message; or an Align16 instruction on a VGRF/ATTR/UNIFORM operand in a
+    /// fragment program, where vec4 components mean nothing (see `validate/vec4.rs`).
+    Vec4Stage,
+    /// A `urb_write_logical` not in its one form: vec4 stage, exec 8, group 0, masked, no
+    /// predicate or modifiers, null destination, data a register-aligned VGRF of 32- or
+    /// 64-bit type with an identity swizzle, immediate first slot 0..31 and value count
+    /// 1..4 whose slots stay below 32.
+    UrbWriteForm,
 }
 
 /// Every rule, in declaration order.
-pub const ALL_RULES: [Rule; 36] = [
+pub const ALL_RULES: [Rule; 38] = [
     Rule::DispatchWidth,
     Rule::ThreadCount,
     Rule::EmptyBlock,
@@ -137,6 +148,8 @@ pub const ALL_RULES: [Rule; 36] = [
     Rule::ConditionMissing,
     Rule::SubgroupForm,
     Rule::Align16Form,
+    Rule::Vec4Stage,
+    Rule::UrbWriteForm,
 ];
 
 impl Rule {
@@ -179,6 +192,8 @@ impl Rule {
             Rule::ConditionMissing => "condition-missing",
             Rule::SubgroupForm => "subgroup-form",
             Rule::Align16Form => "align16-form",
+            Rule::Vec4Stage => "vec4-stage",
+            Rule::UrbWriteForm => "urb-write-form",
         }
     }
 
@@ -244,6 +259,7 @@ impl Report {
 pub fn validate(p: &Program) -> Vec<Violation> {
     let mut r = Report { violations: vec![] };
     structure::check(p, &mut r);
+    vec4::check_program(p, &mut r);
     control_flow::check(p, &mut r);
     for (ip, inst) in p.insts().enumerate() {
         exec::check(p, ip, inst, &mut r);
@@ -252,6 +268,7 @@ pub fn validate(p: &Program) -> Vec<Violation> {
         messages::check(p, ip, inst, &mut r);
         subgroup::check(ip, inst, &mut r);
         align16::check(ip, inst, &mut r);
+        vec4::check(p, ip, inst, &mut r);
     }
     r.violations
         .sort_by_key(|v| (v.ip.map_or(0, |ip| ip + 1), v.rule));
@@ -269,6 +286,7 @@ pub fn validate_inst(p: &Program, ip: usize, inst: &Inst) -> Vec<Violation> {
     messages::check(p, ip, inst, &mut r);
     subgroup::check(ip, inst, &mut r);
     align16::check(ip, inst, &mut r);
+    vec4::check(p, ip, inst, &mut r);
     r.violations
 }
 

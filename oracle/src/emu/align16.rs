@@ -21,6 +21,12 @@
 //!   Gen8 on, VertStride-0 sources. On Gen7 a VertStride-0 source is bumped too: the
 //!   "decompression bug" Mesa exploits for DF Z/W access (fp64-align16.md §3.1). For a
 //!   non-zero VertStride this is the same address the linear formula gives.
+//! * Virtual operands (VGRF, ATTR, UNIFORM; logical code of the vec4 stage) are not
+//!   hardware regions: they use the logical vec4 layout of `compiler::program::Stage`
+//!   (fp64-align16.md §1.1, §10 items 8 and 10), with swizzles and writemasks counting
+//!   components of the operand's own type. An instruction with any virtual operand is a
+//!   logical instruction: it runs as one step (no halves, no VertStride-0 bump) and has no
+//!   unconfirmed effects.
 
 use super::layout::Layout;
 use super::operand::{Loc, Operand, OperandError};
@@ -63,18 +69,106 @@ pub fn compressed(inst: &Inst) -> bool {
         .any(|r| packed_bytes(r, n) > REG_SIZE)
 }
 
-/// The fixed GRF an Align16 operand must be (the vec4 stage and its virtual registers are
-/// not modelled yet), as (first byte, VertStride).
+/// Whether the operand is a virtual register (VGRF, ATTR, UNIFORM): read and written in the
+/// vec4 stage's logical layout, not through a hardware region.
+pub fn is_virtual(reg: &Reg) -> bool {
+    matches!(
+        reg.kind,
+        RegKind::Vgrf { .. } | RegKind::Attr { .. } | RegKind::Uniform { .. }
+    )
+}
+
+/// Whether an Align16 instruction runs with logical (vec4 IR) semantics: any virtual
+/// operand makes it a logical instruction, which has no hardware halves and no
+/// hardware-unconfirmed effects (fp64-align16.md §10 item 10).
+pub fn is_logical(inst: &Inst) -> bool {
+    std::iter::once(&inst.dst).chain(&inst.srcs).any(is_virtual)
+}
+
+/// The fixed GRF of a hardware Align16 operand, as (first byte, VertStride).
 fn fixed(reg: &Reg) -> Result<(u64, u8), OperandError> {
     match reg.kind {
         RegKind::Fixed { nr, subnr, region } => {
             Ok((nr as u64 * REG_SIZE as u64 + subnr as u64, region.vstride))
         }
         _ => Err(OperandError::NotModelled(format!(
-            "Align16 operand `{}`: only fixed GRFs, null and scalar immediates are emulated in Align16",
+            "Align16 operand `{}`: only fixed GRFs, virtual registers, null and scalar immediates are emulated in Align16",
             compiler::text::print_reg(reg)
         ))),
     }
+}
+
+/// A virtual operand's first byte and the bytes `[lo, hi)` of the register it lies in.
+fn virtual_span(reg: &Reg, layout: &Layout, strict: bool) -> Result<(u64, u64, u64), OperandError> {
+    let name = || compiler::text::print_reg(reg);
+    if strict {
+        return Err(OperandError::VirtualInHardware(format!(
+            "`{}` in hardware code: registers must be allocated and inputs read from their payload GRFs",
+            name()
+        )));
+    }
+    let span = |bases: &[usize], nr: u32, end: usize, offset: u32| {
+        let lo = *bases.get(nr as usize)?;
+        let hi = bases.get(nr as usize + 1).copied().unwrap_or(end);
+        Some(((lo + offset as usize) as u64, lo as u64, hi as u64))
+    };
+    let payload_end = layout.payload_regs * REG_SIZE as usize;
+    let found = match reg.kind {
+        RegKind::Vgrf { nr, offset, .. } => span(&layout.vgrf_bases, nr, layout.total, offset),
+        RegKind::Attr { nr, offset, .. } => span(&layout.attr_bases, nr, payload_end, offset),
+        RegKind::Uniform { nr, offset } => {
+            let end = layout.attr_bases.first().copied().unwrap_or(payload_end);
+            let base = layout.uniform_base as u64;
+            Some((base + nr as u64 * 4 + offset as u64, base, end as u64))
+        }
+        _ => None,
+    };
+    found.ok_or_else(|| OperandError::OutOfSpace(format!("`{}` is not declared", name())))
+}
+
+/// Byte offset from a virtual operand's first byte of channel `c` in the vec4 stage's
+/// logical layout (`compiler::program::Stage`, fp64-align16.md §1.1, §10 item 8): channel
+/// `c` is component `k = c % 4` of vertex `q = c / 4`; a vec4 of the operand's type takes
+/// `4 · size` bytes (one GRF for 32-bit data, two for DF). A source reads component
+/// `swizzle[k]` of its vertex's vec4, counted in the operand's own type (a 64-bit `.zwxy`
+/// names DF components); a uniform is one vec4 shared by both vertices; a destination
+/// writes component `k` (the writemask decides whether, [`plan`]).
+fn logical_offset(reg: &Reg, c: u32, is_src: bool) -> u64 {
+    let size = reg.ty.size() as u64;
+    let (q, k) = ((c / 4) as u64, c % 4);
+    let comp = if is_src {
+        reg.swizzle.comp(k) as u64
+    } else {
+        k as u64
+    };
+    let vertex = match reg.kind {
+        RegKind::Uniform { .. } => 0,
+        _ => q * 4 * size,
+    };
+    vertex + comp * size
+}
+
+/// Resolves a virtual Align16 operand of `inst` in the logical layout.
+fn resolve_virtual(
+    reg: &Reg,
+    inst: &Inst,
+    layout: &Layout,
+    strict: bool,
+    is_src: bool,
+) -> Result<Loc, OperandError> {
+    let (base, lo, hi) = virtual_span(reg, layout, strict)?;
+    let size = reg.ty.size() as u64;
+    let n = inst.exec_size.max(1) as u32;
+    let offs: Vec<u64> = (0..n)
+        .map(|c| base + logical_offset(reg, c, is_src))
+        .collect();
+    if offs.iter().any(|&a| a < lo || a + size > hi) {
+        return Err(OperandError::OutOfSpace(format!(
+            "`{}` reaches outside its register (bytes {lo}..{hi})",
+            compiler::text::print_reg(reg)
+        )));
+    }
+    Ok(Loc::Space(offs.into_iter().map(|a| a as u32).collect()))
 }
 
 fn checked(offs: Vec<u64>, size: u64, layout: &Layout, reg: &Reg) -> Result<Loc, OperandError> {
@@ -104,20 +198,23 @@ fn half_offset(reg: &Reg, vstride: u8, c: u32) -> u64 {
     }
 }
 
-/// Resolves an Align16 source of `inst` (see the module docs for the addressing).
+/// Resolves an Align16 source of `inst` (see the module docs for the addressing); a
+/// virtual operand (only in logical code: `strict` refuses it) uses the logical layout.
 pub fn resolve_src(
     reg: &Reg,
     inst: &Inst,
     info: &DeviceInfo,
     layout: &Layout,
+    strict: bool,
 ) -> Result<Operand, OperandError> {
     let loc = match reg.kind {
         RegKind::Null => Loc::Null,
         RegKind::Imm(bits) if !reg.ty.is_vector_imm() => Loc::Imm(bits),
+        _ if is_virtual(reg) => resolve_virtual(reg, inst, layout, strict, true)?,
         _ => {
             let (base, vstride) = fixed(reg)?;
             let n = inst.exec_size.max(1) as u32;
-            let halves = compressed(inst);
+            let halves = compressed(inst) && !is_logical(inst);
             // Gen7 bumps every non-scalar source for the second half, VertStride 0 included
             // (fp64-align16.md §3.1); later parts replicate a VertStride-0 source.
             let bump = if vstride == 0 && info.verx10 >= 80 {
@@ -143,10 +240,17 @@ pub fn resolve_src(
     })
 }
 
-/// Resolves an Align16 destination: channel `c` at `base + c·size` (HorzStride 1).
-pub fn resolve_dst(reg: &Reg, inst: &Inst, layout: &Layout) -> Result<Operand, OperandError> {
+/// Resolves an Align16 destination: channel `c` at `base + c·size` (HorzStride 1), which
+/// for a virtual destination is also component `c % 4` of vertex `c / 4`.
+pub fn resolve_dst(
+    reg: &Reg,
+    inst: &Inst,
+    layout: &Layout,
+    strict: bool,
+) -> Result<Operand, OperandError> {
     let loc = match reg.kind {
         RegKind::Null => Loc::Null,
+        _ if is_virtual(reg) => resolve_virtual(reg, inst, layout, strict, false)?,
         _ => {
             let (base, _) = fixed(reg)?;
             let size = reg.ty.size() as u64;
@@ -163,8 +267,13 @@ pub fn resolve_dst(reg: &Reg, inst: &Inst, layout: &Layout) -> Result<Operand, O
     })
 }
 
-/// Why the documents leave this instruction's result open, if they do.
+/// Why the documents leave this instruction's result open, if they do. A logical
+/// instruction has none: its swizzles and writemasks count components of the operand's
+/// type, whatever the hardware would make of them (fp64-align16.md §10 item 10).
 fn unconfirmed(inst: &Inst, info: &DeviceInfo) -> Option<&'static str> {
+    if is_logical(inst) {
+        return None;
+    }
     let df_dst = is_64bit(&inst.dst);
     let mask = inst.dst.writemask.0 & 0xf;
     if df_dst && (mask == 0b0011 || mask == 0b1100) {
@@ -214,7 +323,7 @@ pub fn plan(inst: &Inst, info: &DeviceInfo) -> Plan {
         .fold(0, |m, c| m | 1 << c);
     Plan {
         masked_off,
-        second_half: compressed(inst).then_some(n / 2),
+        second_half: (compressed(inst) && !is_logical(inst)).then_some(n / 2),
         unconfirmed: unconfirmed(inst, info),
     }
 }

@@ -212,11 +212,12 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
         let align16 = (inst.is_align16() && !inst.op.is_control_flow())
             .then(|| super::align16::plan(inst, info));
         let (dst, srcs) = if align16.is_some() {
-            let dst = super::align16::resolve_dst(&inst.dst, inst, &layout).map_err(fault)?;
+            let dst =
+                super::align16::resolve_dst(&inst.dst, inst, &layout, strict).map_err(fault)?;
             let srcs = inst
                 .srcs
                 .iter()
-                .map(|s| super::align16::resolve_src(s, inst, info, &layout))
+                .map(|s| super::align16::resolve_src(s, inst, info, &layout, strict))
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(fault)?;
             (dst, srcs)

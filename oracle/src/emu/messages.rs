@@ -82,6 +82,8 @@ pub struct Memory {
 pub struct MessageEffect {
     pub channels: u32,
     pub rt_write: Option<RtWrite>,
+    /// Vec4-stage output slots written (urb.rs).
+    pub urb_writes: Vec<super::result::UrbWrite>,
 }
 
 /// Bytes and their defined flags.
@@ -574,6 +576,12 @@ pub fn exec_message(
     let mut effect = MessageEffect {
         channels: mask.count_ones(),
         rt_write: None,
+        urb_writes: vec![],
+    };
+    let vertex_enables = super::urb::VertexEnables {
+        exec: mask,
+        unknown: e.unknown,
+        violated,
     };
     let inst = &d.inst;
     let known = |c: u32| e.unknown >> c & 1 == 0 && !violated;
@@ -612,6 +620,18 @@ pub fn exec_message(
                 channels,
                 eot: inst.eot,
             });
+        }
+        Opcode::UrbWriteLogical => {
+            let values = inst.message_components() as usize;
+            let elem = inst.srcs[0].ty.size() as usize;
+            let Some(base) = super::operand::first_byte(&d.srcs[0]) else {
+                return Err("urb_write_logical needs a register operand".into());
+            };
+            let data = read_block(cx.t, base as usize, values * 8 * elem)?;
+            let slots = super::urb::logical_slots((&data.0, &data.1), values, elem);
+            let first = inst.imm_src(1).unwrap_or(0) as u8;
+            effect.urb_writes =
+                super::urb::records((&slots.0, &slots.1), first, vertex_enables, inst.eot);
         }
         Opcode::UntypedReadLogical | Opcode::UntypedWriteLogical => {
             let read = inst.op == Opcode::UntypedReadLogical;
@@ -856,6 +876,14 @@ fn send(
         write_back_flagged(cx, k, c, v, [def as u8; 4]);
     };
     match kind {
+        MsgKind::UrbWrite { slot } => {
+            let en = super::urb::VertexEnables {
+                exec: mask,
+                unknown: e.unknown,
+                violated: !d.violations.is_empty(),
+            };
+            effect.urb_writes = super::urb::records(body, slot, en, inst.eot);
+        }
         MsgKind::RtWrite { target } => {
             let comps_n = (body.0.len() / reg / rpc).min(4);
             let channels = (0..n)

@@ -18,6 +18,7 @@ mod operand;
 mod prepared;
 pub mod result;
 mod state;
+mod urb;
 pub mod value;
 
 use compiler::inputs::{Inputs, values_to_bytes};
@@ -216,6 +217,7 @@ fn step(
         if let Some(w) = effect.rt_write {
             out.rt_writes.push(w);
         }
+        out.urb_writes.extend(effect.urb_writes);
     } else if op.is_subgroup() {
         exec::exec_subgroup(t, d, ctx);
         budget.channel_ops += 1;
@@ -319,6 +321,22 @@ fn execute(
             ip: None,
             message: format!(
                 "dispatch mask 0x{:x} is not packed (channels 0..N), but the program has packed dispatch",
+                t.dispatched
+            ),
+        };
+        live.fill(false);
+    }
+    // A vec4 thread runs vertex 0 alone or both vertices (compiler::program::Stage).
+    if p.stage.is_vec4()
+        && let Some(t) = threads
+            .iter()
+            .find(|t| !compiler::program::VEC4_DISPATCH_MASKS.contains(&t.dispatched))
+    {
+        result.outcome = Outcome::Fault {
+            thread: t.index,
+            ip: None,
+            message: format!(
+                "dispatch mask 0x{:x} in the vec4 stage: a thread runs vertex 0 alone (0x0f) or both vertices (0xff)",
                 t.dispatched
             ),
         };

@@ -44,10 +44,25 @@ pub struct RtWrite {
     pub eot: bool,
 }
 
+/// One output slot of a vec4-stage URB write (`urb_write_logical` or its hardware SEND):
+/// what each written vertex sent, as the vertex fetch of the next stage would receive it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct UrbWrite {
+    pub slot: u8,
+    /// Written vertices only, in order. `channel` is the vertex (0 or 1); `values` its
+    /// four dwords: x, y, z, w of a 32-bit vec4, or for a dvec4 slot the low and high
+    /// dwords of two DF components (x, y in the first slot, z, w in the second).
+    pub vertices: Vec<ChannelColor>,
+    pub eot: bool,
+}
+
 /// What one thread made observable.
 #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
 pub struct ThreadResult {
     pub rt_writes: Vec<RtWrite>,
+    /// Vec4-stage outputs, one entry per slot written, in order.
+    #[serde(default)]
+    pub urb_writes: Vec<UrbWrite>,
     /// Whether the thread ended with an EOT message.
     pub eot: bool,
 }
