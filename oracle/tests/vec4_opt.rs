@@ -48,19 +48,19 @@ fn cse_forgets_an_expression_whose_source_was_overwritten() {
 
 #[test]
 fn dce_removes_a_value_overwritten_before_any_read() {
+    // The first write to v2 is overwritten whole; the first to v3 in its x component.
     let input = vec4_program(
         "hsw",
         "mov(8) v2.xz:DF, v0:DF { Align16 }
          mov(8) v2:DF, v1:DF { Align16 }
-         mov(8) v3.x:DF, v0:DF { Align16 }
-         fb_write_logical(8) null:UD, v2:F, 2:UD, 0:UD { EOT }",
+         mov(8) v3.x:DF, v0.y:DF { Align16 }
+         mov(8) v3.xw:DF, v1:DF { Align16 }",
     );
-    // v3 is never read; the first write to v2 is overwritten whole.
     expect_rewrite(
         opt_dead_code_eliminate::run,
         &input,
         "mov(8) v2:DF, v1.xyzw:DF { Align16 }
-         fb_write_logical(8) null:UD, v2:F, 2:UD, 0:UD { EOT }",
+         mov(8) v3.xw:DF, v1.xyzw:DF { Align16 }",
     );
 }
 
@@ -71,14 +71,20 @@ fn dce_keeps_set_low_under_a_set_high_of_the_same_register() {
     // it does not cover (.xz then .y).
     let input = vec4_program(
         "hsw",
-        "set_low_32bit(8) v2:DF, v0:UD
-         set_high_32bit(8) v2:DF, v1:UD
+        "set_low_32bit(8) v2:DF, attr0:UD
+         set_high_32bit(8) v2:DF, attr1:UD
          mov(8) v3.xz:DF, v0:DF { Align16 }
-         mov(8) v3.y:DF, v1:DF { Align16 }
-         fb_write_logical(8) null:UD, v2:F, 2:UD, 0:UD
-         fb_write_logical(8) null:UD, v3:F, 2:UD, 0:UD { EOT }",
+         mov(8) v3.y:DF, v1:DF { Align16 }",
     );
     expect_unchanged(opt_dead_code_eliminate::run, &input);
+    // Removing the SET_LOW, as a DCE taking SET_HIGH for a full write would, changes v2.
+    expect_forbidden_rewrite_differs(
+        &input,
+        "hsw",
+        "set_high_32bit(8) v2:DF, attr1:UD
+         mov(8) v3.xz:DF, v0:DF { Align16 }
+         mov(8) v3.y:DF, v1:DF { Align16 }",
+    );
 }
 
 use compiler::passes::vec4::opt_copy_propagation;

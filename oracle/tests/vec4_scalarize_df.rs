@@ -52,7 +52,7 @@ fn xy_and_zw_writemasks_always_split() {
 }
 
 #[test]
-fn uniforms_reading_z_or_w_split_and_gen8_has_no_vstride0_list() {
+fn uniforms_reading_z_or_w_split() {
     // §1.5: a uniform's VertStride 0 cannot reach z/w, even with XYZW.
     let input = vec4_program("hsw", "add(8) v2:DF, u0:DF, v1:DF { Align16 }");
     expect_rewrite(
@@ -66,13 +66,6 @@ fn uniforms_reading_z_or_w_split_and_gen8_has_no_vstride0_list() {
     expect_unchanged(
         run,
         &vec4_program("hsw", "add(8) v2:DF, u0.xyxy:DF, v1:DF { Align16 }"),
-    );
-    // Off Gen7, XYXY is not supported (§1.5: the list's test is gen == 7).
-    expect_rewrite(
-        run,
-        &vec4_program("bdw", "mov(8) v2.xz:DF, v0.xyxy:DF { Align16 }"),
-        "mov(8) v2.x:DF, v0.x:DF { Align16 }
-         mov(8) v2.z:DF, v0.x:DF { Align16 }",
     );
 }
 
