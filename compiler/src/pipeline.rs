@@ -118,10 +118,29 @@ pub fn pipeline(opts: &CompileOptions) -> Vec<Stage> {
     }
 }
 
-/// Every pass name the pipeline for `opts` can run, in first-run order, without repeats.
+/// The vec4 stage's pipeline for these options (fp64-align16.md §9, `passes::vec4`).
+pub fn vec4_pipeline(opts: &CompileOptions) -> Vec<Stage> {
+    if opts.o0 {
+        passes::vec4::mandatory()
+    } else {
+        passes::vec4::optimising()
+    }
+}
+
+/// The stages that compile `input`: the vec4 pipeline for the vec4 stage.
+fn stages_for(input: &Program, opts: &CompileOptions) -> Vec<Stage> {
+    if input.stage.is_vec4() {
+        vec4_pipeline(opts)
+    } else {
+        pipeline(opts)
+    }
+}
+
+/// Every pass name the pipelines for `opts` (scalar, then vec4) can run, in first-run
+/// order, without repeats.
 pub fn pass_names(opts: &CompileOptions) -> Vec<&'static str> {
     let mut names: Vec<&'static str> = vec![];
-    for stage in pipeline(opts) {
+    for stage in pipeline(opts).into_iter().chain(vec4_pipeline(opts)) {
         let passes = match stage {
             Stage::Once(p) => vec![p],
             Stage::Fixpoint(ps) => ps.to_vec(),
@@ -282,7 +301,7 @@ fn run_stages(
     opts: &CompileOptions,
 ) -> Result<(), Stop> {
     let skipped = |p: &Pass| opts.skip.iter().any(|s| s == p.name);
-    for stage in pipeline(opts) {
+    for stage in stages_for(program, opts) {
         match stage {
             Stage::Once(pass) => {
                 if !skipped(&pass) {
@@ -306,23 +325,14 @@ fn run_stages(
     Ok(())
 }
 
-/// Why no optimising pipeline exists for the program's stage, if none does: the vec4 stage
-/// (`stage vs`) has its logical semantics, reference run and output message, but its
-/// lowering pipeline (issue 15 item 4) is not here yet. A differential check discards such
-/// a program with this reason rather than report the missing pipeline as a compiler bug;
-/// once the vec4 pipeline lands this returns `None` for it.
-pub fn missing_pipeline(input: &Program) -> Option<&'static str> {
-    input
-        .stage
-        .is_vec4()
-        .then_some("the vec4 stage (`stage vs`) has no optimising pipeline yet")
-}
-
-/// Why the pipeline cannot take `input` at all: its passes model Mesa's scalar (fs)
+/// Why the pipeline cannot take `input` at all: the scalar passes model Mesa's scalar (fs)
 /// backend, which never sees Align16; rewriting Align16 operands as Align1 regions would
-/// produce wrong code that looks like a compiler bug. (The vec4 DF pipeline of issue 15
-/// will lower them.)
+/// produce wrong code that looks like a compiler bug. Only the vec4 stage's pipeline lowers
+/// Align16 code.
 fn unsupported_input(input: &Program) -> Option<Outcome> {
+    if input.stage.is_vec4() {
+        return None;
+    }
     let ip = input.insts().position(|i| i.is_align16())?;
     Some(Outcome::Failed {
         pass: "input".into(),

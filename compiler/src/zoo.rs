@@ -177,12 +177,13 @@ mod bugs {
             CopypropDwConstIntoMul | CopypropNomaskDivergentLoop => "opt_copy_propagation",
             CoalesceDropsCmodMov => "opt_register_coalesce",
             // The DF region bugs live in the table scalarize_df and convert_to_hw_regs
-            // share (passes/vec4/df_region.rs), or in scalarize_df itself, but the logical IR
-            // they leave is still right: only the hardware encoding is wrong.
+            // share (passes/vec4/df_region.rs), but the logical IR scalarize_df leaves is
+            // still right: only the hardware encoding is wrong. An .xy/.zw DF writemask is
+            // scalarize_df's to remove (strict rule df-align16-writemask-xy-zw).
+            DfWritemaskXyKept => "scalarize_df",
             DfZwNoSuboffset
             | DfZwNonzeroVstride
             | DfUniformZwSupported
-            | DfWritemaskXyKept
             | DfExtraNativeSwizzle
             | DfSplitNoNibctrl
             | DfCompressedHazardIgnored => "convert_to_hw_regs",

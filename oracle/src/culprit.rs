@@ -87,6 +87,20 @@ pub fn legalising_pass(rule: &str) -> &'static str {
     }
 }
 
+/// The vec4 pass whose job is to make instructions satisfy hardware rule `rule`
+/// (fp64-align16.md §9): the exec-size rules are the SIMD split's, the DF swizzle and
+/// writemask rules `scalarize_df`'s, every other operand rule the hardware encoding's.
+pub fn vec4_legalising_pass(rule: &str) -> &'static str {
+    match rule {
+        "invalid-exec-size"
+        | "align16-src-must-span-two-grfs"
+        | "ivb-align16-exec-size"
+        | "df-align16-sel-exec8" => "vec4_lower_simd_width",
+        "df-align16-writemask-xy-zw" | "df-align16-swizzle-pair" => "scalarize_df",
+        _ => "convert_to_hw_regs",
+    }
+}
+
 fn diff(before: &Program, after: Option<&Program>, pass: &str) -> String {
     let Some(after) = after else {
         return String::new();
@@ -160,7 +174,12 @@ pub fn localise(
         }
         Verdict::CompilerAssertion { pass, .. } => Some(named(pass, Basis::Reported)),
         Verdict::HardwareViolation { rule, .. } => {
-            Some(named(legalising_pass(rule), Basis::RuleOwner))
+            let owner = if p.stage.is_vec4() {
+                vec4_legalising_pass(rule)
+            } else {
+                legalising_pass(rule)
+            };
+            Some(named(owner, Basis::RuleOwner))
         }
         Verdict::Mismatch { input_set, .. }
         | Verdict::Hang { input_set, .. }

@@ -26,9 +26,6 @@ pub enum DiscardReason {
     ReferenceOutOfFuel,
     /// The input breaks a validator rule on its device.
     InvalidProgram,
-    /// No optimising pipeline exists for the program's stage yet
-    /// (`compiler::pipeline::missing_pipeline`): only the reference can run.
-    NoPipeline,
     /// With `--baseline o0`: the `-O0` compilation failed or did not run cleanly on this
     /// input set, so there is no baseline to compare with (the reference baseline reports
     /// that failure as a lowering bug).
@@ -42,7 +39,6 @@ impl DiscardReason {
             DiscardReason::ReferenceOutOfFuel => "reference-out-of-fuel",
             DiscardReason::InvalidProgram => "invalid-program",
             DiscardReason::BaselineFailed => "baseline-failed",
-            DiscardReason::NoPipeline => "no-pipeline",
         }
     }
 }
@@ -235,15 +231,6 @@ pub fn check_with_reference_fuel(
         return Checked {
             verdict: Verdict::Discard {
                 reason: DiscardReason::InvalidProgram,
-            },
-            compilation: None,
-            references: vec![],
-        };
-    }
-    if compiler::pipeline::missing_pipeline(p).is_some() {
-        return Checked {
-            verdict: Verdict::Discard {
-                reason: DiscardReason::NoPipeline,
             },
             compilation: None,
             references: vec![],

@@ -126,6 +126,7 @@ fn every_zoo_bug_has_a_bucket_of_its_own() {
 /// Whether the pass belongs to the optimising pipeline only (`-O0` does not run it).
 fn is_optimisation(pass: &str) -> bool {
     pass.starts_with("opt_")
+        || pass.starts_with("vec4_opt_")
         || pass.starts_with("schedule_")
         || matches!(pass, "move_load_const" | "eliminate_find_live_channel")
 }

@@ -25,13 +25,19 @@ pub fn written(inst: &Inst) -> Vec<Span> {
         .collect()
 }
 
-/// The bytes source `src` covers when `inst` reads it (none for non-VGRF operands).
+/// The bytes source `src` covers when `inst` reads it (none for non-VGRF operands): its
+/// channels' footprint, or more for a message reading several values (`Inst::size_read`).
 pub fn read(inst: &Inst, src: &Reg) -> Option<Span> {
     let RegKind::Vgrf { nr, .. } = src.kind else {
         return None;
     };
     let (start, end) = src.footprint(inst.exec_size as u32)?;
-    Some((nr, start as u32, end as u32))
+    let message = inst
+        .srcs
+        .iter()
+        .position(|s| s == src)
+        .map_or(0, |i| inst.size_read(i) as u64);
+    Some((nr, start as u32, end.max(start + message) as u32))
 }
 
 /// Whether two spans share a byte.

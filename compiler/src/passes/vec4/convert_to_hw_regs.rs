@@ -9,19 +9,21 @@
 //! * A 64-bit Align16 source gets the hardware swizzle, sub-register and VertStride of
 //!   `df_region::apply_logical_swizzle` (§1.4 table, the Gen7 VertStride-0 Z/W access).
 //! * Align16 destinations keep their writemask (DF masks are per DF component, §2).
-//! * Align1 operands (PICK/SET, the DF conversions, split temporaries) get an ordinary
-//!   `<V;W,H>` region.
+//! * Align1 operands (the DF conversions, split temporaries) get an ordinary `<V;W,H>`
+//!   region; the DF side of PICK/SET_LOW/HIGH_32BIT becomes the UD dwords it moves.
 //! * An exec-4 piece keeps its group: the generator's NibCtrl (§4), without which both
 //!   vertices' pieces would run with vertex 0's channel enables.
 
 use super::df_region::{HwSwizzle, apply_logical_swizzle, is_supported_64bit_region};
 use super::register_allocation::assign;
 use crate::inst::Inst;
+use crate::opcode::Opcode;
 use crate::passes::fixed_operand;
 use crate::payload::PayloadLayout;
 use crate::pipeline::{CompileOptions, note};
 use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg, RegKind, Region, Swizzle};
+use crate::types::Type;
 
 /// Rewrite kinds this pass notes, most specific first: the DF encodings by kind of
 /// operand, NibCtrl pieces, a source dying under a compressed instruction (where the
@@ -86,6 +88,20 @@ fn align1(reg: &Reg, byte: u32, uniform: bool, exec: u32, is_dst: bool) -> Reg {
     }
 }
 
+/// The DF side of PICK/SET_LOW/HIGH_32BIT as the generator encodes it (fp64-align16.md
+/// §5.3): the chosen dword of each DF element, a UD region of stride 2 starting at dword
+/// 0 (LOW) or 1 (HIGH).
+fn dword_half(inst: &Inst, reg: &Reg, byte: u32, is_dst: bool) -> Reg {
+    let high = matches!(inst.op, Opcode::PickHigh32 | Opcode::SetHigh32);
+    let byte = byte + if high { 4 } else { 0 };
+    let exec = inst.exec_size as u32;
+    Reg {
+        kind: fixed_operand(byte, 2, Type::UD, exec, is_dst).kind,
+        ty: Type::UD,
+        ..*reg
+    }
+}
+
 /// An Align16 fixed GRF at `byte` with VertStride `v`, keeping the operand's modifiers.
 fn align16(reg: &Reg, byte: u32, v: u8) -> Reg {
     Reg {
@@ -135,8 +151,11 @@ fn convert(
         let Some((byte, uniform)) = place(&inst.srcs[arg], starts, layout) else {
             continue;
         };
+        let df_side = inst.op.is_dword_half_move() && inst.srcs[arg].ty.size() == 8;
         inst.srcs[arg] = if inst.is_align16() {
             align16_src(&original, arg, byte, uniform, p, opts)
+        } else if df_side {
+            dword_half(&original, &inst.srcs[arg], byte, false)
         } else {
             align1(&inst.srcs[arg], byte, uniform, exec, false)
         };
@@ -146,8 +165,11 @@ fn convert(
         note("df-writemask-xy-zw");
     }
     if let Some((byte, _)) = place(&inst.dst, starts, layout) {
+        let df_side = inst.op.is_dword_half_set() && inst.dst.ty.size() == 8;
         inst.dst = if inst.is_align16() {
             align16(&inst.dst, byte, 4)
+        } else if df_side {
+            dword_half(&original, &inst.dst, byte, true)
         } else {
             align1(&inst.dst, byte, false, exec, true)
         };

@@ -6,6 +6,7 @@ pub mod convert_to_hw_regs;
 pub mod df_region;
 pub mod lower_df_conversions;
 pub mod lower_simd_width;
+pub mod lower_urb_write;
 pub mod opt_copy_propagation;
 pub mod opt_cse;
 pub mod opt_dead_code_eliminate;
@@ -46,6 +47,10 @@ const SCALARIZE_DF: Pass = Pass {
     name: "scalarize_df",
     run: scalarize_df::run,
 };
+const LOWER_URB_WRITE: Pass = Pass {
+    name: "lower_urb_write",
+    run: lower_urb_write::run,
+};
 const CONVERT_TO_HW_REGS: Pass = Pass {
     name: "convert_to_hw_regs",
     run: convert_to_hw_regs::run,
@@ -62,19 +67,21 @@ pub fn rewrite_kinds(name: &str) -> Option<&'static [&'static str]> {
         "vec4_lower_simd_width" => lower_simd_width::REWRITES,
         "scalarize_df" => scalarize_df::REWRITES,
         "convert_to_hw_regs" => convert_to_hw_regs::REWRITES,
+        "lower_urb_write" => lower_urb_write::REWRITES,
         _ => return None,
     })
 }
 
 /// The vec4 mandatory lowering (`-O0`), in fp64-align16.md §9's order: the DF immediates
-/// and conversions Mesa emits while translating NIR, the SIMD split, `scalarize_df`, then
-/// register placement and hardware encoding.
+/// and conversions Mesa emits while translating NIR, the SIMD split, `scalarize_df`, the
+/// URB write's payload, then register placement and hardware encoding.
 pub fn mandatory() -> Vec<Stage> {
     [
         SETUP_IMM_DF,
         LOWER_DF_CONVERSIONS,
         LOWER_SIMD_WIDTH,
         SCALARIZE_DF,
+        LOWER_URB_WRITE,
         CONVERT_TO_HW_REGS,
     ]
     .into_iter()
@@ -99,6 +106,7 @@ pub fn optimising() -> Vec<Stage> {
         Once(CSE),
         Once(DCE),
         Once(SCALARIZE_DF),
+        Once(LOWER_URB_WRITE),
         Once(CONVERT_TO_HW_REGS),
     ]
 }

@@ -7,9 +7,10 @@
 //! iteration). Two VGRFs interfere when their ranges overlap; one dying where the other is
 //! born does not — except around an instruction with a source/destination hazard
 //! (fp64-align16.md §4, `restrictions::has_source_and_destination_hazard`), whose halves
-//! run in order. VGRFs are placed in number order, each at the lowest GRF run free of the
-//! VGRFs it interferes with (a greedy colouring). No spilling: a program that does not fit
-//! is refused.
+//! run in order. The payloads of EOT messages go to the top of the file (g112–g127); the
+//! other VGRFs are placed in number order, each at the lowest GRF run free of the VGRFs it
+//! interferes with (a greedy colouring). No spilling: a program that does not fit is
+//! refused.
 
 use super::restrictions::has_source_and_destination_hazard;
 use crate::opcode::Opcode;
@@ -106,13 +107,27 @@ pub fn assign(p: &Program, first: u32, opts: &CompileOptions) -> Result<Vec<Opti
     };
     let grfs = p.device.info().grf_count;
     let mut start: Vec<Option<u32>> = vec![None; p.vgrf_sizes.len()];
+    // The payload of an EOT message must lie in g112–g127 (the `eot-grf-range` rule):
+    // those go at the top of the file, first, so nothing else is placed over them.
+    let eot_payloads: Vec<usize> = p
+        .insts()
+        .filter(|i| i.eot && i.op == Opcode::Send)
+        .filter_map(|i| match i.srcs.first()?.kind {
+            RegKind::Vgrf { nr, .. } => Some(nr as usize),
+            _ => None,
+        })
+        .collect();
+    for &v in &eot_payloads {
+        let size = p.vgrf_sizes.get(v).copied().unwrap_or(1).max(1);
+        start[v] = Some(grfs.saturating_sub(size));
+    }
     for v in 0..p.vgrf_sizes.len() {
-        if ranges[v].is_none() {
+        if ranges[v].is_none() || eot_payloads.contains(&v) {
             continue;
         }
         let size = p.vgrf_sizes[v].max(1);
-        let taken: Vec<(u32, u32)> = (0..v)
-            .filter(|&u| interferes(u, v))
+        let taken: Vec<(u32, u32)> = (0..p.vgrf_sizes.len())
+            .filter(|&u| u != v && interferes(u, v))
             .filter_map(|u| start[u].map(|s| (s, s + p.vgrf_sizes[u].max(1))))
             .collect();
         let mut r = first;

@@ -15,10 +15,15 @@ use super::df_region::is_supported_64bit_region;
 use crate::inst::Inst;
 use crate::pipeline::{CompileOptions, note};
 use crate::program::Program;
-use crate::reg::{Swizzle, WriteMask};
+use crate::opcode::Opcode;
+use crate::reg::{Reg, Swizzle, WriteMask};
 
 /// Rewrite kinds this pass notes, most specific first.
-pub const REWRITES: &[&str] = &["scalarize-writemask-xy-zw", "scalarize-swizzle"];
+pub const REWRITES: &[&str] = &[
+    "scalarize-around-flag-write",
+    "scalarize-writemask-xy-zw",
+    "scalarize-swizzle",
+];
 
 fn is_double(inst: &Inst) -> bool {
     std::iter::once(&inst.dst)
@@ -65,6 +70,56 @@ fn split(inst: &Inst) -> Vec<Inst> {
         .collect()
 }
 
+/// An instruction that also writes the flag cannot be split per component: each copy
+/// would write the flag of every channel, and an Align16 writemask leaves the masked
+/// channels' flag bits undefined (the emulator's reading of what no document states). Its
+/// unsupported sources are resolved into dvec4 temporaries by split moves instead, and an
+/// .xy/.zw destination is written whole into a temporary and moved by split moves; the
+/// instruction itself then runs whole on supported regions.
+fn split_around_flag_write(p: &mut Program, inst: &Inst, opts: &CompileOptions) -> Vec<Inst> {
+    let info = p.device.info();
+    let mut out = vec![];
+    let mut whole = inst.clone();
+    for arg in 0..inst.srcs.len() {
+        let s = inst.srcs[arg];
+        if s.ty.size() != 8 || s.is_imm() || s.is_null() {
+            continue;
+        }
+        if is_supported_64bit_region(inst, arg, info, opts) {
+            continue;
+        }
+        let tmp = crate::passes::temp(p, s.ty, inst.exec_size as u32 * 8);
+        let bare = Reg {
+            negate: false,
+            abs: false,
+            ..s
+        };
+        let mut mov = Inst::new(Opcode::Mov, inst.exec_size, tmp, vec![bare]).with_align16();
+        mov.group = inst.group;
+        mov.nomask = inst.nomask;
+        out.extend(split(&mov));
+        whole.srcs[arg] = Reg {
+            negate: s.negate,
+            abs: s.abs,
+            ..tmp
+        };
+    }
+    if is_xy_or_zw(inst.dst.writemask) && !crate::zoo!(opts, DfWritemaskXyKept) {
+        let tmp = crate::passes::temp(p, inst.dst.ty, inst.exec_size as u32 * 8);
+        let mut mov = Inst::new(Opcode::Mov, inst.exec_size, inst.dst, vec![tmp]).with_align16();
+        mov.group = inst.group;
+        mov.nomask = inst.nomask;
+        mov.predicate = inst.predicate;
+        mov.flag_subreg = inst.flag_subreg;
+        whole.dst = tmp;
+        out.push(whole);
+        out.extend(split(&mov));
+    } else {
+        out.push(whole);
+    }
+    out
+}
+
 /// Runs the pass; progress when an instruction was split.
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
     let mut progress = false;
@@ -76,7 +131,12 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
                 Some(kind) => {
                     note(kind);
                     progress = true;
-                    out.extend(split(&inst));
+                    if inst.writes_flag() {
+                        note("scalarize-around-flag-write");
+                        out.extend(split_around_flag_write(p, &inst, opts));
+                    } else {
+                        out.extend(split(&inst));
+                    }
                 }
                 None => out.push(inst),
             }
