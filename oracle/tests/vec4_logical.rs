@@ -320,25 +320,22 @@ fn outputs_are_compared_per_vertex_and_component() {
     );
 }
 
-/// Until the vec4 pipeline lands, a differential check of a vec4 program is a named
-/// discard, never a pass or a mismatch.
+/// The differential check compiles a vec4 program with the vec4 pipeline and compares
+/// the URB outputs of the compiled run with the reference.
 #[test]
-fn the_differential_check_discards_for_want_of_a_pipeline() {
+fn the_differential_check_compiles_vec4_programs() {
     let p = vs(
         "attr attr0 2\nvgrf v0 2",
-        "    mov(8) v0:DF, attr0:DF { Align16 }\n    \
+        "    mov(8) v0:DF, attr0.zwzw:DF { Align16 }\n    \
          urb_write_logical(8) null:UD, v0:DF, 0:UD, 1:UD { EOT }",
-        "    thread 0 attr0 1.0:DF",
+        "    thread 0 attr0 1.0:DF 2.0:DF 3.0:DF 4.0:DF 5.0:DF 6.0:DF 7.0:DF 8.0:DF",
     );
     let checked = check(
         &p,
         &[p.inputs.clone().unwrap()],
         &compiler::pipeline::CompileOptions::default(),
     );
-    assert_eq!(
-        checked.verdict,
-        Verdict::Discard {
-            reason: DiscardReason::NoPipeline
-        }
-    );
+    assert_eq!(checked.verdict, Verdict::Pass);
+    let compiled = checked.compilation.expect("compiled");
+    assert!(!compiled.program.has_vgrf_operands());
 }

@@ -213,15 +213,7 @@ fn every_example_runs_on_its_own_inputs() {
 
 #[test]
 fn every_example_compiles_and_agrees_on_every_device_it_supports_at_every_level() {
-    // Examples of a stage without an optimising pipeline yet (the vec4 stage) have their
-    // own test, tests/vec4_cli.rs; they join this one when the pipeline lands.
-    let files: Vec<PathBuf> = corpus_examples()
-        .into_iter()
-        .filter(|f| {
-            let p = compiler::text::parse_program(&fs::read_to_string(f).unwrap()).unwrap();
-            compiler::pipeline::missing_pipeline(&p).is_none()
-        })
-        .collect();
+    let files: Vec<PathBuf> = corpus_examples();
     let paths: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     // The default pipeline, with forced spilling, -O0, and against the -O0 baseline.
     let variants: [&[&str]; 4] = [&[], &["--spill-all"], &["-O0"], &["--baseline", "o0"]];
