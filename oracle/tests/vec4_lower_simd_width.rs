@@ -76,3 +76,20 @@ fn a_split_set_high_starts_its_temporary_from_the_destination() {
          mov(4) v0+32:DF, v9:DF { 2N }",
     );
 }
+
+#[test]
+fn a_df_compare_into_null_is_sized_by_its_type() {
+    // The null destination of a DF compare counts as two GRFs: a uniform source splits it.
+    let input = vec4_program(
+        "hsw",
+        "cmp.l.f0.0(8) null:DF, v0:DF, u0.xyxy:DF { Align16 }
+         (+f0.0) mov(8) v1:DF, v0:DF { Align16 }",
+    );
+    expect_rewrite(
+        run,
+        &input,
+        "cmp.l.f0.0(4) null:DF, v0.xyzw:DF, u0.xyxy:DF { Align16 }
+         cmp.l.f0.0(4) null:DF, v0+32.xyzw:DF, u0.xyxy:DF { 2N Align16 }
+         (+f0.0) mov(8) v1:DF, v0.xyzw:DF { Align16 }",
+    );
+}

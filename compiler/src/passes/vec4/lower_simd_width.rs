@@ -39,7 +39,13 @@ fn lowered_width(inst: &Inst, p: &Program) -> (u32, Option<&'static str>) {
     if exec <= 4 {
         return (exec, None);
     }
-    if gen7 && inst.size_written() > crate::reg::REG_SIZE {
+    // Mesa sizes a null destination by its type too (a DF compare writes "64 bytes").
+    let written = if inst.dst.is_null() {
+        exec * inst.dst.ty.size()
+    } else {
+        inst.size_written()
+    };
+    if gen7 && written > crate::reg::REG_SIZE {
         if inst.op == Opcode::Sel && double {
             return (4, Some("split-df-sel"));
         }
