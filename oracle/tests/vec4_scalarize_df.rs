@@ -78,3 +78,38 @@ fn align1_dword_moves_and_32_bit_instructions_are_left_alone() {
     );
     expect_unchanged(run, &input);
 }
+
+#[test]
+fn a_split_instruction_reading_its_own_destination_goes_through_a_temporary() {
+    // The .z copy would overwrite the z the .w copy reads: the copies write a temporary.
+    let input = vec4_program("hsw", "mul(8) v0.zw:DF, v0.yxwz:DF, v0.zzxx:DF { Align16 }");
+    expect_rewrite(
+        run,
+        &input,
+        "mul(8) v8.z:DF, v0.w:DF, v0.x:DF { Align16 }
+         mul(8) v8.w:DF, v0.z:DF, v0.x:DF { Align16 }
+         mov(8) v0.z:DF, v8.z:DF { Align16 }
+         mov(8) v0.w:DF, v8.w:DF { Align16 }",
+    );
+}
+
+#[test]
+fn a_compare_keeps_its_flag_write_whole() {
+    // Split copies of a compare would each write every channel's flag: the unsupported
+    // source is resolved into a temporary first.
+    let input = vec4_program(
+        "hsw",
+        "cmp.l.f0.0(8) null:DF, v0:DF, -v1.xxyy:DF { Align16 }
+         (+f0.0) mov(8) v2:DF, v0:DF { Align16 }",
+    );
+    expect_rewrite(
+        run,
+        &input,
+        "mov(8) v8.x:DF, v1.x:DF { Align16 }
+         mov(8) v8.y:DF, v1.x:DF { Align16 }
+         mov(8) v8.z:DF, v1.y:DF { Align16 }
+         mov(8) v8.w:DF, v1.y:DF { Align16 }
+         cmp.l.f0.0(8) null:DF, v0.xyzw:DF, -v8.xyzw:DF { Align16 }
+         (+f0.0) mov(8) v2:DF, v0.xyzw:DF { Align16 }",
+    );
+}

@@ -98,5 +98,9 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
         let mut flags = keep.into_iter();
         block.insts.retain(|_| flags.next().unwrap_or(true));
     }
+    if progress {
+        // A block may have lost every instruction: rebuild the canonical blocks.
+        p.resplit();
+    }
     Ok(progress)
 }

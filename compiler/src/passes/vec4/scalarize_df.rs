@@ -11,6 +11,7 @@
 //! component `c` of each vertex, whose own flag bit the normal predicate already selects.
 //! The Align1 DF opcodes (PICK/SET) are left alone.
 
+use super::bytes::{overlap, read, written};
 use super::df_region::is_supported_64bit_region;
 use crate::inst::Inst;
 use crate::pipeline::{CompileOptions, note};
@@ -21,6 +22,7 @@ use crate::reg::{Reg, Swizzle, WriteMask};
 /// Rewrite kinds this pass notes, most specific first.
 pub const REWRITES: &[&str] = &[
     "scalarize-around-flag-write",
+    "scalarize-through-temporary",
     "scalarize-writemask-xy-zw",
     "scalarize-swizzle",
 ];
@@ -68,6 +70,38 @@ fn split(inst: &Inst) -> Vec<Inst> {
             copy
         })
         .collect()
+}
+
+/// Whether a source of `inst` reads bytes its destination writes: the copies run one after
+/// another, so an early copy would change what a later one reads.
+fn reads_own_destination(inst: &Inst) -> bool {
+    let writes = written(inst);
+    inst.srcs
+        .iter()
+        .filter_map(|s| read(inst, s))
+        .any(|r| writes.iter().any(|&w| overlap(w, r)))
+}
+
+/// The copies of `inst` write a fresh dvec4 temporary (with its writemask), and a move —
+/// split itself if its writemask is .xy/.zw — carries the result to the destination under
+/// the instruction's predicate.
+fn split_through_temporary(p: &mut Program, inst: &Inst) -> Vec<Inst> {
+    let tmp = crate::passes::temp(p, inst.dst.ty, inst.exec_size as u32 * inst.dst.ty.size());
+    let mut into_tmp = inst.clone();
+    into_tmp.dst = tmp.masked(inst.dst.writemask.0);
+    into_tmp.predicate = None;
+    let mut out = split(&into_tmp);
+    let mut mov = Inst::new(Opcode::Mov, inst.exec_size, inst.dst, vec![tmp]).with_align16();
+    mov.group = inst.group;
+    mov.nomask = inst.nomask;
+    mov.predicate = inst.predicate;
+    mov.flag_subreg = inst.flag_subreg;
+    if is_xy_or_zw(inst.dst.writemask) {
+        out.extend(split(&mov));
+    } else {
+        out.push(mov);
+    }
+    out
 }
 
 /// An instruction that also writes the flag cannot be split per component: each copy
@@ -134,6 +168,9 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
                     if inst.writes_flag() {
                         note("scalarize-around-flag-write");
                         out.extend(split_around_flag_write(p, &inst, opts));
+                    } else if reads_own_destination(&inst) {
+                        note("scalarize-through-temporary");
+                        out.extend(split_through_temporary(p, &inst));
                     } else {
                         out.extend(split(&inst));
                     }
