@@ -33,7 +33,12 @@ fi
 for bug in "${bugs[@]}"; do
   for ((r = 0; r < runs; r++)); do echo "$bug $r"; done
 done | xargs -P "$jobs" -L 1 sh -c '
+  # A bug of the vec4 pipeline (its program is `stage vs`) is hunted with vec4 programs on
+  # the parts the stage is modelled on.
+  knobs=""
+  if grep -q "^stage vs" "corpus/zoo/$3.eu"; then knobs="stage=vs devices=hsw,ivb"; fi
   CI=true "$0" campaign --jobs 1 --zoo "$3" --time "$1" --seed $(($4 * 1000003)) \
+    ${knobs:+--knobs "$knobs"} \
     --stop-on-failure --reduce-budget 0 --out "$2/$3-$4" > "$2/$3-$4.txt" 2>&1 || true
 ' "$eufuzz" "$seconds" "$out"
 printf '| bug | pass holding it | found | median s to detection | culprit reported |\n'
