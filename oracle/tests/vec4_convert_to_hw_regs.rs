@@ -51,7 +51,8 @@ fn uniforms_read_vstride_0_and_exec_4_pieces_keep_their_group() {
 
 #[test]
 fn align1_dword_moves_get_ordinary_regions() {
-    // The last move reads and writes one GRF (no hazard): its result may take g7.
+    // PICK's DF source is the UD dwords it picks (§5.3: stride 2 from dword 0). The last
+    // move reads and writes one GRF (no hazard): its result may take g7.
     let input = vec4_program_bare(
         "hsw",
         "mov(8) v0:DF, attr0:DF { Align16 }
@@ -64,7 +65,23 @@ fn align1_dword_moves_get_ordinary_regions() {
         &input,
         "mov(8) g7:DF, g3<4>.xyzw:DF { Align16 }
          mov(8) g9<16;8,2>:F, g7<4;4,1>:DF
-         pick_low_32bit(8) g7<8;8,1>:UD, g9<4;4,1>:DF
+         pick_low_32bit(8) g7<8;8,1>:UD, g9<8;4,2>:UD
          mov(8) g7:F, g7<4>.xyzw:F { Align16 }",
+    );
+}
+
+#[test]
+fn a_32_bit_source_inside_a_vec4_folds_its_offset_into_the_swizzle() {
+    // u1 is dword 1 of slot 0 (g1.1); u6.xy is dwords 6, 7 (slot 1, byte 16 of g1).
+    let input = vec4_program_bare(
+        "hsw",
+        "add(8) v0:F, attr1:F, u1.xxyz:F { Align16 }
+         add(8) v1:F, attr1:F, u6.xyxy:F { Align16 }",
+    );
+    expect_printed(
+        run,
+        &input,
+        "add(8) g7:F, g5<4>.xyzw:F, g1<0>.yyzw:F { Align16 }
+         add(8) g7:F, g5<4>.xyzw:F, g1.4<0>.zwzw:F { Align16 }",
     );
 }

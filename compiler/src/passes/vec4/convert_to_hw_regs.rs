@@ -114,6 +114,22 @@ fn align16(reg: &Reg, byte: u32, v: u8) -> Reg {
     }
 }
 
+/// A 32-bit Align16 source at `byte`. The sub-register counts 16-byte units, so a source
+/// starting inside a vec4 (a uniform `u1`, dword 1 of slot 0) moves its dword offset into
+/// the swizzle when every component it reads lies in one vec4; otherwise it stays as it
+/// is and the strict rule `align16-subreg-unit` reports it.
+fn align16_32bit(reg: &Reg, byte: u32, v: u8) -> Reg {
+    let size = reg.ty.size().max(1);
+    let skew = byte % 16 / size;
+    let dwords = reg.swizzle.comps().map(|c| c as u32 + skew);
+    let vec4 = dwords[0] / 4;
+    if skew == 0 || size != 4 || dwords.iter().any(|d| d / 4 != vec4) {
+        return align16(reg, byte, v);
+    }
+    let base = byte - byte % 16 + 16 * vec4;
+    align16(reg, base, v).swizzled(Swizzle::new(dwords.map(|d| (d % 4) as u8)))
+}
+
 /// Encodes source `arg` of the Align16 instruction `inst` at `byte`.
 fn align16_src(
     inst: &Inst,
@@ -126,7 +142,7 @@ fn align16_src(
     let reg = &inst.srcs[arg];
     let v = if uniform { 0 } else { 4 };
     if reg.ty.size() < 8 {
-        return align16(reg, byte, v);
+        return align16_32bit(reg, byte, v);
     }
     let info = p.device.info();
     let supported = is_supported_64bit_region(inst, arg, info, opts);
