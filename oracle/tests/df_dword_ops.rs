@@ -50,7 +50,9 @@ fn set_writes_one_dword_and_keeps_the_other() {
          set_high_32bit(8) v1:DF, attr1:UD",
         &[&fill, &words],
     );
-    let low: Vec<_> = (0..8u64).map(|k| Some(0xBFF0_0000 << 32 | (0xAB00 + k))).collect();
+    let low: Vec<_> = (0..8u64)
+        .map(|k| Some(0xBFF0_0000 << 32 | (0xAB00 + k)))
+        .collect();
     let high: Vec<_> = (0..8u64).map(|k| Some((0xAB00 + k) << 32)).collect();
     assert_eq!(elems(&regs, 0, Type::DF, 8), low);
     assert_eq!(elems(&regs, 1, Type::DF, 8), high);
@@ -88,16 +90,10 @@ fn dim_writes_its_immediate_to_every_enabled_df_channel() {
         let (bytes, def) = regs.grf(nr, 2);
         elems_of(bytes, def, Type::DF, 8)
     };
-    assert_eq!(
-        grf(40),
-        vec![Some(2.5f64.to_bits()); 8]
-    );
+    assert_eq!(grf(40), vec![Some(2.5f64.to_bits()); 8]);
     let x = Some((-0.75f64).to_bits());
     // Writemask .x: DF component x of each vertex only (§2).
-    assert_eq!(
-        grf(42),
-        vec![x, None, None, None, x, None, None, None]
-    );
+    assert_eq!(grf(42), vec![x, None, None, None, x, None, None, None]);
 }
 
 #[test]

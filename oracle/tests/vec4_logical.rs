@@ -7,7 +7,7 @@
 use compiler::text::parse_program;
 use compiler::{Inputs, Program};
 use oracle::compare::{Difference, compare};
-use oracle::differential::{DiscardReason, Verdict, check};
+use oracle::differential::{Verdict, check};
 use oracle::emu::result::UrbWrite;
 use oracle::{Outcome, RunConfig, RunResult, run};
 

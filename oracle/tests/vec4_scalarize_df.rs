@@ -21,10 +21,7 @@ fn supported_swizzles_stay_whole() {
 fn an_unsupported_swizzle_splits_per_written_component() {
     // XXYY has no encoding: each written component reads its own source component
     // replicated; the 32-bit-free copies keep saturate and the predicate.
-    let input = vec4_program(
-        "hsw",
-        "add.sat(8) v2.xyw:DF, v0.xxyy:DF, v1:DF { Align16 }",
-    );
+    let input = vec4_program("hsw", "add.sat(8) v2.xyw:DF, v0.xxyy:DF, v1:DF { Align16 }");
     expect_rewrite(
         run,
         &input,

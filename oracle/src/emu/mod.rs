@@ -7,8 +7,8 @@
 
 mod align16;
 mod alu;
-mod dword_half;
 pub mod decode;
+mod dword_half;
 mod exec;
 mod fast;
 mod indirect;

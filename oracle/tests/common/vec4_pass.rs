@@ -26,7 +26,10 @@ fn epilogue() -> Vec<String> {
     (0..8)
         .map(|v| {
             let eot = if v == 7 { " { EOT }" } else { "" };
-            format!("urb_write_logical(8) null:UD, v{v}:DF, {}:UD, 1:UD{eot}", 2 * v)
+            format!(
+                "urb_write_logical(8) null:UD, v{v}:DF, {}:UD, 1:UD{eot}",
+                2 * v
+            )
         })
         .collect()
 }
@@ -35,7 +38,10 @@ fn epilogue() -> Vec<String> {
 /// registers each), v0..v7 (two registers each: one dvec4 per vertex), `body` as block B0,
 /// then a URB write of every VGRF, so that every value the body leaves is observable.
 pub fn vec4_program(target: &str, body: &str) -> Program {
-    parse(&program_text(target, &format!("{body}\n{}", epilogue().join("\n"))))
+    parse(&program_text(
+        target,
+        &format!("{body}\n{}", epilogue().join("\n")),
+    ))
 }
 
 /// [`vec4_program`] without the URB writes: for passes whose output is hardware IR.
@@ -58,7 +64,11 @@ pub fn disagreement(input: &Program, output: &Program) -> Option<String> {
         .enumerate()
     {
         let expected = run(input, inputs, &RunConfig::default());
-        assert_eq!(expected.outcome, Outcome::Completed, "the input did not run");
+        assert_eq!(
+            expected.outcome,
+            Outcome::Completed,
+            "the input did not run"
+        );
         if expected.branched_on_undefined() {
             continue;
         }

@@ -63,9 +63,10 @@ fn df_kind(logical: Swizzle, uniform: bool, hw: &HwSwizzle) -> &'static str {
 /// reads it alike (a uniform, VertStride 0).
 fn place(reg: &Reg, starts: &[Option<u32>], layout: &PayloadLayout) -> Option<(u32, bool)> {
     match reg.kind {
-        RegKind::Vgrf { nr, offset, .. } => {
-            Some((starts.get(nr as usize).copied().flatten()? * REG_SIZE + offset, false))
-        }
+        RegKind::Vgrf { nr, offset, .. } => Some((
+            starts.get(nr as usize).copied().flatten()? * REG_SIZE + offset,
+            false,
+        )),
         RegKind::Attr { nr, offset, .. } => {
             Some((*layout.attr_bases.get(nr as usize)? as u32 + offset, false))
         }

@@ -109,8 +109,8 @@ pub fn apply_logical_swizzle(
     let (a, b) = if zw { (l0 & 1, l1 & 1) } else { (l0, l1) };
     let second_half = zw && !crate::zoo!(opts, DfZwNoSuboffset);
     let gen7 = info.verx10 / 10 == 7 && is_gen7_supported_swizzle(logical, info);
-    let vstride0 =
-        (gen7 || second_half || at_byte16) && !(second_half && crate::zoo!(opts, DfZwNonzeroVstride));
+    let vstride0 = (gen7 || second_half || at_byte16)
+        && !(second_half && crate::zoo!(opts, DfZwNonzeroVstride));
     HwSwizzle {
         swizzle: pairs(a, b),
         second_half,

@@ -123,4 +123,3 @@ pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, String> {
     p.blocks = blocks;
     Ok(progress)
 }
-

@@ -18,7 +18,13 @@ pub const REWRITES: &[&str] = &["urb-write-df", "urb-write"];
 
 /// A NoMask Align1 move of `exec` dwords.
 fn dwords(exec: u8, dst: Reg, src: Reg) -> Inst {
-    Inst::new(Opcode::Mov, exec, dst.retype(Type::UD), vec![src.retype(Type::UD)]).with_nomask()
+    Inst::new(
+        Opcode::Mov,
+        exec,
+        dst.retype(Type::UD),
+        vec![src.retype(Type::UD)],
+    )
+    .with_nomask()
 }
 
 fn lower(p: &mut Program, inst: &Inst) -> Vec<Inst> {
@@ -40,12 +46,21 @@ fn lower(p: &mut Program, inst: &Inst) -> Vec<Inst> {
                 }
             }
         } else {
-            out.push(dwords(8, payload.byte_offset((1 + j) * REG_SIZE), data.byte_offset(j * REG_SIZE)));
+            out.push(dwords(
+                8,
+                payload.byte_offset((1 + j) * REG_SIZE),
+                data.byte_offset(j * REG_SIZE),
+            ));
         }
     }
     note("urb-write");
     let slot = inst.imm_src(1).unwrap_or(0) as u8;
-    let mut send = Inst::new(Opcode::Send, inst.exec_size, Reg::null(Type::UD), vec![payload, Reg::null(Type::UD)]);
+    let mut send = Inst::new(
+        Opcode::Send,
+        inst.exec_size,
+        Reg::null(Type::UD),
+        vec![payload, Reg::null(Type::UD)],
+    );
     send.desc = Some(MsgDesc {
         kind: MsgKind::UrbWrite { slot },
         mlen: (1 + slots) as u8,

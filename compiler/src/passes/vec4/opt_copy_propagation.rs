@@ -60,7 +60,11 @@ fn propagated(inst: &Inst, arg: usize, copy: &Inst, generation: u32) -> Option<R
         return None;
     }
     let composed = Swizzle::new(use_.swizzle.comps().map(|k| value.swizzle.comp(k as u32)));
-    let swizzle = if value.is_imm() { Swizzle::XYZW } else { composed };
+    let swizzle = if value.is_imm() {
+        Swizzle::XYZW
+    } else {
+        composed
+    };
     Some(Reg {
         negate: use_.negate,
         abs: use_.abs,
@@ -78,7 +82,9 @@ pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, String> {
         let mut copies: Vec<Inst> = vec![];
         for inst in block.insts.iter_mut() {
             for arg in 0..inst.srcs.len() {
-                let found = copies.iter().find_map(|c| propagated(inst, arg, c, generation));
+                let found = copies
+                    .iter()
+                    .find_map(|c| propagated(inst, arg, c, generation));
                 if let Some(value) = found {
                     note(if value.is_imm() {
                         "propagate-constant"

@@ -79,7 +79,8 @@ fn note_dying_sources(p: &Program, ranges: &[Option<(usize, usize)>]) {
     for (ip, inst) in p.insts().enumerate() {
         let dies = inst.srcs.iter().any(|s| match s.kind {
             RegKind::Vgrf { nr, .. } => {
-                inst.dst != *s && ranges.get(nr as usize).copied().flatten().map(|r| r.1) == Some(ip)
+                inst.dst != *s
+                    && ranges.get(nr as usize).copied().flatten().map(|r| r.1) == Some(ip)
             }
             _ => false,
         });
@@ -101,9 +102,9 @@ pub fn assign(p: &Program, first: u32, opts: &CompileOptions) -> Result<Vec<Opti
         };
         let overlap = x.0 < y.1 && y.0 < x.1 || x.0 == y.0;
         overlap
-            || hazards
-                .iter()
-                .any(|&(d, s)| (d as usize, s as usize) == (a, b) || (s as usize, d as usize) == (a, b))
+            || hazards.iter().any(|&(d, s)| {
+                (d as usize, s as usize) == (a, b) || (s as usize, d as usize) == (a, b)
+            })
     };
     let grfs = p.device.info().grf_count;
     let mut start: Vec<Option<u32>> = vec![None; p.vgrf_sizes.len()];

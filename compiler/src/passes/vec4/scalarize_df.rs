@@ -14,9 +14,9 @@
 use super::bytes::{overlap, read, written};
 use super::df_region::is_supported_64bit_region;
 use crate::inst::Inst;
+use crate::opcode::Opcode;
 use crate::pipeline::{CompileOptions, note};
 use crate::program::Program;
-use crate::opcode::Opcode;
 use crate::reg::{Reg, Swizzle, WriteMask};
 
 /// Rewrite kinds this pass notes, most specific first.

@@ -29,7 +29,10 @@ fn load(p: &Program, tmp: Reg, bits: u64) -> Vec<Inst> {
     (0..2u32)
         .flat_map(|half| {
             dwords.iter().enumerate().map(move |(k, &word)| {
-                let dst = tmp.retype(Type::UD).byte_offset(half * REG_SIZE).masked(1 << k);
+                let dst = tmp
+                    .retype(Type::UD)
+                    .byte_offset(half * REG_SIZE)
+                    .masked(1 << k);
                 Inst::new(Opcode::Mov, 4, dst, vec![Reg::imm_ud(word)])
                     .with_group(4 * half as u8)
                     .with_align16()
