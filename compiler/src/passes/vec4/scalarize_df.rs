@@ -10,6 +10,11 @@
 //! Mesa turns a normal predicate into ALIGN16_REPLICATE_c; here the copy writes only
 //! component `c` of each vertex, whose own flag bit the normal predicate already selects.
 //! The Align1 DF opcodes (PICK/SET) are left alone.
+//!
+//! Two cases Mesa's pass does not meet in the IR NIR gives it, and this one must: an
+//! instruction reading its own destination splits into a temporary first (the copies run
+//! in turn), and an instruction writing the flag is not split at all (each copy would write
+//! every channel's flag) — its unsupported sources are resolved into temporaries instead.
 
 use super::bytes::{overlap, read, written};
 use super::df_region::is_supported_64bit_region;
