@@ -46,7 +46,8 @@ fn passes_everywhere(decls: &str, body: &str, inputs: &str) {
     }
 }
 
-const DVEC4_IN: &str = "    thread 0 attr0 1.5:DF -2.0:DF 3.25:DF 4.0:DF -5.0:DF 6.5:DF 7.0:DF -8.0:DF";
+const DVEC4_IN: &str =
+    "    thread 0 attr0 1.5:DF -2.0:DF 3.25:DF 4.0:DF -5.0:DF 6.5:DF 7.0:DF -8.0:DF";
 
 #[test]
 fn df_immediates_are_loaded_into_registers() {
@@ -118,5 +119,16 @@ fn a_conversion_under_a_writemask_in_a_divergent_branch_with_sub_register_unifor
             "    uniforms 0.5:F 0.25:F -4.0:F 8.0:F 1.0:F*4\n{DVEC4_IN}\n    \
              thread 0 attr1 -1.0:F 0.5:F 2.0:F 0.75:F 1.0:F 2.0:F 3.0:F 4.0:F"
         ),
+    );
+}
+
+#[test]
+fn a_df_uniform_starting_mid_row_is_read_one_component_at_a_time() {
+    // u2 is byte 8 of the first uniform row: its components straddle rows.
+    passes_everywhere(
+        "uniforms 12\nattr attr0 2\nvgrf v0 2",
+        "    add(8) v0:DF, attr0:DF, u2.yxyx:DF { Align16 }\n    \
+         urb_write_logical(8) null:UD, v0:DF, 0:UD, 1:UD { EOT }",
+        &format!("    uniforms 1.0:F 2.0:F 3.0:DF 4.0:DF 5.0:DF 6.0:DF 7.0:F 8.0:F\n{DVEC4_IN}"),
     );
 }

@@ -34,6 +34,7 @@ pub const REWRITES: &[&str] = &[
     "df-uniform-zw",
     "df-zw-pair",
     "df-zw-single",
+    "df-uniform-mid-row",
     "nibctrl",
     "compressed-src-dies",
     "df-native-nonidentity",
@@ -144,6 +145,17 @@ fn align16_src(
     let v = if uniform { 0 } else { 4 };
     if reg.ty.size() < 8 {
         return align16_32bit(reg, byte, v);
+    }
+    let comps = reg.swizzle.comps();
+    if uniform && byte % 16 == 8 && comps.iter().all(|&k| k == comps[0]) {
+        // A uniform starting mid-row (`df_region::starts_mid_row`), read one component at
+        // a time: component k is DF k + 1 of the aligned rows, in row (k + 1) / 2.
+        note("df-uniform-mid-row");
+        let j = comps[0] as u32 + 1;
+        let row = byte - 8 + 16 * (j / 2);
+        let e = (j % 2) as u8;
+        let pair = Swizzle::new([2 * e, 2 * e + 1, 2 * e, 2 * e + 1]);
+        return align16(reg, row, 0).swizzled(pair);
     }
     let info = p.device.info();
     let supported = is_supported_64bit_region(inst, arg, info, opts);

@@ -63,12 +63,25 @@ pub fn is_supported_64bit_region(
 ) -> bool {
     let src = &inst.srcs[arg];
     let swizzle = src.swizzle;
+    if starts_mid_row(src) {
+        return false;
+    }
     let uniform_zw_rejected = !crate::zoo!(opts, DfUniformZwSupported);
     // A uniform (one value for every vertex: uniform, immediate, stride 0) has VertStride 0.
     if src.is_uniform() && reads_zw(swizzle) && uniform_zw_rejected {
         return false;
     }
     is_native(swizzle, opts) || is_gen7_supported_swizzle(swizzle, info)
+}
+
+/// Whether a uniform starts 8 bytes into a 16-byte row (`u2:DF`): the IR allows it, Mesa
+/// never lays out 64-bit uniforms so. Its DF components straddle rows, so only one at a
+/// time can be read (`scalarize_df` splits it; convert-to-hardware then names the row).
+pub fn starts_mid_row(src: &crate::reg::Reg) -> bool {
+    match src.kind {
+        crate::reg::RegKind::Uniform { nr, offset } => (nr * 4 + offset) % 16 != 0,
+        _ => false,
+    }
 }
 
 /// A DF source as hardware encodes it (§1.4): the 32-bit swizzle, whether the operand
