@@ -458,13 +458,7 @@ mod tests {
         let out = std::env::temp_dir().join(format!("eufuzz-finish-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&out);
         std::fs::create_dir_all(&out).unwrap();
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../corpus/zoo/sched-across-halt.eu"
-        );
-        let p = crate::load::load_document(std::path::Path::new(path))
-            .unwrap()
-            .program;
+        let p = super::super::reducers::zoo_program("sched-across-halt");
         let opts = CompileOptions {
             zoo: compiler::zoo::select("sched-across-halt").unwrap(),
             ..Default::default()

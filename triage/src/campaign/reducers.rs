@@ -216,6 +216,15 @@ pub fn reduced_file_text(original: &Path, options: &str, o: &Outcome, bucket: &s
     text
 }
 
+/// The program of `corpus/zoo/BUG.eu`, for tests that need a failure.
+#[cfg(all(test, feature = "zoo"))]
+pub fn zoo_program(bug: &str) -> Program {
+    let path = format!("{}/../corpus/zoo/{bug}.eu", env!("CARGO_MANIFEST_DIR"));
+    crate::load::load_document(Path::new(&path))
+        .expect("a corpus zoo program")
+        .program
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,13 +255,7 @@ mod tests {
     fn a_several_bug_failure_is_reduced_against_the_bug_that_makes_it_fail_alone() {
         // Both bugs live in schedule_post_ra and give one signature; the corpus program of
         // sched-across-halt fails with that bug alone (its `# zoo:` line), not the other.
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../corpus/zoo/sched-across-halt.eu"
-        );
-        let p = crate::load::load_document(std::path::Path::new(path))
-            .unwrap()
-            .program;
+        let p = zoo_program("sched-across-halt");
         let both = CompileOptions {
             zoo: compiler::zoo::select("sched-ignores-flag-war,sched-across-halt").unwrap(),
             ..Default::default()
