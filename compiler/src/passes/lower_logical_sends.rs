@@ -1,5 +1,5 @@
-//! `lower_logical_sends`: render-target writes, untyped buffer access, texture samples and
-//! vec4 URB writes (`lower_urb_write.rs`) become payloads (LOAD_PAYLOAD, copied with the instruction's channel mask) and hardware
+//! `lower_logical_sends`: render-target writes, untyped buffer access and texture samples
+//! become payloads (LOAD_PAYLOAD, copied with the instruction's channel mask) and hardware
 //! SENDs in the formats the emulator documents (`oracle/src/emu/messages.rs`): component k
 //! of a payload is `rpc` registers, one dword per channel. Results land in a temporary and
 //! are copied out when the destination is not whole, packed registers.
@@ -176,7 +176,6 @@ fn lower(p: &mut Program, inst: Inst, out: &mut Vec<Inst>) -> bool {
                 ),
             ));
         }
-        Opcode::UrbWriteLogical => super::lower_urb_write::lower(p, &inst, out),
         Opcode::TexLogical => {
             let surface = inst.imm_src(2).unwrap_or(0) as u8;
             let pl = payload(p, &inst, &[inst.srcs[0], inst.srcs[1]], out);

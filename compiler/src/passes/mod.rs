@@ -14,7 +14,6 @@ pub mod lower_logical_sends;
 pub mod lower_payload_inputs;
 pub mod lower_regioning;
 pub mod lower_simd_width;
-pub mod lower_urb_write;
 pub mod lower_vgrfs_to_fixed_grfs;
 pub mod move_load_const;
 pub mod opt_algebraic;
