@@ -241,7 +241,13 @@ pub fn check_with_reference_fuel(
         };
     }
     if compiler::pipeline::missing_pipeline(p).is_some() {
-        return reference_only(p, input_sets, fuel);
+        return Checked {
+            verdict: Verdict::Discard {
+                reason: DiscardReason::NoPipeline,
+            },
+            compilation: None,
+            references: vec![],
+        };
     }
     let compilation = compile(p, opts);
     let baseline = (opts.baseline_o0 && !opts.o0).then(|| {
@@ -353,54 +359,6 @@ pub fn check_with_reference_fuel(
     Checked {
         verdict,
         compilation: Some(compilation),
-        references,
-    }
-}
-
-/// The check of a program no pipeline can compile yet: its reference runs alone, so an
-/// emulator fault there is still reported, and the verdict is otherwise a discard — the
-/// reference's own reason (undefined branch, out of fuel) if every set has one, else
-/// `NoPipeline`. Never a pass: nothing was compared.
-fn reference_only(p: &Program, input_sets: &[Inputs], fuel: u64) -> Checked {
-    let reference_program = Prepared::new(
-        p,
-        &RunConfig {
-            fuel,
-            ..reference_config()
-        },
-    );
-    let mut references = vec![];
-    let mut reasons = vec![];
-    for (k, inputs) in input_sets.iter().enumerate() {
-        let reference = reference_program.run(inputs);
-        let reason = match &reference.outcome {
-            Outcome::OutOfFuel { .. } => DiscardReason::ReferenceOutOfFuel,
-            _ if reference.branched_on_undefined() => DiscardReason::UndefinedBranch,
-            Outcome::Fault { message, .. } => {
-                let verdict = Verdict::EmulatorFault {
-                    input_set: k,
-                    compiled: false,
-                    message: message.clone(),
-                };
-                references.push(Some(reference));
-                return Checked {
-                    verdict,
-                    compilation: None,
-                    references,
-                };
-            }
-            Outcome::Completed => DiscardReason::NoPipeline,
-        };
-        reasons.push(reason);
-        references.push(None);
-    }
-    let reason = match reasons.first() {
-        Some(&r) if reasons.iter().all(|&x| x == r) => r,
-        _ => DiscardReason::NoPipeline,
-    };
-    Checked {
-        verdict: Verdict::Discard { reason },
-        compilation: None,
         references,
     }
 }

@@ -342,28 +342,3 @@ fn the_differential_check_discards_for_want_of_a_pipeline() {
         }
     );
 }
-
-/// Without a pipeline the reference still runs: a fault there is reported, not discarded.
-#[test]
-fn the_reference_of_a_vec4_program_runs_even_without_a_pipeline() {
-    let p = vs(
-        "vgrf v0 1",
-        "    mov(8) v0:F, 1.0:F { Align16 }\n    \
-         urb_write_logical(8) null:UD, v0:F, 0:UD, 1:UD { EOT }",
-        "    thread 0 dispatch_mask 0x03",
-    );
-    let checked = check(
-        &p,
-        &[p.inputs.clone().unwrap()],
-        &compiler::pipeline::CompileOptions::default(),
-    );
-    let Verdict::EmulatorFault {
-        input_set: 0,
-        compiled: false,
-        message,
-    } = &checked.verdict
-    else {
-        panic!("{:?}", checked.verdict)
-    };
-    assert!(message.contains("vec4 stage"), "{message}");
-}
