@@ -9,6 +9,10 @@
 # alone fails that way), or that fail that way with each of several alone, are shown in the
 # columns `together` and `several` and judged by neither rule.
 #
+# Reproducers the campaign had to file unreduced (it ended before their reduction ran) are
+# reduced afterwards by `eufuzz rebucket --reduce`, the follow-up stage `scripts/nightly.sh`
+# runs too; the table reads each reproducer's bucket from its file after that stage.
+#
 # usage: scripts/bucket-benchmark.sh [SECONDS=600] [SEED=9000000] [OUT=target/bucket-benchmark] [PER_BUCKET=40]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +28,11 @@ cp "${CARGO_TARGET_DIR:-target}/release/eufuzz" "$out/eufuzz"
 eufuzz=$out/eufuzz
 CI=true "$eufuzz" campaign --zoo all --time "$seconds" --seed "$seed" --per-bucket "$per_bucket" \
     --out "$out/campaign" --stats-json "$out/stats.json" > "$out/campaign.log" 2>&1 || true
+written=$(ls "$out"/campaign/*.eu | grep -vc '\.reduced\.eu$' || true)
+reduced=$(ls "$out"/campaign/*.reduced.eu 2>/dev/null | wc -l)
+echo "campaign: $written reproducers written, $reduced reduced by the campaign itself"
+"$eufuzz" rebucket --reduce --budget 60 "$out/campaign" > "$out/rebucket.log" 2>&1
+tail -1 "$out/rebucket.log"
 bugs=$(ls corpus/zoo/*.eu | xargs -n1 basename | sed 's/\.eu$//')
 files=$(ls "$out"/campaign/*.eu 2>/dev/null | grep -v '\.reduced\.eu$' || true)
 [ -n "$files" ] || { echo "the campaign found nothing"; exit 1; }
@@ -48,13 +57,20 @@ for bug in bugs:
             failing[current][bug] = m.group(1)
             current = None
 stats = json.load(open(f"{out}/stats.json"))
+def bucket_of(path):
+    for line in open(path):
+        if line.startswith("# bucket: "):
+            return line[len("# bucket: "):].strip()
+        if not line.startswith("#"):
+            return None
 table = collections.defaultdict(collections.Counter)  # bucket -> label -> count
 for f in stats["failures"]:
     if not f.get("file") or f.get("without_zoo_bug"):
         continue
     alone = {b for b, c in failing.get(f["file"], {}).items() if c == f["culprit_pass"]}
     label = next(iter(alone)) if len(alone) == 1 else ("several" if alone else "together")
-    table[f["bucket"]][label] += 1
+    kept = bucket_of(f["file"]) if f["file"].endswith(".eu") else None
+    table[kept or f["bucket"]][label] += 1
 labels = sorted({l for c in table.values() for l in c if l not in ("several", "together")})
 cols = labels + ["several", "together"]
 print(f"{sum(sum(c.values()) for c in table.values())} failures in {len(table)} buckets, "

@@ -11,11 +11,11 @@
 #   NIGHTLY_SEED    first seed (default: the UTC day number x 10^7, so a night is
 #                   reproducible and every night tests new programs)
 #   NIGHTLY_JOBS    workers (default: every core, nproc)
-#   REDUCE_BUDGET   seconds per unreduced bucket representative (default 60)
+#   REDUCE_BUDGET   seconds per reduction of a reproducer the campaign left unreduced (default 60)
 #   EUFUZZ_ZOO      inject zoo bugs (NAME, a,b or all; builds with the zoo feature)
 #
 # Each night is NIGHTLY_DIR/YYYY-MM-DD-HHMM/ with the reproducers, stats.json,
-# buckets.txt, campaign.log (NAME.reduce.log per reduction) and report.html / report.md /
+# buckets.txt, campaign.log, rebucket.log and report.html / report.md /
 # report.json;
 # NIGHTLY_DIR/history.jsonl has one line per night and NIGHTLY_DIR/latest points to the
 # last night.
@@ -82,26 +82,12 @@ if [[ $status -gt 1 ]]; then
     [[ -f "$night/stats.json" ]] || exit 2
 fi
 
-# Reduce every bucket whose smallest reproducer is not a reduction yet (the campaign
-# reduces the first failure of each kind within its own budget; this gives the rest a
-# go), NIGHTLY_JOBS at a time, each with the options its failure was found with.
-reduce_one() {
-    local rep=$1 opts
-    read -r -a opts <<< "$(sed -n 's/^# options: //p' "$rep" | head -n 1)"
-    "$bin" reduce --budget "$reduce_budget" "${opts[@]}" "$rep" > "${rep%.eu}.reduce.log" 2>&1 ||
-        echo "nightly: $rep did not reduce (see ${rep%.eu}.reduce.log)" >&2
-}
-running=0
-while IFS= read -r rep; do
-    [[ "$rep" == *.reduced.eu ]] && continue
-    reduce_one "$rep" &
-    running=$((running + 1))
-    if [[ $running -ge $jobs ]]; then
-        wait -n || true
-        running=$((running - 1))
-    fi
-done < <("$bin" bucket --json "$night" | sed -n 's/^ *"representative": "\(.*\)",$/\1/p')
-wait
+# Reduce every reproducer the campaign filed unreduced (it ended before their reduction
+# ran), NIGHTLY_JOBS at a time, each against the options its failure was found with, and
+# key it on its reduction.
+"$bin" rebucket --reduce --budget "$reduce_budget" --jobs "$jobs" "$night" \
+    > "$night/rebucket.log" 2>&1 ||
+    echo "nightly: rebucket failed (see $night/rebucket.log)" >&2
 "$bin" bucket "$night" > "$night/buckets.txt"
 
 previous=()

@@ -226,6 +226,28 @@ pub fn each_alone(s: &Selected) -> Vec<Selected> {
         .collect()
 }
 
+/// The names of the bugs of `s`, comma-separated in zoo order (`none` for none): what
+/// `--zoo` takes back, for a reproducer's `# options:` line.
+#[cfg(feature = "zoo")]
+pub fn names(s: &Selected) -> String {
+    let names: Vec<&str> = ALL
+        .iter()
+        .filter(|(b, _)| s.contains(*b))
+        .map(|(_, n)| *n)
+        .collect();
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(",")
+    }
+}
+
+/// The names of the bugs of `s`: `none` without the `zoo` feature.
+#[cfg(not(feature = "zoo"))]
+pub fn names(_: &Selected) -> String {
+    "none".into()
+}
+
 /// Each bug of `s` injected alone: none without the `zoo` feature.
 #[cfg(not(feature = "zoo"))]
 pub fn each_alone(_: &Selected) -> Vec<Selected> {

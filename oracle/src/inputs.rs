@@ -18,6 +18,8 @@ use compiler::{Opcode, Program};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+mod vec4;
+
 /// Bytes of every buffer a generated input set provides.
 pub const BUFFER_BYTES: usize = 1024;
 
@@ -208,6 +210,9 @@ pub fn generate(p: &Program, seed: u64) -> Inputs {
 /// Inputs for `p` drawn with `below(n)` (a number in `0..n`): a thread gets a partial
 /// dispatch mask with probability `partial_quarters` / 4.
 pub fn draw(p: &Program, partial_quarters: u64, below: &mut impl FnMut(u64) -> u64) -> Inputs {
+    if p.stage.is_vec4() {
+        return vec4::draw(p, partial_quarters, below);
+    }
     let pool = (below(3) != 0).then(|| Pool::draw(p.dispatch_width as usize, below));
     let mut inputs = Inputs {
         uniforms: (0..p.uniforms)

@@ -4,7 +4,7 @@
 //! buckets. `eufuzz rebucket DIR...` recomputes the keys after a change to the compiler or
 //! the bucketing.
 
-use crate::files::{read_text, write_atomic};
+use crate::files::{read_text, write_atomic, write_new};
 use compiler::pipeline::CompileOptions;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -215,6 +215,48 @@ pub fn with_bucket_line(text: &str, key: &str) -> String {
     out
 }
 
+/// Reduces, as a campaign's reducers would, every reproducer under `dirs` that has no
+/// `.reduced.eu` beside it (one a campaign filed unreduced because it ended first), on
+/// `jobs` threads, each reduction bounded by `budget`; writes the reductions (never over an
+/// existing file). Returns how many were reduced, and the files that no longer fail or
+/// cannot be reduced.
+pub fn reduce_unreduced(
+    dirs: &[PathBuf],
+    options: impl Fn(&str) -> Result<CompileOptions, String> + Sync,
+    budget: std::time::Duration,
+    jobs: usize,
+) -> Result<(usize, Vec<PathBuf>), String> {
+    let files: Vec<PathBuf> = reproducers(dirs)?
+        .into_iter()
+        .filter(|f| !reduced_beside(f).exists())
+        .collect();
+    let results = crate::parallel::map_in_order(&files, jobs, |f| -> Result<bool, String> {
+        let text = read_text(f)?;
+        let line = header_value(&text, "options").unwrap_or("");
+        let opts = options(line).map_err(|e| format!("{}: {e}", f.display()))?;
+        let p = compiler::text::parse_program(&text).map_err(|e| format!("{}:{e}", f.display()))?;
+        let Some(outcome) = crate::campaign::reducers::reduce(&p, &opts, budget) else {
+            return Ok(false);
+        };
+        let Some(key) = outcome.key.clone() else {
+            return Ok(false);
+        };
+        let reduced = crate::campaign::reducers::reduced_file_text(f, line, &outcome, &key);
+        write_new(&reduced_beside(f), reduced.as_bytes())?;
+        Ok(true)
+    });
+    let mut reduced = 0;
+    let mut not = vec![];
+    for (f, r) in files.iter().zip(results) {
+        if r? {
+            reduced += 1;
+        } else {
+            not.push(f.clone());
+        }
+    }
+    Ok((reduced, not))
+}
+
 /// Recomputes the bucket key of every reproducer under `dirs` with the compile options its
 /// `# options:` line names; rewrites the files whose key changed. Returns (files, changed).
 pub fn rebucket(
@@ -225,16 +267,20 @@ pub fn rebucket(
     let mut changed = 0;
     for f in &files {
         let text = read_text(f)?;
-        let opts = options(header_value(&text, "options").unwrap_or(""))
-            .map_err(|e| format!("{}: {e}", f.display()))?;
         // Keys are meant for reduced programs: an original with a reduction next to it is
-        // keyed on the reduction (which fails the same way, or the original is fixed too).
-        let reduced = f.with_extension("reduced.eu");
-        let keyed = if !f.to_string_lossy().ends_with(".reduced.eu") && reduced.exists() {
+        // keyed on the reduction (which fails the same way, or the original is fixed too),
+        // with the options it was reduced against (one zoo bug of several) when it names
+        // them.
+        let reduced = reduced_beside(f);
+        let keyed = if reduced.exists() {
             read_text(&reduced)?
         } else {
             text.clone()
         };
+        let line = header_value(&keyed, "options")
+            .or_else(|| header_value(&text, "options"))
+            .unwrap_or("");
+        let opts = options(line).map_err(|e| format!("{}: {e}", f.display()))?;
         let p =
             compiler::text::parse_program(&keyed).map_err(|e| format!("{}:{e}", f.display()))?;
         let key = crate::bucket::key_of_program(&p, &opts).unwrap_or_else(|| "fixed/pass".into());

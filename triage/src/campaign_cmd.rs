@@ -43,7 +43,9 @@ pub struct CampaignArgs {
     #[arg(long)]
     stop_on_failure: bool,
     /// Seconds spent reducing each failure that is written (as NAME.reduced.eu beside
-    /// NAME.eu), on a thread of its own; 0 turns reduction off.
+    /// NAME.eu), on as many reduction threads as workers; 0 turns reduction off. When the
+    /// time is up the reductions running may finish (this long at most); what is left is
+    /// written unreduced for `eufuzz rebucket --reduce`.
     #[arg(long, default_value_t = 10)]
     reduce_budget: u64,
     /// Reproducers written per bucket at most; later failures of a full bucket are only

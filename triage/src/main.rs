@@ -247,9 +247,22 @@ enum Command {
     /// Recompute the bucket key of every reproducer (after a change to the compiler or to
     /// bucketing), using the compile options in its `# options:` line; rewrites the files
     /// whose key changed (atomically). A reproducer that no longer fails gets `fixed/...`.
+    ///
+    /// With `--reduce`, first reduces (as a campaign would) every reproducer without a
+    /// `.reduced.eu` beside it: the follow-up stage for failures a campaign filed unreduced
+    /// because it ended before their reduction ran.
     Rebucket {
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
+        /// Reduce the unreduced reproducers first.
+        #[arg(long)]
+        reduce: bool,
+        /// Seconds each reduction may take.
+        #[arg(long, default_value_t = 60, requires = "reduce")]
+        budget: u64,
+        /// Reductions run at once (default: all cores).
+        #[arg(long, requires = "reduce")]
+        jobs: Option<usize>,
     },
     /// The morning report of a campaign directory: new / still open / gone buckets since
     /// the previous night, each bucket's reduced reproducer replayed (culprit pass, IR diff,
@@ -630,7 +643,22 @@ fn options_from_line(line: &str) -> Result<compiler::pipeline::CompileOptions, S
     gate::compile_options(&words, None)
 }
 
-fn rebucket_main(dirs: &[PathBuf]) -> Result<i32, String> {
+fn rebucket_main(dirs: &[PathBuf], reduce: Option<(u64, Option<usize>)>) -> Result<i32, String> {
+    if let Some((budget, jobs)) = reduce {
+        let jobs = jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        });
+        let (reduced, not) = bucket_cmd::reduce_unreduced(
+            dirs,
+            options_from_line,
+            std::time::Duration::from_secs(budget),
+            jobs,
+        )?;
+        println!("{reduced} reproducer(s) reduced");
+        for f in not {
+            println!("{}: not reduced (it does not fail as filed)", f.display());
+        }
+    }
     let (files, changed) = bucket_cmd::rebucket(dirs, options_from_line)?;
     println!("{files} reproducer(s), {changed} bucket key(s) changed");
     Ok(0)
@@ -724,7 +752,12 @@ fn main() {
                 2
             })
         }
-        Command::Rebucket { dirs } => rebucket_main(&dirs).unwrap_or_else(|e| {
+        Command::Rebucket {
+            dirs,
+            reduce,
+            budget,
+            jobs,
+        } => rebucket_main(&dirs, reduce.then_some((budget, jobs))).unwrap_or_else(|e| {
             eprintln!("{e}");
             2
         }),

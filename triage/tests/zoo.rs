@@ -123,6 +123,85 @@ fn every_zoo_bug_has_a_bucket_of_its_own() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Instructions of a program text (lines inside blocks, not block markers).
+fn instructions(text: &str) -> usize {
+    let mut inside = false;
+    let mut n = 0;
+    for l in text.lines() {
+        if l.starts_with("START ") {
+            inside = true;
+        } else if l.starts_with("END ") {
+            inside = false;
+        } else if inside && !l.trim().is_empty() {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// `rebucket --reduce` is the follow-up stage for what a campaign filed unreduced: a
+/// several-bug reproducer is reduced against the one bug that makes it fail alone (named
+/// in the reduction's `# options:`), keyed on its reduction, and nothing is reduced twice
+/// or overwritten; a reproducer that no longer fails is reported, not reduced.
+#[test]
+fn rebucket_reduce_reduces_what_a_campaign_left_unreduced() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = std::env::temp_dir().join(format!("eufuzz-rebucket-reduce-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Both bugs live in schedule_post_ra and give one signature; the program fails with
+    // sched-across-halt alone (see its `# zoo:` line).
+    let text = std::fs::read_to_string(root.join("corpus/zoo/sched-across-halt.eu")).unwrap();
+    let original = format!("# options: --zoo sched-ignores-flag-war,sched-across-halt\n{text}");
+    std::fs::write(dir.join("mismatch-1.eu"), &original).unwrap();
+    let fine =
+        std::fs::read_to_string(root.join("corpus/examples/addc-subb-carry-bdw.eu")).unwrap();
+    std::fs::write(dir.join("mismatch-2.eu"), fine).unwrap();
+    let run = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_eufuzz"))
+            .args(["rebucket", "--reduce", "--budget", "30", "--jobs", "2"])
+            .arg(&dir)
+            .output()
+            .expect("run eufuzz");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let first = run();
+    assert!(first.contains("1 reproducer(s) reduced"), "{first}");
+    assert!(first.contains("mismatch-2.eu: not reduced"), "{first}");
+    let reduced = std::fs::read_to_string(dir.join("mismatch-1.reduced.eu")).unwrap();
+    assert!(
+        reduced.contains("# options: --zoo sched-across-halt\n"),
+        "{reduced}"
+    );
+    assert!(
+        instructions(&reduced) <= instructions(&original),
+        "{reduced}"
+    );
+    let key = |t: &str| {
+        t.lines()
+            .find_map(|l| l.strip_prefix("# bucket: "))
+            .map(str::to_string)
+    };
+    assert_eq!(
+        key(&reduced).as_deref(),
+        Some("rewrite/schedule_post_ra/reorder-across-halt")
+    );
+    let rekeyed = std::fs::read_to_string(dir.join("mismatch-1.eu")).unwrap();
+    assert_eq!(key(&rekeyed), key(&reduced));
+    assert!(!dir.join("mismatch-2.reduced.eu").exists());
+    let second = run();
+    assert!(second.contains("0 reproducer(s) reduced"), "{second}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("mismatch-1.reduced.eu")).unwrap(),
+        reduced
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Whether the pass belongs to the optimising pipeline only (`-O0` does not run it).
 fn is_optimisation(pass: &str) -> bool {
     pass.starts_with("opt_")

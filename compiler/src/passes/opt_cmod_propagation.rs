@@ -486,9 +486,12 @@ fn sub_merge_producer(insts: &[Inst], at: usize, bugs: Bugs, gen45: bool) -> Opt
     None
 }
 
-/// Notes the flag-subregister and NoMask rules a fold of `test` into `producer` went by.
+/// Notes the controls a fold of `test` into `producer` crossed: a NoMask difference (the
+/// rule forbids it, brw-backend.md §11.16; only a faulty fold makes one, so a fold between
+/// two NoMask instructions, an ordinary one, does not name a reproducer's bucket after it)
+/// and a flag subregister moved onto the producer.
 fn note_controls(producer: &Inst, test: &Inst) {
-    if test.nomask || producer.nomask {
+    if test.nomask != producer.nomask {
         note("cmod-nomask");
     }
     if test.flag_subreg != producer.flag_subreg {

@@ -3,7 +3,7 @@
 //! so the same string works on the command line, in `EUFUZZ_KNOBS` and in the header of
 //! every reproducer, which then replays the same way.
 
-use compiler::{Device, Opcode};
+use compiler::{Device, Opcode, Stage};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -279,11 +279,15 @@ pub struct Knobs {
     pub deny_features: Vec<Feature>,
     #[serde(default)]
     pub profile: Profile,
+    /// The kind of program: fragment (the default) or the vec4 stage (`stage=vs`, made by
+    /// `generator/vec4.rs`, on the devices that run it).
+    #[serde(default)]
+    pub stage: Stage,
 }
 
 impl Knobs {
-    /// Parses `key=a,b,-c …` (keys `devices`, `dispatch`, `ops`, `features`; a leading `-`
-    /// denies). Later knobs add to earlier ones.
+    /// Parses `key=a,b,-c …` (keys `devices`, `dispatch`, `ops`, `features`, `profile`,
+    /// `stage`; a leading `-` denies). Later knobs add to earlier ones.
     pub fn parse(text: &str) -> Result<Knobs, String> {
         let mut k = Knobs::default();
         k.add(text)?;
@@ -310,6 +314,10 @@ impl Knobs {
                                 return Err(format!("unknown profile `{name}` (fuzz, realistic)"));
                             }
                         }
+                    }
+                    "stage" if !deny => {
+                        self.stage = Stage::from_name(name)
+                            .ok_or_else(|| format!("unknown stage `{name}` (fs, vs)"))?;
                     }
                     "devices" | "device" if !deny => self.devices.push(
                         Device::from_name(name)
@@ -341,12 +349,12 @@ impl Knobs {
                             self.features.push(f)
                         }
                     }
-                    "devices" | "device" | "dispatch" | "profile" => {
+                    "devices" | "device" | "dispatch" | "profile" | "stage" => {
                         return Err(format!("`{key}` takes no denials (`-{name}`)"));
                     }
                     _ => {
                         return Err(format!(
-                            "unknown knob `{key}` (devices, dispatch, ops, features, profile)"
+                            "unknown knob `{key}` (devices, dispatch, ops, features, profile, stage)"
                         ));
                     }
                 }
@@ -413,6 +421,9 @@ impl fmt::Display for Knobs {
         if self.profile == Profile::Realistic {
             parts.push("profile=realistic".into());
         }
+        if self.stage != Stage::Fragment {
+            parts.push(format!("stage={}", self.stage.name()));
+        }
         write!(f, "{}", parts.join(" "))
     }
 }
@@ -456,6 +467,25 @@ mod tests {
             Knobs::parse("profile=odd")
                 .unwrap_err()
                 .contains("unknown profile")
+        );
+    }
+
+    #[test]
+    fn the_vec4_stage_knob_round_trips() {
+        let k = Knobs::parse("stage=vs devices=hsw").unwrap();
+        assert_eq!(k.stage, Stage::Vertex);
+        assert_eq!(k.to_string(), "devices=hsw stage=vs");
+        assert_eq!(Knobs::parse(&k.to_string()).unwrap(), k);
+        assert_eq!(Knobs::parse("stage=fs").unwrap(), Knobs::default());
+        assert!(
+            Knobs::parse("stage=gs")
+                .unwrap_err()
+                .contains("unknown stage")
+        );
+        assert!(
+            Knobs::parse("stage=-vs")
+                .unwrap_err()
+                .contains("no denials")
         );
     }
 

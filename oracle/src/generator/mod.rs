@@ -17,6 +17,7 @@ mod idioms;
 pub mod knobs;
 mod messages;
 mod shapes;
+mod vec4;
 
 use crate::generator::knobs::{ALL_FEATURES, Feature, Knobs, Profile};
 use arbitrary::Unstructured;
@@ -146,6 +147,9 @@ struct Gen<'a, 'b> {
 
 /// Generates a program from `u` within `knobs`.
 pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
+    if knobs.stage.is_vec4() {
+        return vec4::generate(u, knobs);
+    }
     let devices: Vec<_> = if knobs.devices.is_empty() {
         ALL_DEVICES.to_vec()
     } else {

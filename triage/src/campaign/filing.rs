@@ -8,16 +8,15 @@
 //! is full is only counted. Reproducers are written atomically and never overwritten.
 
 use super::case::Found;
+use super::reducers::{Outcome, Priority, Reducers, reduced_file_text};
 use super::stats::Failure;
 use super::worker::Shared;
 use crate::files::write_new;
 use compiler::pipeline::CompileOptions;
-use compiler::text::print_program;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Failures held at most in the filing stage (being reduced or waiting for their kind's
 /// first reduction). When failures come faster than they can be reduced (every program of
@@ -51,10 +50,6 @@ pub struct Filed {
     pub new_bucket: bool,
 }
 
-/// A finished reduction: the failure's ticket, and the reduced program with its bucket key
-/// (when the reduction could run).
-type Reduction = (u64, Option<(crate::reduce::Reduced, Option<String>)>);
-
 /// Where a job waiting in the filing stage is.
 #[derive(Clone, Debug, PartialEq)]
 enum Stage {
@@ -86,61 +81,7 @@ pub struct Filing {
     /// Kinds whose first reduction runs, with the ticket of that reduction.
     first_of_kind: BTreeMap<String, u64>,
     next_ticket: u64,
-    to_reducer: Sender<(u64, compiler::Program)>,
-    from_reducer: Receiver<Reduction>,
-}
-
-/// With several zoo bugs injected, the options of the first bug (in zoo order) that makes
-/// `p` fail with the same signature on its own. Against all of them a reduction could slip
-/// from one bug of a pass to another of the same pass (both give that signature) and land
-/// in the other bug's bucket; against the one bug the failure is attributed to, every
-/// variant still shows that bug. `None` with one bug or none, or when no single bug
-/// explains the failure (it needs several together): then it is reduced as found.
-fn attributed(
-    p: &compiler::Program,
-    opts: &CompileOptions,
-    signature: &str,
-) -> Option<CompileOptions> {
-    let alone = compiler::zoo::each_alone(&opts.zoo);
-    if alone.len() < 2 {
-        return None;
-    }
-    alone
-        .into_iter()
-        .map(|zoo| CompileOptions {
-            zoo,
-            ..opts.clone()
-        })
-        .find(|o| crate::reduce::interesting::judge(p, o).signature == signature)
-}
-
-/// Reduces a failing program within `budget`, keeping its signature, and keys the result
-/// with the options it was reduced against.
-fn reduce(
-    p: &compiler::Program,
-    opts: &CompileOptions,
-    budget: Duration,
-) -> Option<(crate::reduce::Reduced, Option<String>)> {
-    let target = crate::reduce::interesting::judge(p, opts);
-    if !target.signature.contains('/') || target.signature.starts_with("discard/") {
-        return None;
-    }
-    let (opts, target) = match attributed(p, opts, &target.signature) {
-        Some(alone) => {
-            let target = crate::reduce::interesting::judge(p, &alone);
-            (alone, target)
-        }
-        None => (opts.clone(), target),
-    };
-    let settings = crate::reduce::Settings {
-        opts: opts.clone(),
-        jobs: 1,
-        budget,
-        max_rounds: 8,
-    };
-    let reduced = crate::reduce::reduce(p, &target, &settings, |_| {});
-    let key = crate::bucket::key_of_program(&reduced.program, &opts);
-    Some((reduced, key))
+    reducers: Reducers,
 }
 
 /// `job` without its program and reproducer text, for counting only.
@@ -151,40 +92,16 @@ fn without_program(mut job: Job) -> Job {
     job
 }
 
-/// The reduction thread: programs in, reductions out (a reducer panic gives none).
-fn spawn_reducer(
-    opts: CompileOptions,
-    budget: Duration,
-) -> (Sender<(u64, compiler::Program)>, Receiver<Reduction>) {
-    let (to, jobs) = channel::<(u64, compiler::Program)>();
-    let (done, from) = channel();
-    std::thread::Builder::new()
-        .name("eufuzz-reducer".into())
-        .spawn(move || {
-            for (ticket, p) in jobs {
-                let r = super::case::catching(|| reduce(&p, &opts, budget))
-                    .ok()
-                    .flatten();
-                if done.send((ticket, r)).is_err() {
-                    return;
-                }
-            }
-        })
-        .expect("spawn the reducer thread");
-    (to, from)
-}
-
 impl Filing {
     /// A filing stage writing into `out`, remembering `memory` (from a checkpoint), with
-    /// its reducer thread started.
+    /// `reducers` reduction threads started.
     pub fn new(
         out: PathBuf,
         per_bucket: usize,
         compile: &CompileOptions,
-        reduce_budget: Duration,
+        (reducers, reduce_budget): (usize, Duration),
         memory: Memory,
     ) -> Filing {
-        let (to_reducer, from_reducer) = spawn_reducer(compile.clone(), reduce_budget);
         Filing {
             memory,
             out,
@@ -195,8 +112,7 @@ impl Filing {
             reducing: BTreeMap::new(),
             first_of_kind: BTreeMap::new(),
             next_ticket: 0,
-            to_reducer,
-            from_reducer,
+            reducers: Reducers::spawn(reducers, compile, reduce_budget),
         }
     }
 
@@ -230,12 +146,12 @@ impl Filing {
                 // the bucket of every later failure of the kind, and kinds are few.
                 std::collections::btree_map::Entry::Vacant(v) => {
                     v.insert(ticket);
-                    self.send(ticket, p);
+                    self.reducers.send(ticket, p, Priority::FirstOfKind);
                     Stage::First
                 }
             },
             (Some(p), Some(b)) if room && !self.full(&b) => {
-                self.send(ticket, p);
+                self.reducers.send(ticket, p, Priority::Fill);
                 *self.reducing.entry(b.clone()).or_default() += 1;
                 Stage::Known(b)
             }
@@ -249,15 +165,10 @@ impl Filing {
         Ok(vec![])
     }
 
-    fn send(&mut self, ticket: u64, p: compiler::Program) {
-        // The reducer thread only ends with this stage.
-        let _ = self.to_reducer.send((ticket, p));
-    }
-
     /// Files the failures whose reductions are done (and those that waited for them).
     pub fn collect(&mut self, shared: &Shared) -> Result<Vec<Filed>, String> {
         let mut filed = vec![];
-        while let Ok((ticket, reduced)) = self.from_reducer.try_recv() {
+        while let Some((ticket, reduced)) = self.reducers.try_recv() {
             let Some((job, stage)) = self.jobs.remove(&ticket) else {
                 continue;
             };
@@ -267,9 +178,8 @@ impl Filing {
             let alike = job.found.alike.clone();
             let bucket = reduced
                 .as_ref()
-                .and_then(|(_, key)| key.clone())
+                .and_then(|o| o.key.clone())
                 .unwrap_or_else(|| job.found.unreduced_key.clone());
-            let reduced = reduced.map(|(r, _)| r);
             if self.first_of_kind.get(&alike) == Some(&ticket) {
                 self.first_of_kind.remove(&alike);
                 self.memory.bucket_of.insert(alike.clone(), bucket.clone());
@@ -306,6 +216,24 @@ impl Filing {
     /// Failures waiting for a reduction.
     pub fn waiting(&self) -> usize {
         self.jobs.len()
+    }
+
+    /// Ends filing: the reductions not started are dropped, those running may finish for
+    /// up to `wait` (each is bounded by the reduction budget anyway), then everything still
+    /// waiting is filed unreduced ([`Filing::flush`]).
+    pub fn finish(&mut self, shared: &Shared, wait: Duration) -> Result<Vec<Filed>, String> {
+        self.reducers.cancel_queued();
+        let until = Instant::now() + wait;
+        let mut filed = vec![];
+        loop {
+            filed.extend(self.collect(shared)?);
+            if self.reducers.running() == 0 || Instant::now() >= until {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        filed.extend(self.flush(shared)?);
+        Ok(filed)
     }
 
     /// Files every failure still waiting, unreduced (the campaign is stopping: what was
@@ -354,13 +282,13 @@ impl Filing {
         shared: &Shared,
         job: Job,
         bucket: String,
-        reduction: Option<&crate::reduce::Reduced>,
+        reduction: Option<&Outcome>,
     ) -> Result<Filed, String> {
         let new_bucket = !self.memory.per_bucket.contains_key(&bucket);
         let kept = self.memory.per_bucket.entry(bucket.clone()).or_default();
         *kept += 1;
         let (file, reduced) = if *kept <= self.per_bucket {
-            self.write(&job.found, &bucket, reduction)?
+            self.write(&job.found, &shared.setup.options_line, &bucket, reduction)?
         } else {
             (None, None)
         };
@@ -404,8 +332,9 @@ impl Filing {
     fn write(
         &self,
         f: &Found,
+        options: &str,
         bucket: &str,
-        reduction: Option<&crate::reduce::Reduced>,
+        reduction: Option<&Outcome>,
     ) -> Result<(Option<String>, Option<String>), String> {
         let name = format!("{}-{}", f.kind, f.seed);
         let eu = self.out.join(format!("{name}.eu"));
@@ -417,13 +346,9 @@ impl Filing {
         }
         write_new(&eu, f.reproducer(bucket).as_bytes())?;
         let reduced = match reduction {
-            Some(r) => {
+            Some(o) => {
                 let path = self.out.join(format!("{name}.reduced.eu"));
-                let text = format!(
-                    "{}# bucket: {bucket}\n{}",
-                    crate::reduce_cmd::header(&eu, r, None),
-                    print_program(&r.program)
-                );
+                let text = reduced_file_text(&eu, options, o, bucket);
                 write_new(&path, text.as_bytes())?;
                 Some(path.display().to_string())
             }
@@ -492,7 +417,7 @@ mod tests {
             out.clone(),
             1,
             &Default::default(),
-            budget,
+            (1, budget),
             Memory::default(),
         );
         let n = MAX_HELD as u64 + 10;
@@ -529,35 +454,40 @@ mod tests {
 
     #[cfg(feature = "zoo")]
     #[test]
-    fn a_several_bug_failure_is_reduced_against_the_bug_that_makes_it_fail_alone() {
-        // Both bugs live in schedule_post_ra and give one signature; the corpus program of
-        // sched-across-halt fails with that bug alone (its `# zoo:` line), not the other.
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../corpus/zoo/sched-across-halt.eu"
-        );
-        let p = crate::load::load_document(std::path::Path::new(path))
-            .unwrap()
-            .program;
-        let both = CompileOptions {
-            zoo: compiler::zoo::select("sched-ignores-flag-war,sched-across-halt").unwrap(),
-            ..Default::default()
-        };
-        let signature = crate::reduce::interesting::judge(&p, &both).signature;
-        assert!(
-            signature.starts_with("mismatch/schedule_post_ra/"),
-            "{signature}"
-        );
-        let chosen = attributed(&p, &both, &signature).expect("one bug explains it");
-        assert_eq!(
-            chosen.zoo,
-            compiler::zoo::select("sched-across-halt").unwrap()
-        );
-        // One bug: nothing to attribute.
-        let one = CompileOptions {
+    fn a_campaign_that_ends_lets_the_running_reduction_finish() {
+        let out = std::env::temp_dir().join(format!("eufuzz-finish-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir_all(&out).unwrap();
+        let p = super::super::reducers::zoo_program("sched-across-halt");
+        let opts = CompileOptions {
             zoo: compiler::zoo::select("sched-across-halt").unwrap(),
             ..Default::default()
         };
-        assert!(attributed(&p, &one, &signature).is_none());
+        let shared = shared();
+        let mut f = Filing::new(
+            out.clone(),
+            5,
+            &opts,
+            (1, Duration::from_secs(60)),
+            Memory::default(),
+        );
+        let mut j = job(7, "kind");
+        j.found.program = Some(p);
+        shared.slot(0).pending.push(Pending { index: 7, seed: 7 });
+        f.accept(&shared, j).unwrap();
+        // Wait until the reducer has taken it: only queued reductions are dropped.
+        while f.reducers.running() == 0 && f.waiting() == 1 {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let filed = f.finish(&shared, Duration::from_secs(60)).unwrap();
+        assert_eq!(filed.len(), 1);
+        assert_eq!(
+            filed[0].bucket,
+            "rewrite/schedule_post_ra/reorder-across-halt"
+        );
+        let failure = &f.memory.failures[0];
+        let reduced = failure.reduced.as_ref().expect("filed with its reduction");
+        assert!(std::path::Path::new(reduced).exists());
+        std::fs::remove_dir_all(&out).unwrap();
     }
 }

@@ -12,6 +12,7 @@ pub mod case;
 pub mod checkpoint;
 pub mod filing;
 pub mod progress;
+pub mod reducers;
 pub mod seeds;
 pub mod stats;
 pub mod worker;
@@ -359,7 +360,7 @@ fn run_with(
             out.to_path_buf(),
             settings.per_bucket,
             &compile,
-            Duration::from_secs(settings.reduce_budget),
+            (jobs, Duration::from_secs(settings.reduce_budget)),
             memory,
         ),
         session_execs: workers.iter().map(|w| w.counts.execs).collect(),
@@ -405,7 +406,14 @@ fn run_with(
         run.receive(Duration::from_millis(10))?;
     }
     run.receive(Duration::ZERO)?;
-    let filed = run.filing.flush(&run.shared)?;
+    // Reductions already running finish unless the user interrupted: a reduced failure
+    // gets its own bucket, an unreduced one is keyed on whatever its culprit happened to do.
+    let wait = if interrupt.load(Ordering::Relaxed) {
+        Duration::ZERO
+    } else {
+        Duration::from_secs(settings.reduce_budget)
+    };
+    let filed = run.filing.finish(&run.shared, wait)?;
     run.show_filed(filed);
     let stats = run.checkpoint()?;
     let snap = run.snapshot();

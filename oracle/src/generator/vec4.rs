@@ -1,0 +1,446 @@
+//! The vec4-stage generator (`stage=vs` knob): logical `stage vs` programs of the shape
+//! Mesa's vec4 backend compiles for FP64 (fp64-align16.md): dvec4 arithmetic with logical
+//! swizzles and writemasks, f2d/d2f/i2d/d2i conversions, vec4 uniforms (float and dvec4
+//! slots), per-vertex divergent IF/ELSE and per-channel predication, one-vertex (exec 4)
+//! updates, and a URB write of what was computed.
+//!
+//! Well defined on the reference run, as the fragment generator's programs are: every value
+//! is written in full at the top level before it is read; writemasked, predicated, exec-4
+//! and divergent writes only update values that already exist; the flag register is set in
+//! full by a compare before anything reads it; IF conditions compare replicated
+//! components (`.xxxx`), so all four channels of a vertex branch together, as Mesa's vec4
+//! IFs do. Valid by construction: every instruction passes the validator where it stands
+//! or is replaced. The fragment generator never reaches this module, so the default
+//! profile's programs do not change.
+
+use super::choose;
+use super::knobs::{Feature, Knobs};
+use arbitrary::Unstructured;
+use compiler::device::ALL_DEVICES;
+use compiler::inst::{CondMod, Inst, Predicate};
+use compiler::reg::{REG_SIZE, Reg, Swizzle};
+use compiler::types::Type;
+use compiler::{Opcode, Program, Stage};
+use std::collections::BTreeSet;
+
+/// The features that mean something for a vec4 program; the swarm draws each on or off.
+pub const VEC4_FEATURES: [Feature; 6] = [
+    Feature::If,
+    Feature::Predication,
+    Feature::Narrow,
+    Feature::Modifiers,
+    Feature::Threads,
+    Feature::PartialDispatch,
+];
+
+/// The flag subregister compares write and predicates read.
+const FLAG: u8 = 0;
+
+/// The three kinds of vec4 data: float and int vec4s (one register) and dvec4s (two).
+const TYPES: [Type; 3] = [Type::F, Type::D, Type::DF];
+
+/// Bytes of one vertex's vec4 of `ty` (its offset step between vertices).
+fn vertex_bytes(ty: Type) -> u32 {
+    4 * ty.size()
+}
+
+/// A whole vec4 value of both vertices: `ty` data from byte `offset` of VGRF `nr`.
+#[derive(Clone, Copy, Debug)]
+struct Val {
+    nr: u32,
+    offset: u32,
+    ty: Type,
+}
+
+/// Where a source operand can come from.
+#[derive(Clone, Copy, Debug)]
+enum Source {
+    Value(Val),
+    /// `attr<nr>` holding a vec4 of `ty`.
+    Attr(u32, Type),
+    /// A uniform vec4 of `ty` from dword `u<nr>` on (shared by both vertices).
+    Uniform(u32, Type),
+}
+
+impl Source {
+    fn ty(self) -> Type {
+        match self {
+            Source::Value(v) => v.ty,
+            Source::Attr(_, ty) | Source::Uniform(_, ty) => ty,
+        }
+    }
+
+    /// The operand, for vertex `vertex` of an exec-4 instruction when given.
+    fn reg(self, vertex: Option<u32>) -> Reg {
+        let step = |ty| vertex.map_or(0, |q| q * vertex_bytes(ty));
+        match self {
+            Source::Value(v) => Reg::vgrf(v.nr, v.ty).byte_offset(v.offset + step(v.ty)),
+            Source::Attr(nr, ty) => Reg::attr(nr, ty).byte_offset(step(ty)),
+            Source::Uniform(nr, ty) => Reg::uniform(nr, ty),
+        }
+    }
+}
+
+/// Generation state for one vec4 program.
+struct Gen<'a, 'b> {
+    u: &'a mut Unstructured<'b>,
+    p: Program,
+    features: BTreeSet<Feature>,
+    sources: Vec<Source>,
+    vals: Vec<Val>,
+    insts: Vec<Inst>,
+    depth: u32,
+    budget: u32,
+}
+
+/// Generates a vec4-stage program from `u` within `knobs` (devices that do not run the
+/// stage are left out; with none left, every device that does).
+pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> super::Generated {
+    let supported = |d: &compiler::Device| Stage::Vertex.unsupported_on(*d).is_none();
+    let mut devices: Vec<_> = knobs.devices.iter().copied().filter(supported).collect();
+    if devices.is_empty() {
+        devices = ALL_DEVICES.into_iter().filter(supported).collect();
+    }
+    let device = devices[choose(u, devices.len())];
+    let mut features = BTreeSet::new();
+    for f in VEC4_FEATURES {
+        if u.arbitrary::<bool>().unwrap_or(false) && knobs.allows_feature(f) {
+            features.insert(f);
+        }
+    }
+    let mut p = Program::new(device, 8);
+    p.stage = Stage::Vertex;
+    p.threads = if features.contains(&Feature::Threads) {
+        2
+    } else {
+        1
+    };
+    let mut sources = vec![];
+    // Uniforms: one to three items, a float vec4 (one slot) or a dvec4 (two slots).
+    let mut dwords = 0;
+    for _ in 0..1 + choose(u, 3) {
+        let ty = if u.arbitrary::<bool>().unwrap_or(false) {
+            Type::DF
+        } else {
+            Type::F
+        };
+        sources.push(Source::Uniform(dwords, ty));
+        dwords += ty.size();
+    }
+    p.uniforms = dwords;
+    for a in 0..2 + choose(u, 3) as u32 {
+        let ty = TYPES[choose(u, TYPES.len())];
+        p.attr_sizes.push(2 * vertex_bytes(ty) / REG_SIZE);
+        sources.push(Source::Attr(a, ty));
+    }
+    let mut g = Gen {
+        u,
+        p,
+        features,
+        sources,
+        vals: vec![],
+        insts: vec![],
+        depth: 0,
+        budget: 0,
+    };
+    g.budget = 6 + g.choose(24) as u32;
+    g.program();
+    let Gen {
+        u,
+        mut p,
+        insts,
+        features,
+        ..
+    } = g;
+    p.set_insts(insts);
+    let partial = if features.contains(&Feature::PartialDispatch) {
+        2
+    } else {
+        0
+    };
+    p.inputs = Some(crate::inputs::draw(&p, partial, &mut |n| {
+        u.int_in_range(0..=n - 1).unwrap_or(0)
+    }));
+    super::Generated {
+        program: p,
+        features: features.into_iter().collect(),
+        opcodes: vec![],
+    }
+}
+
+impl Gen<'_, '_> {
+    fn choose(&mut self, n: usize) -> usize {
+        choose(self.u, n)
+    }
+
+    fn chance(&mut self, num: u8, den: u8) -> bool {
+        self.u.ratio(num, den).unwrap_or(false)
+    }
+
+    fn has(&self, f: Feature) -> bool {
+        self.features.contains(&f)
+    }
+
+    fn program(&mut self) {
+        for _ in 0..3 + self.choose(4) {
+            self.new_value();
+        }
+        // The flag is set in full before any predicate or IF reads it.
+        self.compare(false);
+        while self.budget > 0 {
+            self.statement();
+        }
+        self.outputs();
+    }
+
+    fn statement(&mut self) {
+        self.budget = self.budget.saturating_sub(1);
+        match self.choose(10) {
+            0 | 1 if self.depth == 0 => self.new_value(),
+            2 if self.depth == 0 => self.conversion(),
+            3 if self.depth < 2 && self.budget > 2 && self.has(Feature::If) => self.if_else(),
+            4 => self.compare(self.depth > 0),
+            _ => self.update(),
+        }
+    }
+
+    /// A source of type `ty` with a swizzle: identity, a Mesa-native DF swizzle, a
+    /// replicated component or any of the 256.
+    fn source(&mut self, ty: Type, vertex: Option<u32>) -> Reg {
+        // Callers ask only for types that have a source (`has_type`).
+        let candidates: Vec<Source> = self
+            .sources
+            .iter()
+            .copied()
+            .chain(self.vals.iter().map(|&v| Source::Value(v)))
+            .filter(|s| s.ty() == ty)
+            .collect();
+        let s = candidates[self.choose(candidates.len())];
+        let swizzle = self.swizzle();
+        let mut reg = s.reg(vertex).swizzled(swizzle);
+        if self.has(Feature::Modifiers) && ty != Type::D && self.chance(1, 4) {
+            reg = if self.chance(1, 2) {
+                reg.negated()
+            } else {
+                reg.with_abs()
+            };
+        }
+        reg
+    }
+
+    fn swizzle(&mut self) -> Swizzle {
+        const NATIVE: [[u8; 4]; 4] = [[0, 1, 2, 3], [0, 0, 2, 2], [1, 1, 3, 3], [1, 0, 3, 2]];
+        match self.choose(6) {
+            0 | 1 => Swizzle::XYZW,
+            2 => Swizzle::new(NATIVE[self.choose(4)]),
+            3 => Swizzle::replicate(self.choose(4) as u8),
+            _ => Swizzle(self.u.arbitrary::<u8>().unwrap_or(0xe4)),
+        }
+    }
+
+    /// Whether some source of `ty` exists.
+    fn has_type(&self, ty: Type) -> bool {
+        self.sources.iter().any(|s| s.ty() == ty) || self.vals.iter().any(|v| v.ty == ty)
+    }
+
+    /// A type that has a source.
+    fn any_type(&mut self) -> Type {
+        let types: Vec<Type> = TYPES.into_iter().filter(|&t| self.has_type(t)).collect();
+        types[self.choose(types.len())]
+    }
+
+    /// An ALU instruction of `ty` into `dst`: the opcode and its sources.
+    fn alu(&mut self, ty: Type, dst: Reg, vertex: Option<u32>) -> Inst {
+        let exec = if vertex.is_some() { 4 } else { 8 };
+        let ops: &[Opcode] = match ty {
+            Type::D => &[
+                Opcode::Add,
+                Opcode::And,
+                Opcode::Or,
+                Opcode::Xor,
+                Opcode::Mov,
+            ],
+            _ => &[Opcode::Add, Opcode::Mul, Opcode::Sel, Opcode::Mov],
+        };
+        let op = ops[self.choose(ops.len())];
+        let n = if op == Opcode::Mov { 1 } else { 2 };
+        let srcs = (0..n).map(|_| self.source(ty, vertex)).collect();
+        let mut inst = Inst::new(op, exec, dst, srcs).with_align16();
+        if op == Opcode::Sel {
+            let cmod = [CondMod::L, CondMod::Ge][self.choose(2)];
+            inst = inst.with_cmod(cmod, FLAG);
+        }
+        if let Some(q) = vertex {
+            inst = inst.with_group(4 * q as u8);
+        }
+        inst
+    }
+
+    /// Emits `inst` if the validator accepts it where it stands.
+    fn try_emit(&mut self, inst: Inst) -> bool {
+        let at = self.insts.len();
+        let ok = compiler::validate::validate_inst(&self.p, at, &inst).is_empty();
+        if ok {
+            self.insts.push(inst);
+        }
+        ok
+    }
+
+    fn alloc(&mut self, ty: Type) -> Val {
+        let nr = self.p.alloc_vgrf(2 * vertex_bytes(ty) / REG_SIZE);
+        Val { nr, offset: 0, ty }
+    }
+
+    /// A fresh value computed in full (top level only).
+    fn new_value(&mut self) {
+        let ty = self.any_type();
+        let val = self.alloc(ty);
+        let dst = Reg::vgrf(val.nr, ty);
+        for _ in 0..4 {
+            let inst = self.alu(ty, dst, None);
+            if self.try_emit(inst) {
+                self.vals.push(val);
+                return;
+            }
+        }
+        let src = self.source(ty, None);
+        self.insts
+            .push(Inst::new(Opcode::Mov, 8, dst, vec![src]).with_align16());
+        self.vals.push(val);
+    }
+
+    /// A fresh value converted from another type (f2d, i2d, d2f, d2i).
+    fn conversion(&mut self) {
+        let pairs: Vec<(Type, Type)> = [
+            (Type::F, Type::DF),
+            (Type::D, Type::DF),
+            (Type::DF, Type::F),
+            (Type::DF, Type::D),
+        ]
+        .into_iter()
+        .filter(|&(from, _)| self.has_type(from))
+        .collect();
+        if pairs.is_empty() {
+            return self.new_value();
+        }
+        let (from, to) = pairs[self.choose(pairs.len())];
+        let val = self.alloc(to);
+        let src = self.source(from, None);
+        let inst = Inst::new(Opcode::Mov, 8, Reg::vgrf(val.nr, to), vec![src]).with_align16();
+        if self.try_emit(inst) {
+            self.vals.push(val);
+        }
+    }
+
+    /// An update of an existing value: a writemask, maybe a predicate, maybe one vertex.
+    fn update(&mut self) {
+        if self.vals.is_empty() {
+            return self.new_value();
+        }
+        let i = self.choose(self.vals.len());
+        let val = self.vals[i];
+        let vertex =
+            (self.has(Feature::Narrow) && self.chance(1, 3)).then(|| self.choose(2) as u32);
+        let mask = 1 + self.choose(15) as u8;
+        let step = vertex.map_or(0, |q| q * vertex_bytes(val.ty));
+        let dst = Reg::vgrf(val.nr, val.ty)
+            .byte_offset(val.offset + step)
+            .masked(mask);
+        let mut inst = self.alu(val.ty, dst, vertex);
+        if self.has(Feature::Predication) && inst.cmod.is_none() && self.chance(1, 2) {
+            let pred = if self.chance(1, 2) {
+                Predicate::NORMAL
+            } else {
+                Predicate::INVERSE
+            };
+            inst = inst.with_pred(pred, FLAG);
+        }
+        self.try_emit(inst);
+    }
+
+    /// `cmp` into the flag. A `replicated` compare reads one component of each vertex in
+    /// all four channels, so the flag agrees across a vertex (what an IF needs).
+    fn compare(&mut self, replicated: bool) {
+        let ty = self.any_type();
+        let conds = [CondMod::L, CondMod::Ge, CondMod::Z, CondMod::Nz, CondMod::G];
+        let cond = conds[self.choose(conds.len())];
+        let mut a = self.source(ty, None);
+        let mut b = self.source(ty, None);
+        if replicated {
+            a = a.swizzled(Swizzle::replicate(self.choose(4) as u8));
+            b = b.swizzled(Swizzle::replicate(self.choose(4) as u8));
+        }
+        let inst = Inst::new(Opcode::Cmp, 8, Reg::null(ty), vec![a, b])
+            .with_align16()
+            .with_cmod(cond, FLAG);
+        self.try_emit(inst);
+    }
+
+    /// A per-vertex divergent IF/ELSE: a replicated compare, then updates in each arm.
+    fn if_else(&mut self) {
+        self.compare(true);
+        let pred = Inst::control(Opcode::If, 8).with_pred(Predicate::NORMAL, FLAG);
+        self.insts.push(pred);
+        self.depth += 1;
+        for _ in 0..1 + self.choose(3) {
+            self.statement();
+        }
+        if self.chance(1, 2) {
+            self.insts.push(Inst::control(Opcode::Else, 8));
+            for _ in 0..1 + self.choose(3) {
+                self.statement();
+            }
+        }
+        self.depth -= 1;
+        self.insts.push(Inst::control(Opcode::Endif, 8));
+    }
+
+    /// The URB writes: up to four dvec4 values from slot 0, then up to four 32-bit vec4s,
+    /// each copied into one payload VGRF; the last write ends the thread.
+    fn outputs(&mut self) {
+        let dvec4s: Vec<Val> = self
+            .vals
+            .iter()
+            .copied()
+            .filter(|v| v.ty == Type::DF)
+            .collect();
+        let vec4s: Vec<Val> = self
+            .vals
+            .iter()
+            .copied()
+            .filter(|v| v.ty != Type::DF)
+            .collect();
+        let mut writes = vec![];
+        let mut slot = 0;
+        for (vals, ty) in [(dvec4s, Type::DF), (vec4s, Type::UD)] {
+            let n = vals.len().min(4);
+            if n == 0 {
+                continue;
+            }
+            let picked: Vec<Val> = vals[vals.len() - n..].to_vec();
+            let per = 2 * vertex_bytes(ty);
+            let out = self.p.alloc_vgrf(n as u32 * per / REG_SIZE);
+            for (i, v) in picked.iter().enumerate() {
+                let src = Reg::vgrf(v.nr, ty).byte_offset(v.offset);
+                let dst = Reg::vgrf(out, ty).byte_offset(i as u32 * per);
+                self.insts
+                    .push(Inst::new(Opcode::Mov, 8, dst, vec![src]).with_align16());
+            }
+            writes.push((out, ty, slot, n as u32));
+            slot += n as u32 * if ty == Type::DF { 2 } else { 1 };
+        }
+        let last = writes.len().saturating_sub(1);
+        for (i, (out, ty, slot, n)) in writes.into_iter().enumerate() {
+            let mut inst = Inst::new(
+                Opcode::UrbWriteLogical,
+                8,
+                Reg::null(Type::UD),
+                vec![Reg::vgrf(out, ty), Reg::imm_ud(slot), Reg::imm_ud(n)],
+            );
+            if i == last {
+                inst = inst.with_eot();
+            }
+            self.insts.push(inst);
+        }
+    }
+}

@@ -1,0 +1,280 @@
+//! The campaign's reduction threads, and the reduction a failure gets (shared with
+//! `eufuzz rebucket --reduce`, so a follow-up stage reduces exactly as a campaign would).
+//!
+//! There are as many reduction threads as workers. A `--zoo all` campaign fails on nearly
+//! every case, and one reduction thread left most kinds of failure unreduced when the
+//! campaign ended: their reproducers were filed under their unreduced keys, one bucket per
+//! incidental rewrite. Reductions that name a kind's bucket are taken before those that
+//! only fill a known bucket, because the first gate every later failure of their kind.
+
+use compiler::Program;
+use compiler::pipeline::CompileOptions;
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+/// A failure's reduction and what it is keyed on.
+pub struct Outcome {
+    pub reduced: crate::reduce::Reduced,
+    /// The reduced program's bucket key (`None` if it no longer fails).
+    pub key: Option<String>,
+    /// With several zoo bugs, the one the failure was reduced against (see [`attributed`]).
+    pub attributed: Option<String>,
+}
+
+/// A finished reduction: the failure's ticket, and its outcome (when the reduction could
+/// run).
+pub type Reduction = (u64, Option<Outcome>);
+
+/// Which reductions run first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Priority {
+    /// The first failure of its kind: its key names the bucket of the whole kind.
+    FirstOfKind,
+    /// A failure of a kind whose bucket is known, reduced to be written there.
+    Fill,
+}
+
+#[derive(Default)]
+struct Queue {
+    first: VecDeque<(u64, Program)>,
+    fill: VecDeque<(u64, Program)>,
+    running: usize,
+    closed: bool,
+}
+
+impl Queue {
+    fn pop(&mut self) -> Option<(u64, Program)> {
+        self.first.pop_front().or_else(|| self.fill.pop_front())
+    }
+}
+
+type Shared = Arc<(Mutex<Queue>, Condvar)>;
+
+/// The reduction threads: programs in by ticket, reductions out.
+pub struct Reducers {
+    queue: Shared,
+    results: Receiver<Reduction>,
+}
+
+fn lock(q: &Shared) -> std::sync::MutexGuard<'_, Queue> {
+    // A reducer panic is caught around each reduction, so the lock is never poisoned by
+    // one; should it be, the queue's data is still consistent (single-field updates).
+    q.0.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn serve(queue: Shared, done: Sender<Reduction>, opts: CompileOptions, budget: Duration) {
+    loop {
+        let (ticket, p) = {
+            let mut q = lock(&queue);
+            loop {
+                if q.closed {
+                    return;
+                }
+                if let Some(job) = q.pop() {
+                    q.running += 1;
+                    break job;
+                }
+                q = queue.1.wait(q).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let r = super::case::catching(|| reduce(&p, &opts, budget))
+            .ok()
+            .flatten();
+        let sent = done.send((ticket, r));
+        lock(&queue).running -= 1;
+        if sent.is_err() {
+            return;
+        }
+    }
+}
+
+impl Reducers {
+    /// Starts `threads` reduction threads reducing against `opts`, each reduction bounded
+    /// by `budget`.
+    pub fn spawn(threads: usize, opts: &CompileOptions, budget: Duration) -> Reducers {
+        let queue: Shared = Arc::new((Mutex::new(Queue::default()), Condvar::new()));
+        let (done, results) = channel();
+        for i in 0..threads.max(1) {
+            let (queue, done, opts) = (queue.clone(), done.clone(), opts.clone());
+            std::thread::Builder::new()
+                .name(format!("eufuzz-reducer-{i}"))
+                .spawn(move || serve(queue, done, opts, budget))
+                .expect("spawn a reducer thread");
+        }
+        Reducers { queue, results }
+    }
+
+    /// Queues a program for reduction.
+    pub fn send(&self, ticket: u64, p: Program, priority: Priority) {
+        let mut q = lock(&self.queue);
+        match priority {
+            Priority::FirstOfKind => q.first.push_back((ticket, p)),
+            Priority::Fill => q.fill.push_back((ticket, p)),
+        }
+        self.queue.1.notify_one();
+    }
+
+    /// A finished reduction, if one is there.
+    pub fn try_recv(&self) -> Option<Reduction> {
+        self.results.try_recv().ok()
+    }
+
+    /// Drops the reductions not started yet (the campaign is ending; their failures are
+    /// filed unreduced, for `eufuzz rebucket --reduce`).
+    pub fn cancel_queued(&self) {
+        let mut q = lock(&self.queue);
+        q.first.clear();
+        q.fill.clear();
+    }
+
+    /// Reductions running now.
+    pub fn running(&self) -> usize {
+        lock(&self.queue).running
+    }
+}
+
+impl Drop for Reducers {
+    fn drop(&mut self) {
+        lock(&self.queue).closed = true;
+        self.queue.1.notify_all();
+    }
+}
+
+/// With several zoo bugs injected, the options of the first bug (in zoo order) that makes
+/// `p` fail with the same signature on its own. Against all of them a reduction could slip
+/// from one bug of a pass to another of the same pass (both give that signature) and land
+/// in the other bug's bucket; against the one bug the failure is attributed to, every
+/// variant still shows that bug. `None` with one bug or none, or when no single bug
+/// explains the failure (it needs several together): then it is reduced as found.
+pub fn attributed(p: &Program, opts: &CompileOptions, signature: &str) -> Option<CompileOptions> {
+    let alone = compiler::zoo::each_alone(&opts.zoo);
+    if alone.len() < 2 {
+        return None;
+    }
+    alone
+        .into_iter()
+        .map(|zoo| CompileOptions {
+            zoo,
+            ..opts.clone()
+        })
+        .find(|o| crate::reduce::interesting::judge(p, o).signature == signature)
+}
+
+/// Reduces a failing program within `budget`, keeping its signature, and keys the result
+/// with the options it was reduced against. `None` when `p` does not fail.
+pub fn reduce(p: &Program, opts: &CompileOptions, budget: Duration) -> Option<Outcome> {
+    let target = crate::reduce::interesting::judge(p, opts);
+    if !target.signature.contains('/') || target.signature.starts_with("discard/") {
+        return None;
+    }
+    let (opts, target, attributed) = match attributed(p, opts, &target.signature) {
+        Some(alone) => {
+            let target = crate::reduce::interesting::judge(p, &alone);
+            let name = compiler::zoo::names(&alone.zoo);
+            (alone, target, Some(name))
+        }
+        None => (opts.clone(), target, None),
+    };
+    let settings = crate::reduce::Settings {
+        opts: opts.clone(),
+        jobs: 1,
+        budget,
+        max_rounds: 8,
+    };
+    let reduced = crate::reduce::reduce(p, &target, &settings, |_| {});
+    let key = crate::bucket::key_of_program(&reduced.program, &opts);
+    Some(Outcome {
+        reduced,
+        key,
+        attributed,
+    })
+}
+
+/// `options` (a reproducer's `# options:` line) with its `--zoo` value replaced by `zoo`.
+pub fn with_zoo(options: &str, zoo: &str) -> String {
+    let mut words: Vec<&str> = options.split_whitespace().collect();
+    match words.iter().position(|w| *w == "--zoo") {
+        Some(i) if i + 1 < words.len() => words[i + 1] = zoo,
+        _ => words.extend(["--zoo", zoo]),
+    }
+    words.join(" ")
+}
+
+/// The text of `NAME.reduced.eu` beside `original` (whose `# options:` line is
+/// `options`): the reduction's header, the options it was reduced against when those are
+/// not the original's (one zoo bug of several), its bucket and the program.
+pub fn reduced_file_text(original: &Path, options: &str, o: &Outcome, bucket: &str) -> String {
+    let mut text = crate::reduce_cmd::header(original, &o.reduced, None);
+    if let Some(bug) = &o.attributed {
+        text.push_str(&format!("# options: {}\n", with_zoo(options, bug)));
+    }
+    text.push_str(&format!("# bucket: {bucket}\n"));
+    text.push_str(&compiler::text::print_program(&o.reduced.program));
+    text
+}
+
+/// The program of `corpus/zoo/BUG.eu`, for tests that need a failure.
+#[cfg(all(test, feature = "zoo"))]
+pub fn zoo_program(bug: &str) -> Program {
+    let path = format!("{}/../corpus/zoo/{bug}.eu", env!("CARGO_MANIFEST_DIR"));
+    crate::load::load_document(Path::new(&path))
+        .expect("a corpus zoo program")
+        .program
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reductions_that_name_a_bucket_go_first() {
+        let p = oracle::generator::from_seed(1, &Default::default()).program;
+        let mut q = Queue::default();
+        q.fill.push_back((1, p.clone()));
+        q.fill.push_back((2, p.clone()));
+        q.first.push_back((3, p.clone()));
+        let order: Vec<u64> = std::iter::from_fn(|| q.pop().map(|(t, _)| t)).collect();
+        assert_eq!(order, [3, 1, 2]);
+    }
+
+    #[test]
+    fn the_zoo_option_is_replaced_or_added() {
+        assert_eq!(
+            with_zoo("--spill-all --zoo all", "a-bug"),
+            "--spill-all --zoo a-bug"
+        );
+        assert_eq!(with_zoo("--spill-all", "a-bug"), "--spill-all --zoo a-bug");
+        assert_eq!(with_zoo("", "a-bug"), "--zoo a-bug");
+    }
+
+    #[cfg(feature = "zoo")]
+    #[test]
+    fn a_several_bug_failure_is_reduced_against_the_bug_that_makes_it_fail_alone() {
+        // Both bugs live in schedule_post_ra and give one signature; the corpus program of
+        // sched-across-halt fails with that bug alone (its `# zoo:` line), not the other.
+        let p = zoo_program("sched-across-halt");
+        let both = CompileOptions {
+            zoo: compiler::zoo::select("sched-ignores-flag-war,sched-across-halt").unwrap(),
+            ..Default::default()
+        };
+        let signature = crate::reduce::interesting::judge(&p, &both).signature;
+        assert!(
+            signature.starts_with("mismatch/schedule_post_ra/"),
+            "{signature}"
+        );
+        let chosen = attributed(&p, &both, &signature).expect("one bug explains it");
+        assert_eq!(
+            chosen.zoo,
+            compiler::zoo::select("sched-across-halt").unwrap()
+        );
+        // One bug: nothing to attribute.
+        let one = CompileOptions {
+            zoo: compiler::zoo::select("sched-across-halt").unwrap(),
+            ..Default::default()
+        };
+        assert!(attributed(&p, &one, &signature).is_none());
+    }
+}
