@@ -114,4 +114,6 @@ fn vec4_programs_cover_the_vec4_df_shapes() {
     });
     any("an IF", &|i| i.op == Opcode::If);
     any("a DF compare", &|i| i.op == Opcode::Cmp && df(i));
+    any("packDouble2x32's SET_LOW", &|i| i.op == Opcode::SetLow32);
+    any("packDouble2x32's SET_HIGH", &|i| i.op == Opcode::SetHigh32);
 }

@@ -198,16 +198,16 @@ impl Gen<'_, '_> {
         match self.choose(10) {
             0 | 1 if self.depth == 0 => self.new_value(),
             2 if self.depth == 0 => self.conversion(),
+            5 if self.depth == 0 => self.pack(),
             3 if self.depth < 2 && self.budget > 2 && self.has(Feature::If) => self.if_else(),
             4 => self.compare(self.depth > 0),
             _ => self.update(),
         }
     }
 
-    /// A source of type `ty` with a swizzle: identity, a Mesa-native DF swizzle, a
-    /// replicated component or any of the 256.
-    fn source(&mut self, ty: Type, vertex: Option<u32>) -> Reg {
-        // Callers ask only for types that have a source (`has_type`).
+    /// One of the sources of type `ty` (callers ask only for types that have one,
+    /// `has_type`).
+    fn pick(&mut self, ty: Type) -> Source {
         let candidates: Vec<Source> = self
             .sources
             .iter()
@@ -215,7 +215,13 @@ impl Gen<'_, '_> {
             .chain(self.vals.iter().map(|&v| Source::Value(v)))
             .filter(|s| s.ty() == ty)
             .collect();
-        let s = candidates[self.choose(candidates.len())];
+        candidates[self.choose(candidates.len())]
+    }
+
+    /// A source of type `ty` with a swizzle: identity, a Mesa-native DF swizzle, a
+    /// replicated component or any of the 256.
+    fn source(&mut self, ty: Type, vertex: Option<u32>) -> Reg {
+        let s = self.pick(ty);
         let swizzle = self.swizzle();
         let mut reg = s.reg(vertex).swizzled(swizzle);
         if self.has(Feature::Modifiers) && ty != Type::D && self.chance(1, 4) {
@@ -328,6 +334,31 @@ impl Gen<'_, '_> {
         let src = self.source(from, None);
         let inst = Inst::new(Opcode::Mov, 8, Reg::vgrf(val.nr, to), vec![src]).with_align16();
         if self.try_emit(inst) {
+            self.vals.push(val);
+        }
+    }
+
+    /// packDouble2x32 (fp64-align16.md §5.3, §6): a fresh dvec4 whose low and high dwords
+    /// are the bits of two 32-bit vec4s, written by SET_LOW_32BIT then SET_HIGH_32BIT.
+    /// Each writes half of every DF, so neither may end the other's liveness (the vec4 DCE
+    /// restriction of 553700cf55). SET is an Align1 operation: plain sources, no swizzle.
+    fn pack(&mut self) {
+        let halves: Vec<Type> = [Type::F, Type::D]
+            .into_iter()
+            .filter(|&t| self.has_type(t))
+            .collect();
+        if halves.is_empty() {
+            return self.conversion();
+        }
+        let val = self.alloc(Type::DF);
+        let dst = Reg::vgrf(val.nr, Type::DF);
+        let half = |g: &mut Self, op| {
+            let ty = halves[g.choose(halves.len())];
+            let src = g.pick(ty).reg(None).retype(Type::UD);
+            g.try_emit(Inst::new(op, 8, dst, vec![src]))
+        };
+        // The value is whole only when both halves were written; otherwise nothing reads it.
+        if half(self, Opcode::SetLow32) && half(self, Opcode::SetHigh32) {
             self.vals.push(val);
         }
     }
