@@ -20,7 +20,7 @@ pub struct Step {
 }
 
 /// Every step, from coarse to fine.
-pub const STEPS: [Step; 11] = [
+pub const STEPS: [Step; 13] = [
     Step {
         name: "device",
         variants: earlier_devices,
@@ -52,6 +52,11 @@ pub const STEPS: [Step; 11] = [
         same_rewrites: false,
     },
     Step {
+        name: "fold-compare",
+        variants: folded_compares,
+        same_rewrites: false,
+    },
+    Step {
         name: "dispatch",
         variants: narrower_dispatch,
         same_rewrites: false,
@@ -59,6 +64,11 @@ pub const STEPS: [Step; 11] = [
     Step {
         name: "operands",
         variants: simpler_operands,
+        same_rewrites: false,
+    },
+    Step {
+        name: "inputs-as-operands",
+        variants: inputs_as_operands,
         same_rewrites: false,
     },
     Step {
@@ -168,7 +178,9 @@ fn operand_weight(r: &Reg) -> u64 {
         RegKind::Null => 0,
         RegKind::Imm(bits) => bits_weight(bits, r.ty),
         RegKind::Uniform { .. } => 2,
-        _ => 3,
+        // An input is simpler than a computed value (see `inputs_as_operands`).
+        RegKind::Attr { .. } => 3,
+        _ => 4,
     };
     kind + r.negate as u64 + r.abs as u64
 }
@@ -464,6 +476,71 @@ fn forwarded_sources(p: &Program) -> Vec<Program> {
     out
 }
 
+/// A compare that only sets a flag (`cmp.l.f1.1 null, a, b`) removed, its conditional
+/// modifier and flag moved onto an earlier instruction that sets no flag, which then
+/// compares its own result with zero (`mov v0, 0.0; …; cmp.l.f1.1 null, 0, 0` →
+/// `mov.l.f1.1 v0, 0.0`). What the flag is needed for is often only "false for every
+/// channel" or "differs between channels", which many results give; the compare's own
+/// instruction then goes.
+fn folded_compares(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let mut out = vec![];
+    for (ip, cmp) in insts.iter().enumerate() {
+        let flag_only = matches!(cmp.op, Opcode::Cmp) && cmp.dst.is_null() && cmp.cmod.is_some();
+        if !flag_only || cmp.predicate.is_some() {
+            continue;
+        }
+        for (host, inst) in insts.iter().enumerate().take(ip) {
+            let plain = inst.cmod.is_none()
+                && inst.predicate.is_none()
+                && inst.desc.is_none()
+                && !is_structural(inst.op)
+                && !inst.op.is_control_flow()
+                && !inst.op.is_message()
+                && matches!(inst.dst.kind, RegKind::Vgrf { .. });
+            if !plain {
+                continue;
+            }
+            let mut v = insts.clone();
+            v[host].cmod = cmp.cmod;
+            v[host].flag_subreg = cmp.flag_subreg;
+            v.remove(ip);
+            out.push(with_insts(p, v));
+        }
+    }
+    out
+}
+
+/// Each register source replaced by an input attribute read with the same type and region
+/// (`cmp.l null:F, v2:F, 1.0:F` → `cmp.l null:F, attr0:F, 1.0:F`): another defined value,
+/// one that varies by channel, so the instructions that computed the source from inputs
+/// can go (a chain of conversions the forwarding step cannot see through, as it needs
+/// sources of the read's element size).
+fn inputs_as_operands(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let mut out = vec![];
+    for (ip, inst) in insts.iter().enumerate() {
+        if inst.desc.is_some() || inst.op == Opcode::LoadPayload || inst.op.is_message() {
+            continue;
+        }
+        for (k, src) in inst.srcs.iter().enumerate() {
+            let RegKind::Vgrf { stride, .. } = src.kind else {
+                continue;
+            };
+            for nr in 0..p.attr_sizes.len() as u32 {
+                let mut v = insts.clone();
+                v[ip].srcs[k].kind = RegKind::Attr {
+                    nr,
+                    offset: 0,
+                    stride,
+                };
+                out.push(with_insts(p, v));
+            }
+        }
+    }
+    out
+}
+
 /// A render-target write of several colour components reduced to one of them, so the
 /// instructions computing the others can go (a generated program writes four, most of
 /// them constant padding).
@@ -754,7 +831,7 @@ fn simpler_inputs(p: &Program) -> Vec<Program> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use compiler::text::parse_program;
+    use compiler::text::{parse_program, print_program};
 
     fn program(body: &str) -> Program {
         parse_program(&format!(
@@ -892,6 +969,44 @@ mod tests {
         ];
         assert_eq!(variants[0], from_attr);
         assert!(variants.iter().all(|v| v.len() == 3));
+    }
+
+    #[test]
+    fn a_flag_only_compare_folds_into_an_earlier_instruction() {
+        let p = program(
+            "START B0\n    mov(8) v0:F, 0.0:F\nEND B0\n\nSTART B1\n    do(8)\nEND B1\n\nSTART B2\n    cmp.l.f1.1(8) null:D, 0:D, 0:D\n    add(8) v1:F, v0:F, 1.0:F\n    (+f1.1) while(8)\nEND B2\n",
+        );
+        let variants: Vec<Vec<String>> = folded_compares(&p).iter().map(printed).collect();
+        // Only the MOV comes before the compare; DO is control flow.
+        assert_eq!(
+            variants,
+            [[
+                "mov.l.f1.1(8) v0:F, 0.0:F",
+                "do(8)",
+                "add(8) v1:F, v0:F, 1.0:F",
+                "(+f1.1) while(8)",
+            ]]
+        );
+        assert!(size(&parse_program(&print_program(&folded_compares(&p)[0])).unwrap()) < size(&p));
+    }
+
+    #[test]
+    fn a_register_source_becomes_an_input() {
+        let p = parse_program(
+            "eu 1\ntarget skl\ndispatch 8\nattr attr0 1\nattr attr1 1\nvgrf v0 1\nvgrf v1 1\n\nSTART B0\n    mul(8) v1:D, v0<0>:D, 3:D\nEND B0\n",
+        )
+        .expect("parses");
+        let variants = inputs_as_operands(&p);
+        let printed: Vec<Vec<String>> = variants.iter().map(printed).collect();
+        // The region (here a scalar) stays; every attribute is tried.
+        assert_eq!(
+            printed,
+            [
+                ["mul(8) v1:D, attr0<0>:D, 3:D"],
+                ["mul(8) v1:D, attr1<0>:D, 3:D"]
+            ]
+        );
+        assert!(variants.iter().all(|v| size(v) < size(&p)));
     }
 
     #[test]
