@@ -3,7 +3,7 @@
 //! and the interestingness test throw those away.
 
 use compiler::inputs::{Inputs, Value};
-use compiler::inst::{Inst, Predicate};
+use compiler::inst::{CondMod, Inst, MsgKind, Predicate};
 use compiler::reg::{Reg, RegKind};
 use compiler::types::Type;
 use compiler::{Device, Opcode, Program};
@@ -20,7 +20,7 @@ pub struct Step {
 }
 
 /// Every step, from coarse to fine.
-pub const STEPS: [Step; 13] = [
+pub const STEPS: [Step; 14] = [
     Step {
         name: "device",
         variants: earlier_devices,
@@ -39,6 +39,11 @@ pub const STEPS: [Step; 13] = [
     Step {
         name: "message-components",
         variants: fewer_components,
+        same_rewrites: false,
+    },
+    Step {
+        name: "logical-rt-write",
+        variants: logical_rt_writes,
         same_rewrites: false,
     },
     Step {
@@ -477,11 +482,11 @@ fn forwarded_sources(p: &Program) -> Vec<Program> {
 }
 
 /// A compare that only sets a flag (`cmp.l.f1.1 null, a, b`) removed, its conditional
-/// modifier and flag moved onto an earlier instruction that sets no flag, which then
-/// compares its own result with zero (`mov v0, 0.0; …; cmp.l.f1.1 null, 0, 0` →
-/// `mov.l.f1.1 v0, 0.0`). What the flag is needed for is often only "false for every
-/// channel" or "differs between channels", which many results give; the compare's own
-/// instruction then goes.
+/// modifier (or the opposite one) and flag moved onto an earlier instruction that sets no
+/// flag, which then compares its own result with zero (`mov v0, 0.0; …; cmp.l.f1.1 null,
+/// 0, 0` → `mov.l.f1.1 v0, 0.0`). What the flag is needed for is often only "false for
+/// every channel" or "differs between channels", which many results give; the compare's
+/// own instruction then goes.
 fn folded_compares(p: &Program) -> Vec<Program> {
     let insts = flat(p);
     let mut out = vec![];
@@ -501,14 +506,32 @@ fn folded_compares(p: &Program) -> Vec<Program> {
             if !plain {
                 continue;
             }
-            let mut v = insts.clone();
-            v[host].cmod = cmp.cmod;
-            v[host].flag_subreg = cmp.flag_subreg;
-            v.remove(ip);
-            out.push(with_insts(p, v));
+            for cmod in [cmp.cmod, cmp.cmod.and_then(opposite)]
+                .into_iter()
+                .flatten()
+            {
+                let mut v = insts.clone();
+                v[host].cmod = Some(cmod);
+                v[host].flag_subreg = cmp.flag_subreg;
+                v.remove(ip);
+                out.push(with_insts(p, v));
+            }
         }
     }
     out
+}
+
+/// The conditional modifier true exactly where `c` is false (for ordered values).
+fn opposite(c: CondMod) -> Option<CondMod> {
+    Some(match c {
+        CondMod::Z => CondMod::Nz,
+        CondMod::Nz => CondMod::Z,
+        CondMod::G => CondMod::Le,
+        CondMod::Le => CondMod::G,
+        CondMod::Ge => CondMod::L,
+        CondMod::L => CondMod::Ge,
+        _ => return None,
+    })
 }
 
 /// Each register source replaced by an input attribute read with the same type and region
@@ -556,6 +579,59 @@ fn fewer_components(p: &Program) -> Vec<Program> {
             let mut v = insts.clone();
             v[ip].srcs[0] = inst.srcs[0].component(inst.exec_size as u32, k);
             v[ip].srcs[1] = Reg::imm(1, inst.srcs[1].ty);
+            out.push(with_insts(p, v));
+        }
+    }
+    out
+}
+
+/// A lowered render-target write (`load_payload` of the colour components, then an EOT
+/// `send` of the payload) made one logical write of one of those components
+/// (`fb_write_logical null, v0, 1, TARGET`): one instruction instead of two, and the
+/// compiler builds the payload itself. Generated programs hold both forms.
+fn logical_rt_writes(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let mut out = vec![];
+    for (ip, send) in insts.iter().enumerate() {
+        let Some(desc) = send.desc else { continue };
+        let MsgKind::RtWrite { target } = desc.kind else {
+            continue;
+        };
+        let payload = send.srcs[0];
+        if !matches!(payload.kind, RegKind::Vgrf { .. }) {
+            continue;
+        }
+        // The last write of the payload before the SEND, if a LOAD_PAYLOAD made it.
+        let Some(lp) = (0..ip)
+            .rev()
+            .find(|&k| insts[k].dst.kind == payload.kind)
+            .filter(|&k| insts[k].op == Opcode::LoadPayload)
+        else {
+            continue;
+        };
+        let header = insts[lp].header_size as usize;
+        for colour in insts[lp].srcs.iter().skip(header) {
+            if colour.is_imm() || colour.is_null() {
+                continue;
+            }
+            let mut write = Inst::new(
+                Opcode::FbWriteLogical,
+                send.exec_size,
+                Reg::null(Type::UD),
+                vec![
+                    colour.retype(Type::F),
+                    Reg::imm(1, Type::UD),
+                    Reg::imm(u64::from(target), Type::UD),
+                ],
+            );
+            write.group = send.group;
+            write.nomask = send.nomask;
+            write.predicate = send.predicate;
+            write.flag_subreg = send.flag_subreg;
+            write.eot = send.eot;
+            let mut v = insts.clone();
+            v[ip] = write;
+            v.remove(lp);
             out.push(with_insts(p, v));
         }
     }
@@ -831,7 +907,7 @@ fn simpler_inputs(p: &Program) -> Vec<Program> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use compiler::text::{parse_program, print_program};
+    use compiler::text::parse_program;
 
     fn program(body: &str) -> Program {
         parse_program(&format!(
@@ -978,16 +1054,20 @@ mod tests {
         );
         let variants: Vec<Vec<String>> = folded_compares(&p).iter().map(printed).collect();
         // Only the MOV comes before the compare; DO is control flow.
+        let rest = ["do(8)", "add(8) v1:F, v0:F, 1.0:F", "(+f1.1) while(8)"];
+        let with = |mov: &str| {
+            std::iter::once(mov.to_string())
+                .chain(rest.map(String::from))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(
             variants,
-            [[
-                "mov.l.f1.1(8) v0:F, 0.0:F",
-                "do(8)",
-                "add(8) v1:F, v0:F, 1.0:F",
-                "(+f1.1) while(8)",
-            ]]
+            [
+                with("mov.l.f1.1(8) v0:F, 0.0:F"),
+                with("mov.ge.f1.1(8) v0:F, 0.0:F")
+            ]
         );
-        assert!(size(&parse_program(&print_program(&folded_compares(&p)[0])).unwrap()) < size(&p));
+        assert!(folded_compares(&p).iter().all(|v| size(v) < size(&p)));
     }
 
     #[test]
@@ -1007,6 +1087,29 @@ mod tests {
             ]
         );
         assert!(variants.iter().all(|v| size(v) < size(&p)));
+    }
+
+    #[test]
+    fn a_lowered_render_target_write_becomes_a_logical_one() {
+        let p = parse_program(
+            "eu 1\ntarget skl\ndispatch 8\nuniforms 1\nvgrf v0 1\nvgrf v1 4\n\nSTART B0\n    mov(8) v0:F, 2.0:F\n    load_payload(8) v1:UD, u0:UD, 0:UD, v0:UD, 0:UD\n    send(8) null:UD, v1:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }\nEND B0\n",
+        )
+        .expect("parses");
+        let variants: Vec<Vec<String>> = logical_rt_writes(&p).iter().map(printed).collect();
+        // One variant per register component (immediates are no colour of their own).
+        assert_eq!(
+            variants,
+            [
+                [
+                    "mov(8) v0:F, 2.0:F",
+                    "fb_write_logical(8) null:UD, u0:F, 1:UD, 0:UD { EOT }"
+                ],
+                [
+                    "mov(8) v0:F, 2.0:F",
+                    "fb_write_logical(8) null:UD, v0:F, 1:UD, 0:UD { EOT }"
+                ]
+            ]
+        );
     }
 
     #[test]
