@@ -297,7 +297,8 @@ fn without(insts: &[Inst], drop: impl Fn(usize) -> bool) -> Vec<Inst> {
 
 /// Whole regions removed, or replaced by one branch / one pass through the loop body; an
 /// IF's branches predicated instead (`(+f0) if; break; endif` → `(+f0) break`); an ELSE
-/// dropped with its branch, or the THEN branch dropped and the IF's predicate inverted.
+/// dropped with its branch, or the THEN branch dropped and the IF's predicate inverted; a
+/// last BREAK made the WHILE's predicate.
 fn simpler_control_flow(p: &Program) -> Vec<Program> {
     let insts = flat(p);
     let mut out = vec![];
@@ -332,6 +333,7 @@ fn simpler_control_flow(p: &Program) -> Vec<Program> {
                 out.push(without(&insts, |ip| {
                     ip == start || ip == end || depth_zero_exits.contains(&ip)
                 }));
+                out.extend(exit_at_while(&insts, end));
             }
         }
     }
@@ -376,6 +378,25 @@ fn predicated_branches(
     Some(without(&v, |ip| {
         ip == start || ip == end || Some(ip) == els
     }))
+}
+
+/// The loop ending at `end` with a predicated BREAK right before its unpredicated WHILE
+/// made to leave at the WHILE instead: `(+f0) break; while` → `(-f0) while` (the channels
+/// that would break stop looping there), one instruction fewer.
+fn exit_at_while(insts: &[Inst], end: usize) -> Option<Vec<Inst>> {
+    let last = end.checked_sub(1).map(|ip| &insts[ip])?;
+    let pred = last.predicate?;
+    if last.op != Opcode::Break || insts[end].predicate.is_some() {
+        return None;
+    }
+    let mut v = insts.to_vec();
+    v[end].predicate = Some(Predicate {
+        inverse: !pred.inverse,
+        ..pred
+    });
+    v[end].flag_subreg = last.flag_subreg;
+    v.remove(end - 1);
+    Some(v)
 }
 
 /// BREAKs and CONTINUEs of the loop `start..=end` itself (not of loops nested in it).
@@ -1028,6 +1049,21 @@ mod tests {
         let else_only = [cmp, "(-f0.0) if(8)", "mov(8) v1:F, 2.0:F", "endif(8)"];
         assert!(variants.iter().any(|v| v == &then_only), "{variants:?}");
         assert!(variants.iter().any(|v| v == &else_only), "{variants:?}");
+    }
+
+    #[test]
+    fn a_predicated_break_before_the_while_becomes_a_predicated_while() {
+        let p = program(
+            "START B0\n    do(8)\nEND B0\n\nSTART B1\n    add(8) v0:F, v0:F, 1.0:F\n    cmp.ge.f0.1(8) null:F, v0:F, 3.0:F\n    (+f0.1) break(8)\nEND B1\n\nSTART B2\n    while(8)\nEND B2\n",
+        );
+        let variants: Vec<Vec<String>> = simpler_control_flow(&p).iter().map(printed).collect();
+        let at_while = [
+            "do(8)",
+            "add(8) v0:F, v0:F, 1.0:F",
+            "cmp.ge.f0.1(8) null:F, v0:F, 3.0:F",
+            "(-f0.1) while(8)",
+        ];
+        assert!(variants.iter().any(|v| v == &at_while), "{variants:?}");
     }
 
     #[test]
