@@ -196,4 +196,23 @@ mod tests {
             assert!(better(&e.apply(&best), &best), "{e:?}");
         }
     }
+
+    #[test]
+    fn blocks_stop_halving_at_the_minimum() {
+        let best = vec![1u8; 100];
+        let widths: Vec<usize> = candidates(&best, 100)
+            .into_iter()
+            .map(|e| match e {
+                Edit::Delete(start, end) | Edit::Zero(start, end) => {
+                    assert!(end - start > MIN_BLOCK / 2 || end == best.len(), "{e:?}");
+                    end - start
+                }
+                Edit::Prefix(_) => unreachable!("decoding read every byte"),
+            })
+            .collect();
+        // Halves, quarters, … down to the first width at or below the minimum (100 → 6).
+        assert_eq!(widths.iter().max(), Some(&50));
+        assert!(widths.contains(&6));
+        assert!(!widths.contains(&3));
+    }
 }
