@@ -618,10 +618,13 @@ fn logical_rt_writes(p: &Program) -> Vec<Program> {
         let MsgKind::RtWrite { target } = desc.kind else {
             continue;
         };
-        let payload = send.srcs[0];
-        if !matches!(payload.kind, RegKind::Vgrf { .. }) {
+        let Some(payload) = send
+            .srcs
+            .first()
+            .filter(|r| matches!(r.kind, RegKind::Vgrf { .. }))
+        else {
             continue;
-        }
+        };
         // The last write of the payload before the SEND, if a LOAD_PAYLOAD made it.
         let Some(lp) = (0..ip)
             .rev()
