@@ -20,7 +20,7 @@ pub struct Step {
 }
 
 /// Every step, from coarse to fine.
-pub const STEPS: [Step; 14] = [
+pub const STEPS: [Step; 15] = [
     Step {
         name: "device",
         variants: earlier_devices,
@@ -54,6 +54,11 @@ pub const STEPS: [Step; 14] = [
     Step {
         name: "forward",
         variants: forwarded_sources,
+        same_rewrites: false,
+    },
+    Step {
+        name: "carry-read",
+        variants: carried_reads,
         same_rewrites: false,
     },
     Step {
@@ -501,6 +506,58 @@ fn forwarded_sources(p: &Program) -> Vec<Program> {
     }
     out
 }
+
+/// An instruction removed and one of its register sources read instead by the next
+/// instruction, in place of an immediate of the same element size (`xor v9, v9, v4; xor
+/// v10, 0, v5` → `xor v10, v4, v5`). The register is still read where it was, one
+/// instruction later, so live ranges keep their shape: a failure that depends on which
+/// register the allocator picks (or on what it spills) survives the removal, where
+/// removing the read alone ends a range early and moves every allocation after it.
+fn carried_reads(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let alu = |i: &Inst| {
+        !is_structural(i.op)
+            && !i.op.is_control_flow()
+            && !i.op.is_message()
+            && i.desc.is_none()
+            && i.op != Opcode::LoadPayload
+    };
+    let mut out = vec![];
+    for ip in 0..insts.len() {
+        let inst = &insts[ip];
+        if !alu(inst) {
+            continue;
+        }
+        let regs = inst
+            .srcs
+            .iter()
+            .filter(|r| matches!(r.kind, RegKind::Vgrf { .. }));
+        for src in regs {
+            for to in (ip + 1..insts.len()).take(CARRY_WINDOW) {
+                let next = &insts[to];
+                if !alu(next) {
+                    break;
+                }
+                for (k, slot) in next.srcs.iter().enumerate() {
+                    // An immediate, or a read of the instruction's own destination (which
+                    // it writes anyway, so that value is live there regardless).
+                    let free = slot.is_imm() || slot.kind == next.dst.kind;
+                    if !free || slot.ty.size() != src.ty.size() {
+                        continue;
+                    }
+                    let mut v = insts.clone();
+                    v[to].srcs[k] = src.retype(slot.ty);
+                    v.remove(ip);
+                    out.push(with_insts(p, v));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// How many following instructions a read may be carried into.
+const CARRY_WINDOW: usize = 3;
 
 /// A compare that only sets a flag (`cmp.l.f1.1 null, a, b`) removed, its conditional
 /// modifier (or the opposite one) and flag moved onto an earlier instruction that sets no
@@ -1052,6 +1109,40 @@ mod tests {
         let else_only = [cmp, "(-f0.0) if(8)", "mov(8) v1:F, 2.0:F", "endif(8)"];
         assert!(variants.iter().any(|v| v == &then_only), "{variants:?}");
         assert!(variants.iter().any(|v| v == &else_only), "{variants:?}");
+    }
+
+    #[test]
+    fn a_read_is_carried_into_the_next_instruction() {
+        let p = parse_program(
+            "eu 1\ntarget skl\ndispatch 8\nvgrf v0 1\nvgrf v1 1\nvgrf v2 1\nvgrf v3 1\n\nSTART B0\n    xor(8) v2:UD, v2:UD, v0:UD\n    xor(8) v3:UD, 0:UD, v1:UD\nEND B0\n",
+        )
+        .expect("parses");
+        let variants: Vec<Vec<String>> = carried_reads(&p).iter().map(printed).collect();
+        // Either register the first XOR read takes the second's immediate.
+        assert_eq!(
+            variants,
+            [
+                ["xor(8) v3:UD, v2:UD, v1:UD"],
+                ["xor(8) v3:UD, v0:UD, v1:UD"]
+            ]
+        );
+        // Up to three instructions on, and in place of a read of the destination too.
+        let q = parse_program(
+            "eu 1\ntarget skl\ndispatch 8\nvgrf v0 1\nvgrf v1 1\nvgrf v2 1\nvgrf v3 1\n\nSTART B0\n    mov(8) v3:UD, v0:UD\n    mov(8) v1:UD, 1:UD\n    mov(8) v1:UD, 2:UD\n    xor(8) v2:UD, v2:UD, v1:UD\n    mov(8) v1:UD, 3:UD\nEND B0\n",
+        )
+        .expect("parses");
+        let carried: Vec<String> = carried_reads(&q)
+            .iter()
+            .filter(|v| printed(v).len() == 4 && printed(v)[0] == "mov(8) v1:UD, 1:UD")
+            .map(|v| printed(v)[1..].join("; "))
+            .collect();
+        assert_eq!(
+            carried,
+            [
+                "mov(8) v1:UD, v0:UD; xor(8) v2:UD, v2:UD, v1:UD; mov(8) v1:UD, 3:UD",
+                "mov(8) v1:UD, 2:UD; xor(8) v2:UD, v0:UD, v1:UD; mov(8) v1:UD, 3:UD",
+            ]
+        );
     }
 
     #[test]
