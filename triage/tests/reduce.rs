@@ -149,6 +149,31 @@ mod zoo {
     }
 
     #[test]
+    fn a_seven_instruction_loop_liveness_program_keeps_its_bug_and_size() {
+        let file = data("ra-no-physical-loop-edges-7.eu");
+        let dir = scratch_dir("ra7");
+        let reduced = reduce(
+            &file,
+            &["--zoo", "ra-no-physical-loop-edges"],
+            &dir.join("r.eu"),
+        );
+        assert_eq!(
+            header_value(&reduced, "signature"),
+            Some("mismatch/allocate_registers/output")
+        );
+        // No step makes it smaller: every instruction is needed (README, reducer benchmark).
+        assert_eq!(instructions(&reduced), 7, "{reduced}");
+        // The allocator with the physical edges compiles it correctly: nothing to reduce.
+        let o = eufuzz(&[
+            "reduce",
+            &file,
+            "-o",
+            dir.join("x.eu").to_str().expect("utf-8"),
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+    }
+
+    #[test]
     fn another_signature_than_asked_is_refused() {
         let file = data("imul-dst-overlap-campaign.eu");
         let dir = scratch_dir("sig");

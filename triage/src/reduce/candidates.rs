@@ -3,7 +3,7 @@
 //! and the interestingness test throw those away.
 
 use compiler::inputs::{Inputs, Value};
-use compiler::inst::{Inst, Predicate};
+use compiler::inst::{CondMod, Inst, MsgKind, Predicate};
 use compiler::reg::{Reg, RegKind};
 use compiler::types::Type;
 use compiler::{Device, Opcode, Program};
@@ -20,7 +20,7 @@ pub struct Step {
 }
 
 /// Every step, from coarse to fine.
-pub const STEPS: [Step; 11] = [
+pub const STEPS: [Step; 15] = [
     Step {
         name: "device",
         variants: earlier_devices,
@@ -42,6 +42,11 @@ pub const STEPS: [Step; 11] = [
         same_rewrites: false,
     },
     Step {
+        name: "logical-rt-write",
+        variants: logical_rt_writes,
+        same_rewrites: false,
+    },
+    Step {
         name: "instructions",
         variants: fewer_instructions,
         same_rewrites: false,
@@ -52,6 +57,16 @@ pub const STEPS: [Step; 11] = [
         same_rewrites: false,
     },
     Step {
+        name: "carry-read",
+        variants: carried_reads,
+        same_rewrites: false,
+    },
+    Step {
+        name: "fold-compare",
+        variants: folded_compares,
+        same_rewrites: false,
+    },
+    Step {
         name: "dispatch",
         variants: narrower_dispatch,
         same_rewrites: false,
@@ -59,6 +74,11 @@ pub const STEPS: [Step; 11] = [
     Step {
         name: "operands",
         variants: simpler_operands,
+        same_rewrites: false,
+    },
+    Step {
+        name: "inputs-as-operands",
+        variants: inputs_as_operands,
         same_rewrites: false,
     },
     Step {
@@ -168,7 +188,9 @@ fn operand_weight(r: &Reg) -> u64 {
         RegKind::Null => 0,
         RegKind::Imm(bits) => bits_weight(bits, r.ty),
         RegKind::Uniform { .. } => 2,
-        _ => 3,
+        // An input is simpler than a computed value (see `inputs_as_operands`).
+        RegKind::Attr { .. } => 3,
+        _ => 4,
     };
     kind + r.negate as u64 + r.abs as u64
 }
@@ -280,7 +302,8 @@ fn without(insts: &[Inst], drop: impl Fn(usize) -> bool) -> Vec<Inst> {
 
 /// Whole regions removed, or replaced by one branch / one pass through the loop body; an
 /// IF's branches predicated instead (`(+f0) if; break; endif` → `(+f0) break`); an ELSE
-/// dropped with its branch, or the THEN branch dropped and the IF's predicate inverted.
+/// dropped with its branch, or the THEN branch dropped and the IF's predicate inverted; a
+/// last BREAK made the WHILE's predicate.
 fn simpler_control_flow(p: &Program) -> Vec<Program> {
     let insts = flat(p);
     let mut out = vec![];
@@ -315,6 +338,7 @@ fn simpler_control_flow(p: &Program) -> Vec<Program> {
                 out.push(without(&insts, |ip| {
                     ip == start || ip == end || depth_zero_exits.contains(&ip)
                 }));
+                out.extend(exit_at_while(&insts, end));
             }
         }
     }
@@ -359,6 +383,25 @@ fn predicated_branches(
     Some(without(&v, |ip| {
         ip == start || ip == end || Some(ip) == els
     }))
+}
+
+/// The loop ending at `end` with a predicated BREAK right before its unpredicated WHILE
+/// made to leave at the WHILE instead: `(+f0) break; while` → `(-f0) while` (the channels
+/// that would break stop looping there), one instruction fewer.
+fn exit_at_while(insts: &[Inst], end: usize) -> Option<Vec<Inst>> {
+    let last = end.checked_sub(1).map(|ip| &insts[ip])?;
+    let pred = last.predicate?;
+    if last.op != Opcode::Break || insts[end].predicate.is_some() {
+        return None;
+    }
+    let mut v = insts.to_vec();
+    v[end].predicate = Some(Predicate {
+        inverse: !pred.inverse,
+        ..pred
+    });
+    v[end].flag_subreg = last.flag_subreg;
+    v.remove(end - 1);
+    Some(v)
 }
 
 /// BREAKs and CONTINUEs of the loop `start..=end` itself (not of loops nested in it).
@@ -464,6 +507,141 @@ fn forwarded_sources(p: &Program) -> Vec<Program> {
     out
 }
 
+/// An instruction removed and one of its register sources read instead by the next
+/// instruction, in place of an immediate of the same element size (`xor v9, v9, v4; xor
+/// v10, 0, v5` → `xor v10, v4, v5`). The register is still read where it was, one
+/// instruction later, so live ranges keep their shape: a failure that depends on which
+/// register the allocator picks (or on what it spills) survives the removal, where
+/// removing the read alone ends a range early and moves every allocation after it.
+fn carried_reads(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let alu = |i: &Inst| {
+        !is_structural(i.op)
+            && !i.op.is_control_flow()
+            && !i.op.is_message()
+            && i.desc.is_none()
+            && i.op != Opcode::LoadPayload
+    };
+    let mut out = vec![];
+    for ip in 0..insts.len() {
+        let inst = &insts[ip];
+        if !alu(inst) {
+            continue;
+        }
+        let regs = inst
+            .srcs
+            .iter()
+            .filter(|r| matches!(r.kind, RegKind::Vgrf { .. }));
+        for src in regs {
+            for to in (ip + 1..insts.len()).take(CARRY_WINDOW) {
+                let next = &insts[to];
+                if !alu(next) {
+                    break;
+                }
+                for (k, slot) in next.srcs.iter().enumerate() {
+                    // An immediate, or a read of the instruction's own destination (which
+                    // it writes anyway, so that value is live there regardless).
+                    let free = slot.is_imm() || slot.kind == next.dst.kind;
+                    if !free || slot.ty.size() != src.ty.size() {
+                        continue;
+                    }
+                    let mut v = insts.clone();
+                    v[to].srcs[k] = src.retype(slot.ty);
+                    v.remove(ip);
+                    out.push(with_insts(p, v));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// How many following instructions a read may be carried into.
+const CARRY_WINDOW: usize = 3;
+
+/// A compare that only sets a flag (`cmp.l.f1.1 null, a, b`) removed, its conditional
+/// modifier (or the opposite one) and flag moved onto an earlier instruction that sets no
+/// flag, which then compares its own result with zero (`mov v0, 0.0; …; cmp.l.f1.1 null,
+/// 0, 0` → `mov.l.f1.1 v0, 0.0`). What the flag is needed for is often only "false for
+/// every channel" or "differs between channels", which many results give; the compare's
+/// own instruction then goes.
+fn folded_compares(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let mut out = vec![];
+    for (ip, cmp) in insts.iter().enumerate() {
+        let flag_only = matches!(cmp.op, Opcode::Cmp) && cmp.dst.is_null() && cmp.cmod.is_some();
+        if !flag_only || cmp.predicate.is_some() {
+            continue;
+        }
+        for (host, inst) in insts.iter().enumerate().take(ip) {
+            let plain = inst.cmod.is_none()
+                && inst.predicate.is_none()
+                && inst.desc.is_none()
+                && !is_structural(inst.op)
+                && !inst.op.is_control_flow()
+                && !inst.op.is_message()
+                && matches!(inst.dst.kind, RegKind::Vgrf { .. });
+            if !plain {
+                continue;
+            }
+            for cmod in [cmp.cmod, cmp.cmod.and_then(opposite)]
+                .into_iter()
+                .flatten()
+            {
+                let mut v = insts.clone();
+                v[host].cmod = Some(cmod);
+                v[host].flag_subreg = cmp.flag_subreg;
+                v.remove(ip);
+                out.push(with_insts(p, v));
+            }
+        }
+    }
+    out
+}
+
+/// The conditional modifier true exactly where `c` is false (for ordered values).
+fn opposite(c: CondMod) -> Option<CondMod> {
+    Some(match c {
+        CondMod::Z => CondMod::Nz,
+        CondMod::Nz => CondMod::Z,
+        CondMod::G => CondMod::Le,
+        CondMod::Le => CondMod::G,
+        CondMod::Ge => CondMod::L,
+        CondMod::L => CondMod::Ge,
+        _ => return None,
+    })
+}
+
+/// Each register source replaced by an input attribute read with the same type and region
+/// (`cmp.l null:F, v2:F, 1.0:F` → `cmp.l null:F, attr0:F, 1.0:F`): another defined value,
+/// one that varies by channel, so the instructions that computed the source from inputs
+/// can go (a chain of conversions the forwarding step cannot see through, as it needs
+/// sources of the read's element size).
+fn inputs_as_operands(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let mut out = vec![];
+    for (ip, inst) in insts.iter().enumerate() {
+        if inst.desc.is_some() || inst.op == Opcode::LoadPayload || inst.op.is_message() {
+            continue;
+        }
+        for (k, src) in inst.srcs.iter().enumerate() {
+            let RegKind::Vgrf { stride, .. } = src.kind else {
+                continue;
+            };
+            for nr in 0..p.attr_sizes.len() as u32 {
+                let mut v = insts.clone();
+                v[ip].srcs[k].kind = RegKind::Attr {
+                    nr,
+                    offset: 0,
+                    stride,
+                };
+                out.push(with_insts(p, v));
+            }
+        }
+    }
+    out
+}
+
 /// A render-target write of several colour components reduced to one of them, so the
 /// instructions computing the others can go (a generated program writes four, most of
 /// them constant padding).
@@ -479,6 +657,62 @@ fn fewer_components(p: &Program) -> Vec<Program> {
             let mut v = insts.clone();
             v[ip].srcs[0] = inst.srcs[0].component(inst.exec_size as u32, k);
             v[ip].srcs[1] = Reg::imm(1, inst.srcs[1].ty);
+            out.push(with_insts(p, v));
+        }
+    }
+    out
+}
+
+/// A lowered render-target write (`load_payload` of the colour components, then an EOT
+/// `send` of the payload) made one logical write of one of those components
+/// (`fb_write_logical null, v0, 1, TARGET`): one instruction instead of two, and the
+/// compiler builds the payload itself. Generated programs hold both forms.
+fn logical_rt_writes(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let mut out = vec![];
+    for (ip, send) in insts.iter().enumerate() {
+        let Some(desc) = send.desc else { continue };
+        let MsgKind::RtWrite { target } = desc.kind else {
+            continue;
+        };
+        let Some(payload) = send
+            .srcs
+            .first()
+            .filter(|r| matches!(r.kind, RegKind::Vgrf { .. }))
+        else {
+            continue;
+        };
+        // The last write of the payload before the SEND, if a LOAD_PAYLOAD made it.
+        let Some(lp) = (0..ip)
+            .rev()
+            .find(|&k| insts[k].dst.kind == payload.kind)
+            .filter(|&k| insts[k].op == Opcode::LoadPayload)
+        else {
+            continue;
+        };
+        let header = insts[lp].header_size as usize;
+        for colour in insts[lp].srcs.iter().skip(header) {
+            if colour.is_imm() || colour.is_null() {
+                continue;
+            }
+            let mut write = Inst::new(
+                Opcode::FbWriteLogical,
+                send.exec_size,
+                Reg::null(Type::UD),
+                vec![
+                    colour.retype(Type::F),
+                    Reg::imm(1, Type::UD),
+                    Reg::imm(u64::from(target), Type::UD),
+                ],
+            );
+            write.group = send.group;
+            write.nomask = send.nomask;
+            write.predicate = send.predicate;
+            write.flag_subreg = send.flag_subreg;
+            write.eot = send.eot;
+            let mut v = insts.clone();
+            v[ip] = write;
+            v.remove(lp);
             out.push(with_insts(p, v));
         }
     }
@@ -878,6 +1112,55 @@ mod tests {
     }
 
     #[test]
+    fn a_read_is_carried_into_the_next_instruction() {
+        let p = parse_program(
+            "eu 1\ntarget skl\ndispatch 8\nvgrf v0 1\nvgrf v1 1\nvgrf v2 1\nvgrf v3 1\n\nSTART B0\n    xor(8) v2:UD, v2:UD, v0:UD\n    xor(8) v3:UD, 0:UD, v1:UD\nEND B0\n",
+        )
+        .expect("parses");
+        let variants: Vec<Vec<String>> = carried_reads(&p).iter().map(printed).collect();
+        // Either register the first XOR read takes the second's immediate.
+        assert_eq!(
+            variants,
+            [
+                ["xor(8) v3:UD, v2:UD, v1:UD"],
+                ["xor(8) v3:UD, v0:UD, v1:UD"]
+            ]
+        );
+        // Up to three instructions on, and in place of a read of the destination too.
+        let q = parse_program(
+            "eu 1\ntarget skl\ndispatch 8\nvgrf v0 1\nvgrf v1 1\nvgrf v2 1\nvgrf v3 1\n\nSTART B0\n    mov(8) v3:UD, v0:UD\n    mov(8) v1:UD, 1:UD\n    mov(8) v1:UD, 2:UD\n    xor(8) v2:UD, v2:UD, v1:UD\n    mov(8) v1:UD, 3:UD\nEND B0\n",
+        )
+        .expect("parses");
+        let carried: Vec<String> = carried_reads(&q)
+            .iter()
+            .filter(|v| printed(v).len() == 4 && printed(v)[0] == "mov(8) v1:UD, 1:UD")
+            .map(|v| printed(v)[1..].join("; "))
+            .collect();
+        assert_eq!(
+            carried,
+            [
+                "mov(8) v1:UD, v0:UD; xor(8) v2:UD, v2:UD, v1:UD; mov(8) v1:UD, 3:UD",
+                "mov(8) v1:UD, 2:UD; xor(8) v2:UD, v0:UD, v1:UD; mov(8) v1:UD, 3:UD",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_predicated_break_before_the_while_becomes_a_predicated_while() {
+        let p = program(
+            "START B0\n    do(8)\nEND B0\n\nSTART B1\n    add(8) v0:F, v0:F, 1.0:F\n    cmp.ge.f0.1(8) null:F, v0:F, 3.0:F\n    (+f0.1) break(8)\nEND B1\n\nSTART B2\n    while(8)\nEND B2\n",
+        );
+        let variants: Vec<Vec<String>> = simpler_control_flow(&p).iter().map(printed).collect();
+        let at_while = [
+            "do(8)",
+            "add(8) v0:F, v0:F, 1.0:F",
+            "cmp.ge.f0.1(8) null:F, v0:F, 3.0:F",
+            "(-f0.1) while(8)",
+        ];
+        assert!(variants.iter().any(|v| v == &at_while), "{variants:?}");
+    }
+
+    #[test]
     fn a_source_is_forwarded_into_the_reads_of_the_result() {
         let p = parse_program(
             "eu 1\ntarget skl\ndispatch 8\nattr attr0 1\nvgrf v0 1\nvgrf v1 1\n\nSTART B0\n    add(8) v0:F, attr0:F, 1.0:F\n    mul(8) v1:F, v0:F, v0:F\n    mov(8) v0:F, 2.0:F\n    add(8) v1:F, v0:F, v1:F\nEND B0\n",
@@ -892,6 +1175,71 @@ mod tests {
         ];
         assert_eq!(variants[0], from_attr);
         assert!(variants.iter().all(|v| v.len() == 3));
+    }
+
+    #[test]
+    fn a_flag_only_compare_folds_into_an_earlier_instruction() {
+        let p = program(
+            "START B0\n    mov(8) v0:F, 0.0:F\nEND B0\n\nSTART B1\n    do(8)\nEND B1\n\nSTART B2\n    cmp.l.f1.1(8) null:D, 0:D, 0:D\n    add(8) v1:F, v0:F, 1.0:F\n    (+f1.1) while(8)\nEND B2\n",
+        );
+        let variants: Vec<Vec<String>> = folded_compares(&p).iter().map(printed).collect();
+        // Only the MOV comes before the compare; DO is control flow.
+        let rest = ["do(8)", "add(8) v1:F, v0:F, 1.0:F", "(+f1.1) while(8)"];
+        let with = |mov: &str| {
+            std::iter::once(mov.to_string())
+                .chain(rest.map(String::from))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            variants,
+            [
+                with("mov.l.f1.1(8) v0:F, 0.0:F"),
+                with("mov.ge.f1.1(8) v0:F, 0.0:F")
+            ]
+        );
+        assert!(folded_compares(&p).iter().all(|v| size(v) < size(&p)));
+    }
+
+    #[test]
+    fn a_register_source_becomes_an_input() {
+        let p = parse_program(
+            "eu 1\ntarget skl\ndispatch 8\nattr attr0 1\nattr attr1 1\nvgrf v0 1\nvgrf v1 1\n\nSTART B0\n    mul(8) v1:D, v0<0>:D, 3:D\nEND B0\n",
+        )
+        .expect("parses");
+        let variants = inputs_as_operands(&p);
+        let printed: Vec<Vec<String>> = variants.iter().map(printed).collect();
+        // The region (here a scalar) stays; every attribute is tried.
+        assert_eq!(
+            printed,
+            [
+                ["mul(8) v1:D, attr0<0>:D, 3:D"],
+                ["mul(8) v1:D, attr1<0>:D, 3:D"]
+            ]
+        );
+        assert!(variants.iter().all(|v| size(v) < size(&p)));
+    }
+
+    #[test]
+    fn a_lowered_render_target_write_becomes_a_logical_one() {
+        let p = parse_program(
+            "eu 1\ntarget skl\ndispatch 8\nuniforms 1\nvgrf v0 1\nvgrf v1 4\n\nSTART B0\n    mov(8) v0:F, 2.0:F\n    load_payload(8) v1:UD, u0:UD, 0:UD, v0:UD, 0:UD\n    send(8) null:UD, v1:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }\nEND B0\n",
+        )
+        .expect("parses");
+        let variants: Vec<Vec<String>> = logical_rt_writes(&p).iter().map(printed).collect();
+        // One variant per register component (immediates are no colour of their own).
+        assert_eq!(
+            variants,
+            [
+                [
+                    "mov(8) v0:F, 2.0:F",
+                    "fb_write_logical(8) null:UD, u0:F, 1:UD, 0:UD { EOT }"
+                ],
+                [
+                    "mov(8) v0:F, 2.0:F",
+                    "fb_write_logical(8) null:UD, v0:F, 1:UD, 0:UD { EOT }"
+                ]
+            ]
+        );
     }
 
     #[test]

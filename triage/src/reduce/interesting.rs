@@ -31,9 +31,14 @@ pub struct Judgement {
 /// runs much longer than the original is not the same failure made smaller (its loop no
 /// longer ends), and giving it the default fuel would make it the most expensive test.
 pub fn variant_fuel(target: &Judgement) -> u64 {
+    fuel_for_steps(target.reference_steps)
+}
+
+/// The reference fuel of a variant of a program whose longest reference run took `steps`
+/// (never more than the default fuel).
+pub fn fuel_for_steps(steps: u64) -> u64 {
     let default = differential::reference_config().fuel;
-    target
-        .reference_steps
+    steps
         .saturating_mul(VARIANT_FUEL_FACTOR)
         .saturating_add(VARIANT_FUEL_BASE)
         .min(default)

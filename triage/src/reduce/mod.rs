@@ -75,16 +75,21 @@ impl Cache {
         target: &Judgement,
         settings: &Settings,
     ) -> Option<usize> {
-        let keys: Vec<String> = variants.iter().map(print_program).collect();
         let n = variants.len();
         let order: Vec<usize> = (0..n).map(|k| (from.min(n) + k) % n.max(1)).collect();
         let mut k = 0;
         while k < n {
             let end = (k + settings.jobs.max(1)).min(n);
-            let fresh: Vec<usize> = order[k..end]
+            // Printed only when reached: most variants after the first kept one never are,
+            // and printing every variant of every search was a fifth of a reduction's time.
+            let keys: Vec<(usize, String)> = order[k..end]
                 .iter()
-                .copied()
-                .filter(|&i| !self.seen.contains_key(&keys[i]))
+                .map(|&i| (i, print_program(&variants[i])))
+                .collect();
+            let fresh: Vec<usize> = keys
+                .iter()
+                .filter(|(_, key)| !self.seen.contains_key(key))
+                .map(|&(i, _)| i)
                 .collect();
             let results: Vec<(usize, bool)> = std::thread::scope(|s| {
                 let handles: Vec<_> = fresh
@@ -105,14 +110,14 @@ impl Cache {
                     .collect()
             });
             for (i, kept) in results {
-                if i != usize::MAX {
+                if let Some((_, key)) = keys.iter().find(|(j, _)| *j == i) {
                     self.tests += 1;
-                    self.seen.insert(keys[i].clone(), kept);
+                    self.seen.insert(key.clone(), kept);
                 }
             }
-            if let Some(&i) = order[k..end]
+            if let Some(&(i, _)) = keys
                 .iter()
-                .find(|&&i| self.seen.get(&keys[i]) == Some(&true))
+                .find(|(_, key)| self.seen.get(key) == Some(&true))
             {
                 return Some(i);
             }
