@@ -253,7 +253,7 @@ impl CheckTally {
 
 /// Where a stray write went, as reports name it: `stray write to surface 3 (not provided)
 /// at byte 16`.
-pub fn stray_write_location(target: &StrayTarget, offset: Option<u64>) -> String {
+fn stray_write_location(target: &StrayTarget, offset: Option<u64>) -> String {
     let place = match target {
         StrayTarget::Surface { surface } => format!("surface {surface} (not provided)"),
         StrayTarget::Scratch => "scratch outside the thread's slot".into(),
@@ -262,9 +262,73 @@ pub fn stray_write_location(target: &StrayTarget, offset: Option<u64>) -> String
     format!("stray write to {place} at {at}")
 }
 
+/// What one value a difference compares is: (dword, defined-byte mask), or `None` where
+/// the run wrote nothing.
+pub type Compared = Option<(u32, u8)>;
+
+/// Where a difference that compares values is, and the reference's and the compiled run's
+/// values there; `None` for the differences described whole (extra writes, EOT, outcome,
+/// a surface only one run has). `check` and the nightly report show the same places.
+pub fn compared_values(d: &Difference) -> Option<(String, Compared, Compared)> {
+    match d {
+        Difference::Color {
+            thread,
+            target,
+            channel,
+            write,
+            component,
+            expected,
+            expected_defined,
+            actual,
+        } => Some((
+            format!("thread {thread} rt{target} ch{channel} write {write} component {component}"),
+            Some((*expected, *expected_defined)),
+            *actual,
+        )),
+        Difference::Output {
+            thread,
+            slot,
+            vertex,
+            write,
+            component,
+            expected,
+            expected_defined,
+            actual,
+        } => Some((
+            format!(
+                "thread {thread} output slot {slot} vertex {vertex} write {write} component {component}"
+            ),
+            Some((*expected, *expected_defined)),
+            *actual,
+        )),
+        Difference::Buffer {
+            surface,
+            offset,
+            expected,
+            expected_defined,
+            actual,
+            actual_defined,
+        } => Some((
+            format!("buffer {surface} byte {offset}"),
+            Some((*expected, *expected_defined)),
+            Some((*actual, *actual_defined)),
+        )),
+        Difference::StrayWrite {
+            target,
+            offset,
+            expected,
+            actual,
+        } => Some((stray_write_location(target, *offset), *expected, *actual)),
+        _ => None,
+    }
+}
+
 /// One output difference, bytes as hex with `..` for undefined ones.
 pub fn describe_difference(d: &Difference) -> String {
-    let show = |v: u32, m: u8| {
+    let show = |w: Compared| {
+        let Some((v, m)) = w else {
+            return "nothing".to_string();
+        };
         let bytes = v.to_le_bytes();
         (0..4)
             .rev()
@@ -278,20 +342,6 @@ pub fn describe_difference(d: &Difference) -> String {
             .collect::<String>()
     };
     match d {
-        Difference::Color {
-            thread,
-            target,
-            channel,
-            write,
-            component,
-            expected,
-            expected_defined,
-            actual,
-        } => format!(
-            "thread {thread} rt{target} ch{channel} write {write} component {component}: expected {} got {}",
-            show(*expected, *expected_defined),
-            actual.map_or("nothing".into(), |(v, m)| show(v, m))
-        ),
         Difference::ExtraWrite {
             thread,
             target,
@@ -300,20 +350,6 @@ pub fn describe_difference(d: &Difference) -> String {
         } => {
             format!("thread {thread} rt{target} ch{channel}: unexpected write {write}")
         }
-        Difference::Output {
-            thread,
-            slot,
-            vertex,
-            write,
-            component,
-            expected,
-            expected_defined,
-            actual,
-        } => format!(
-            "thread {thread} output slot {slot} vertex {vertex} write {write} component {component}: expected {} got {}",
-            show(*expected, *expected_defined),
-            actual.map_or("nothing".into(), |(v, m)| show(v, m))
-        ),
         Difference::ExtraOutput {
             thread,
             slot,
@@ -322,18 +358,6 @@ pub fn describe_difference(d: &Difference) -> String {
         } => {
             format!("thread {thread} output slot {slot} vertex {vertex}: unexpected write {write}")
         }
-        Difference::Buffer {
-            surface,
-            offset,
-            expected,
-            expected_defined,
-            actual,
-            actual_defined,
-        } => format!(
-            "buffer {surface} byte {offset}: expected {} got {}",
-            show(*expected, *expected_defined),
-            show(*actual, *actual_defined)
-        ),
         Difference::Surface { surface, expected } => {
             let (has, lacks) = if *expected {
                 ("reference", "compiled")
@@ -342,24 +366,18 @@ pub fn describe_difference(d: &Difference) -> String {
             };
             format!("buffer {surface}: the {has} run has it, the {lacks} run does not")
         }
-        Difference::StrayWrite {
-            target,
-            offset,
-            expected,
-            actual,
-        } => {
-            let shown = |w: &Option<(u32, u8)>| w.map_or("no write".into(), |(v, m)| show(v, m));
-            format!(
-                "{}: expected {} got {}",
-                stray_write_location(target, *offset),
-                shown(expected),
-                shown(actual)
-            )
-        }
         Difference::Eot { thread, expected } => format!("thread {thread}: EOT expected {expected}"),
         Difference::Outcome { expected, actual } => {
             format!("run ended {actual:?}, expected {expected:?}")
         }
+        Difference::Color { .. }
+        | Difference::Output { .. }
+        | Difference::Buffer { .. }
+        | Difference::StrayWrite { .. } => compared_values(d)
+            .map(|(at, expected, actual)| {
+                format!("{at}: expected {} got {}", show(expected), show(actual))
+            })
+            .unwrap_or_default(),
     }
 }
 

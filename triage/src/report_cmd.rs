@@ -7,7 +7,7 @@
 //! nightly job fails exactly when there is something new to look at.
 
 use crate::bucket_cmd::{self, KnownIssue, header_value};
-use crate::compile_cmd::{self, describe_difference, describe_verdict, stray_write_location};
+use crate::compile_cmd::{self, Compared, compared_values, describe_difference, describe_verdict};
 use crate::files::{read_text, write_atomic};
 use crate::render::dword;
 use oracle::compare::Difference;
@@ -79,66 +79,15 @@ fn read_stats(dir: &Path) -> Result<CampaignStats, String> {
 /// One difference as a table row: where, the reference's value, the compiled value (hex,
 /// `..` for undefined bytes, with the float reading of a plausible float).
 fn diff_row(d: &Difference) -> DiffRow {
-    match d {
-        Difference::Color {
-            thread,
-            target,
-            channel,
-            write,
-            component,
-            expected,
-            expected_defined,
-            actual,
-        } => DiffRow {
-            location: format!(
-                "thread {thread} rt{target} ch{channel} write {write} component {component}"
-            ),
-            expected: dword(*expected, *expected_defined),
-            actual: actual.map_or("nothing".into(), |(v, m)| dword(v, m)),
+    let value = |w: Compared| w.map_or("nothing".into(), |(v, m)| dword(v, m));
+    match compared_values(d) {
+        Some((location, expected, actual)) => DiffRow {
+            location,
+            expected: value(expected),
+            actual: value(actual),
         },
-        Difference::Output {
-            thread,
-            slot,
-            vertex,
-            write,
-            component,
-            expected,
-            expected_defined,
-            actual,
-        } => DiffRow {
-            location: format!(
-                "thread {thread} output slot {slot} vertex {vertex} write {write} component {component}"
-            ),
-            expected: dword(*expected, *expected_defined),
-            actual: actual.map_or("nothing".into(), |(v, m)| dword(v, m)),
-        },
-        Difference::Buffer {
-            surface,
-            offset,
-            expected,
-            expected_defined,
-            actual,
-            actual_defined,
-        } => DiffRow {
-            location: format!("buffer {surface} byte {offset}"),
-            expected: dword(*expected, *expected_defined),
-            actual: dword(*actual, *actual_defined),
-        },
-        Difference::StrayWrite {
-            target,
-            offset,
-            expected,
-            actual,
-        } => {
-            let value = |w: &Option<(u32, u8)>| w.map_or("no write".into(), |(v, m)| dword(v, m));
-            DiffRow {
-                location: stray_write_location(target, *offset),
-                expected: value(expected),
-                actual: value(actual),
-            }
-        }
-        other => DiffRow {
-            location: describe_difference(other),
+        None => DiffRow {
+            location: describe_difference(d),
             expected: String::new(),
             actual: String::new(),
         },
