@@ -515,6 +515,9 @@ fn urb_write_form() {
         // a dvec4 at slot 31 needs slot 32
         vs("urb_write_logical(8) null:UD, v1:DF, 31:UD, 1:UD { EOT }"),
         vs("urb_write_logical(8) null:UD, v0:F, 0:UD, 5:UD { EOT }"),
+        // huge immediates are reported, not overflowed (found by the round-trip proptest)
+        vs("urb_write_logical(8) null:UD, v1:DF, 1:UD, 9223372036854775808:UQ { EOT }"),
+        vs("urb_write_logical(8) null:UD, v0:F, 18446744073709551615:UQ, 1:UD { EOT }"),
         vs("urb_write_logical(8) null:UD, v0:F, v0:UD, 1:UD { EOT }"),
         // data: a whole VGRF register, no modifiers, no swizzle
         vs("urb_write_logical(8) null:UD, attr0:F, 0:UD, 1:UD { EOT }"),

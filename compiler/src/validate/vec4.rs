@@ -156,7 +156,7 @@ fn check_urb_write(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
     }
     let slots_per_value = if data.ty.size() == 8 { 2 } else { 1 };
     if let (Some(s), Some(c)) = (slot, count)
-        && s + c * slots_per_value > URB_SLOTS
+        && c.saturating_mul(slots_per_value).saturating_add(s) > URB_SLOTS
     {
         bad("the values run past output slot 31 (a dvec4 takes two slots)");
     }
