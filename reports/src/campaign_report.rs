@@ -9,23 +9,33 @@
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// One failure as the campaign recorded it.
+/// One failure as the campaign recorded it (the campaign writes this very type into
+/// `stats.json`, so writer and reader share one definition).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct FailureRecord {
     pub kind: String,
     pub culprit_pass: Option<String>,
     pub signature: String,
+    /// The bucket key of this failure's reduction when it is written, of the first
+    /// reduction of its kind when its bucket is full, or of the failure itself when the
+    /// campaign does not reduce.
     pub bucket: String,
     pub seconds: f64,
+    /// The reproducer, or `None` when its bucket already had `--per-bucket` of them.
     pub file: Option<String>,
     pub seed: u64,
+    /// The reduced reproducer, when the failure was written and the campaign reduces.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reduced: Option<String>,
+    /// With `--zoo`: whether the program also fails with the bug switched off (a failure
+    /// of its own, not the injected bug's).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub without_zoo_bug: Option<bool>,
 }
 
 /// A checkpoint of a running campaign: how far it had got after `seconds`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Sample {
     pub seconds: f64,

@@ -5,29 +5,9 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// One failure found by a campaign.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
-#[serde(default)]
-pub struct Failure {
-    pub kind: String,
-    pub culprit_pass: Option<String>,
-    pub signature: String,
-    /// The bucket key ([`crate::bucket::key`]) of this failure's reduction when it is
-    /// written, of the first reduction of its kind when its bucket is full, or of the
-    /// failure itself when the campaign does not reduce.
-    pub bucket: String,
-    pub seconds: f64,
-    /// The reproducer, or `None` when its bucket already had `--per-bucket` of them.
-    pub file: Option<String>,
-    pub seed: u64,
-    /// The reduced reproducer, when the failure was written and the campaign reduces.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reduced: Option<String>,
-    /// With `--zoo`: whether the program also fails with the bug switched off (a failure
-    /// of its own, not the injected bug's).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub without_zoo_bug: Option<bool>,
-}
+/// One failure found by a campaign, and one sample of its progress taken at each
+/// checkpoint: the report's own types, so `stats.json` has one definition.
+pub use reports::campaign_report::{FailureRecord as Failure, Sample};
 
 /// What the cases run so far add up to. Each worker keeps its own (no shared lock on the
 /// hot path); the campaign's totals are their sum.
@@ -87,16 +67,6 @@ impl Counts {
             100.0 * (self.execs - discarded) as f64 / self.execs as f64
         }
     }
-}
-
-/// One sample of the campaign's progress, taken at each checkpoint.
-#[derive(Serialize, Deserialize, Clone, Copy, Default, Debug, PartialEq)]
-#[serde(default)]
-pub struct Sample {
-    pub seconds: f64,
-    pub execs: u64,
-    pub failures: u64,
-    pub buckets: u64,
 }
 
 /// Campaign statistics (`DIR/stats.json`, and the `--stats-json` file).
