@@ -408,7 +408,7 @@ pub fn rate_over_time(timeline: &[Sample], seconds: f64, execs_per_sec: f64) -> 
         if dt > 0.0 {
             out.push((s.seconds, s.execs.saturating_sub(prev.execs) as f64 / dt));
         }
-        prev = s.clone();
+        prev = *s;
     }
     out
 }

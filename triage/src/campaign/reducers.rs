@@ -130,6 +130,13 @@ impl Reducers {
         q.fill.clear();
     }
 
+    /// Reductions queued and not started yet.
+    #[cfg(test)]
+    pub fn queued(&self) -> usize {
+        let q = lock(&self.queue);
+        q.first.len() + q.fill.len()
+    }
+
     /// Reductions running now.
     pub fn running(&self) -> usize {
         lock(&self.queue).running
