@@ -130,8 +130,8 @@ impl Reducers {
         q.fill.clear();
     }
 
-    /// Reductions queued and not started yet.
-    #[cfg(test)]
+    /// Reductions queued and not started yet (for the zoo-build test of `Filing::finish`).
+    #[cfg(all(test, feature = "zoo"))]
     pub fn queued(&self) -> usize {
         let q = lock(&self.queue);
         q.first.len() + q.fill.len()
