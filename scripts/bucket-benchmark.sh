@@ -14,6 +14,8 @@
 # runs too; the table reads each reproducer's bucket from its file after that stage.
 #
 # usage: scripts/bucket-benchmark.sh [SECONDS=600] [SEED=9000000] [OUT=target/bucket-benchmark] [PER_BUCKET=40]
+# KNOBS="..." passes generator knobs to the campaign: KNOBS="stage=vs devices=hsw,ivb" measures
+# the bugs of the vec4 pipeline, which default programs (fragment shaders) never reach.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
@@ -26,7 +28,7 @@ mkdir -p "$out"
 # A private copy: rebuilding target/ while the benchmark runs must not change it.
 cp "${CARGO_TARGET_DIR:-target}/release/eufuzz" "$out/eufuzz"
 eufuzz=$out/eufuzz
-CI=true "$eufuzz" campaign --zoo all --time "$seconds" --seed "$seed" --per-bucket "$per_bucket" \
+CI=true "$eufuzz" campaign --zoo all ${KNOBS:+--knobs "$KNOBS"} --time "$seconds" --seed "$seed" --per-bucket "$per_bucket" \
     --out "$out/campaign" --stats-json "$out/stats.json" > "$out/campaign.log" 2>&1 || true
 written=$(ls "$out"/campaign/*.eu | grep -vc '\.reduced\.eu$' || true)
 reduced=$(ls "$out"/campaign/*.reduced.eu 2>/dev/null | wc -l)

@@ -7,7 +7,8 @@
 # does not inflate) and wall-clock seconds, and how many kept their signature.
 #
 # usage: scripts/reduce-benchmark.sh [RUNS=10] [FIND_SECONDS=60] [BUDGET=60] [BUGS...]
-# (no BUGS: every bug of corpus/zoo/; a bug runs with the `# options:` of its corpus file)
+# (no BUGS: every bug of corpus/zoo/; a bug runs with the `# options:` of its corpus file,
+# a `stage vs` bug with vec4 programs on hsw and ivb)
 # JOBS=N benchmarks N bugs at once (each reduction still runs on one core).
 # KEEP=DIR keeps the reproducers and their reductions there (DIR/BUG-K/) for inspection.
 set -euo pipefail
@@ -40,10 +41,14 @@ bench_bug() {
     # The compile options the bug needs, as its corpus program says (e.g. --spill-all).
     local extra=()
     read -r -a extra <<< "$(sed -n 's/^# options: //p' "corpus/zoo/$bug.eu" | head -1)"
+    # A bug of the vec4 pipeline (its program is `stage vs`) is hunted with vec4 programs on
+    # the parts the stage is modelled on, as scripts/zoo-benchmark.sh does.
+    local knobs=""
+    if grep -q "^stage vs" "corpus/zoo/$bug.eu"; then knobs="stage=vs devices=hsw,ivb"; fi
     local sizes=() cpus=() walls=() kept=0 n=0
     for k in $(seq 0 $((RUNS - 1))); do
         local dir="$OUT/$bug-$k"
-        CI=true "$E" campaign --jobs 1 --zoo "$bug" "${extra[@]}" --time "$FIND" --seed $((k * 1000003 + 17)) \
+        CI=true "$E" campaign --jobs 1 --zoo "$bug" "${extra[@]}" ${knobs:+--knobs "$knobs"} --time "$FIND" --seed $((k * 1000003 + 17)) \
             --stop-on-failure --reduce-budget 0 --out "$dir" --stats-json "$dir.json" >/dev/null 2>&1 || true
         local file
         file=$(python3 -c "import json,sys; f=[x for x in json.load(open(sys.argv[1]))['failures'] if x.get('without_zoo_bug') is not True]; print(f[0]['file'] if f else '')" "$dir.json")
