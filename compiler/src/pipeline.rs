@@ -28,6 +28,12 @@ pub struct CompileOptions {
     /// share the mandatory lowering, so a failure is an optimisation bug, not a lowering
     /// bug. The compiler itself ignores it.
     pub baseline_o0: bool,
+    /// Allocate after this pre-RA scheduling mode only (spilling, if it needs any, still in
+    /// program order). Mesa picks the first mode in turn that allocates without spilling
+    /// (brw-backend.md §7.1), so which one a program gets depends on its register
+    /// pressure; naming it lets a reduced reproducer of an allocation failure keep the
+    /// schedule its original had without keeping the pressure that chose it.
+    pub pre_ra_schedule: Option<crate::passes::schedule::Mode>,
 }
 
 /// A pass: a name and a function that rewrites the program, returning whether it changed

@@ -94,7 +94,7 @@ fn generated_programs_are_well_defined_and_varied() {
     use oracle::differential::{Verdict, check, input_sets};
     let mut discarded = 0;
     let mut ops = std::collections::HashSet::new();
-    let (mut flag_data, mut break_only_loops) = (0, 0);
+    let (mut flag_data, mut break_only_loops, mut toggle_loops) = (0, 0, 0);
     let n = 300;
     for seed in 0..n {
         let g = from_seed(seed, &Knobs::default());
@@ -117,6 +117,14 @@ fn generated_programs_are_well_defined_and_varied() {
             .insts()
             .any(|i| i.op == compiler::Opcode::While && i.predicate.is_none())
             as u32;
+        let insts: Vec<_> = g.program.insts().collect();
+        toggle_loops += insts.windows(2).any(|w| {
+            w[0].op == compiler::Opcode::Sel
+                && w[0].nomask
+                && w[0].predicate.is_some()
+                && w[1].cmod == Some(compiler::inst::CondMod::Z)
+                && w[1].srcs[0] == w[0].dst
+        }) as u32;
         let c = check(
             &g.program,
             &input_sets(&g.program, 0, 0),
@@ -125,10 +133,12 @@ fn generated_programs_are_well_defined_and_varied() {
         discarded += matches!(c.verdict, Verdict::Discard { .. }) as u64;
     }
     assert!(discarded * 100 / n < 5, "{discarded} of {n} discarded");
-    // The shapes two zoo bugs need: a conditional modifier rewriting the flag its source
-    // reads, and loops left only through exit-value BREAKs.
+    // The shapes zoo bugs need: a conditional modifier rewriting the flag its source
+    // reads, loops left only through exit-value BREAKs, and loops whose condition is
+    // carried by a NoMask SEL.
     assert!(flag_data > 0, "no instruction reads the flag it writes");
     assert!(break_only_loops > 0, "no loop left only through BREAK");
+    assert!(toggle_loops > 0, "no loop carried by a NoMask SEL");
     let alu_hit = oracle::generator::ALU_OPS
         .iter()
         .filter(|o| ops.contains(o))

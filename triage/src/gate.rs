@@ -46,8 +46,31 @@ impl GateResult {
     }
 }
 
-/// Compile options from `# options:` words (`--spill-all`, `-O0`, `--zoo NAME`) and the
-/// file's `# zoo:` bug when this build has the zoo.
+/// The `# options:` words that give `opts` back through [`compile_options`].
+pub fn option_words(opts: &CompileOptions) -> Vec<String> {
+    let mut words = vec![];
+    if opts.o0 {
+        words.push("-O0".to_string());
+    }
+    if opts.spill_all {
+        words.push("--spill-all".to_string());
+    }
+    if opts.baseline_o0 {
+        words.extend(["--baseline".to_string(), "o0".to_string()]);
+    }
+    if let Some(mode) = opts.pre_ra_schedule {
+        words.extend(["--pre-ra-schedule".to_string(), mode.name().to_string()]);
+    }
+    let zoo = compiler::zoo::names(&opts.zoo);
+    if zoo != "none" {
+        words.extend(["--zoo".to_string(), zoo]);
+    }
+    words
+}
+
+/// Compile options from `# options:` words (`--spill-all`, `-O0`, `--baseline o0`,
+/// `--pre-ra-schedule MODE`, `--zoo NAME`) and the file's `# zoo:` bug when this build has
+/// the zoo.
 pub fn compile_options(words: &[String], zoo: Option<&str>) -> Result<CompileOptions, String> {
     let mut opts = CompileOptions::default();
     let mut bugs: Vec<String> = zoo.map(str::to_string).into_iter().collect();
@@ -61,6 +84,15 @@ pub fn compile_options(words: &[String], zoo: Option<&str>) -> Result<CompileOpt
                 Some("reference") => opts.baseline_o0 = false,
                 _ => return Err("`--baseline` needs `o0` or `reference` in `# options:`".into()),
             },
+            "--pre-ra-schedule" => {
+                let name = it
+                    .next()
+                    .ok_or("`--pre-ra-schedule` needs a mode in `# options:`")?;
+                opts.pre_ra_schedule = Some(
+                    compiler::passes::schedule::Mode::from_name(name)
+                        .ok_or_else(|| format!("unknown pre-RA scheduling mode `{name}`"))?,
+                );
+            }
             "--zoo" => bugs.push(
                 it.next()
                     .ok_or("`--zoo` needs a bug name in `# options:`")?
@@ -428,6 +460,19 @@ mod tests {
     fn options_words() {
         let o = compile_options(&["--spill-all".into(), "-O0".into()], None).expect("valid");
         assert!(o.spill_all && o.o0);
+        let words: Vec<String> = ["--pre-ra-schedule", "lifo", "--baseline", "o0"]
+            .map(String::from)
+            .to_vec();
+        let o = compile_options(&words, None).expect("valid");
+        assert_eq!(
+            o.pre_ra_schedule,
+            Some(compiler::passes::schedule::Mode::Lifo)
+        );
+        assert_eq!(
+            option_words(&o),
+            ["--baseline", "o0", "--pre-ra-schedule", "lifo"]
+        );
+        assert!(compile_options(&["--pre-ra-schedule".into(), "fast".into()], None).is_err());
         assert!(compile_options(&["--fast".into()], None).is_err());
     }
 }

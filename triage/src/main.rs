@@ -374,6 +374,16 @@ struct CompileArgs {
     /// only); `none` runs a file's `# zoo:` bug switched off.
     #[arg(long)]
     zoo: Option<String>,
+    /// Allocate registers after this pre-RA scheduling mode only (`top-down`, `lifo` or
+    /// `none`) instead of the first that allocates without spilling; reduced reproducers
+    /// of allocation failures name the mode their original got.
+    #[arg(long, value_name = "MODE", value_parser = parse_schedule_mode)]
+    pre_ra_schedule: Option<compiler::passes::schedule::Mode>,
+}
+
+fn parse_schedule_mode(name: &str) -> Result<compiler::passes::schedule::Mode, String> {
+    compiler::passes::schedule::Mode::from_name(name)
+        .ok_or_else(|| format!("`{name}` is not a pre-RA scheduling mode (top-down, lifo, none)"))
 }
 
 impl CompileArgs {
@@ -391,6 +401,7 @@ impl CompileArgs {
                 o0: self.opt_level == 0,
                 spill_all: self.spill_all,
                 baseline_o0: self.baseline == Baseline::O0,
+                pre_ra_schedule: self.pre_ra_schedule,
                 zoo: match &self.zoo {
                     None => compiler::zoo::Selected::default(),
                     Some(name) => compiler::zoo::select(name)?,
@@ -506,6 +517,7 @@ fn file_check(
     compile.spill_all |= cli.compile.spill_all;
     compile.o0 |= cli.compile.o0;
     compile.baseline_o0 |= cli.compile.baseline_o0;
+    compile.pre_ra_schedule = cli.compile.pre_ra_schedule.or(compile.pre_ra_schedule);
     Ok(FileCheck {
         devices,
         compile,

@@ -168,6 +168,18 @@ pub fn run(args: ReduceArgs) -> Result<i32, String> {
     if let Some((from, to, _)) = bytes_note {
         head.push_str(&format!("# choice sequence: {from} -> {to} bytes\n"));
     }
+    if let Some(mode) = reduced.pre_ra_schedule {
+        // The reduction fails this way only with the schedule named: the file says so, so
+        // that `check` and the gate run it as it was reduced.
+        let opts = compiler::pipeline::CompileOptions {
+            pre_ra_schedule: Some(mode),
+            ..settings.opts.clone()
+        };
+        head.push_str(&format!(
+            "# options: {}\n",
+            crate::gate::option_words(&opts).join(" ")
+        ));
+    }
     let text = format!("{head}{}", print_program(&reduced.program));
     write_atomic(&out, text.as_bytes())?;
     println!(

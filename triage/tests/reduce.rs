@@ -174,6 +174,36 @@ mod zoo {
     }
 
     #[test]
+    fn an_allocation_failure_of_the_bottom_up_schedule_reduces_with_the_schedule_named() {
+        let file = data("move-load-const-lifo-22.eu");
+        let dir = scratch_dir("lifo");
+        let out = dir.join("r.eu");
+        let reduced = reduce(&file, &["--zoo", "move-load-const-into-loop"], &out);
+        assert_eq!(
+            header_value(&reduced, "signature"),
+            Some("mismatch/allocate_registers/output")
+        );
+        assert_eq!(
+            header_value(&reduced, "options"),
+            Some("--pre-ra-schedule lifo --zoo move-load-const-into-loop")
+        );
+        // The values kept live only to make top-down allocation fail are gone.
+        assert!(instructions(&reduced) <= 8, "{reduced}");
+        let check = |path: &Path| {
+            eufuzz(&["check", path.to_str().expect("utf-8")])
+                .status
+                .code()
+        };
+        // The file fails as it says with the options of its header …
+        assert_eq!(check(&out), Some(1));
+        // … and only with the schedule named.
+        let unnamed = dir.join("unnamed.eu");
+        let text = reduced.replace("--pre-ra-schedule lifo ", "");
+        std::fs::write(&unnamed, text).expect("write");
+        assert_eq!(check(&unnamed), Some(0));
+    }
+
+    #[test]
     fn another_signature_than_asked_is_refused() {
         let file = data("imul-dst-overlap-campaign.eu");
         let dir = scratch_dir("sig");

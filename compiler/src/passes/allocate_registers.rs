@@ -233,8 +233,12 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
     }
     // Scheduling modes before the last, each allocated without spilling; a mode that
     // leaves the order as a failed earlier one did is not tried again.
+    let forced;
     let modes: &[Mode] = if opts.o0 || !spilled.is_empty() {
         &[]
+    } else if let Some(mode) = opts.pre_ra_schedule {
+        forced = [mode];
+        &forced
     } else {
         &[Mode::TopDown, Mode::Lifo]
     };

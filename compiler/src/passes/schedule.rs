@@ -84,6 +84,22 @@ impl Mode {
             Mode::None => "schedule-none",
         }
     }
+
+    /// The mode's name on the command line (`--pre-ra-schedule lifo`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::TopDown => "top-down",
+            Mode::Lifo => "lifo",
+            Mode::None => "none",
+        }
+    }
+
+    /// The mode called `name`, as [`Mode::name`] spells it.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        [Mode::TopDown, Mode::Lifo, Mode::None]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
 }
 
 /// Whether any operand of `inst` is a 64-bit type.

@@ -56,7 +56,12 @@ impl Gen<'_, '_> {
         let trips = 1 + self.choose(MAX_TRIPS as usize) as i32;
         // (Gen4/5 keep no flag live across a loop body; this loop tests two inside it.)
         if self.uniform_control() && self.info.flag_subregs >= 4 && self.chance(1, 3) {
-            self.exit_value_loop(flag, trips);
+            // (The realistic profile keeps its programs: the shader-db corpus is pinned.)
+            if !self.realistic && self.chance(1, 2) {
+                self.toggle_loop(flag);
+            } else {
+                self.exit_value_loop(flag, trips);
+            }
             self.loop_flags.push(flag);
             return;
         }
@@ -146,6 +151,51 @@ impl Gen<'_, '_> {
         self.break_with(Reg::vgrf(z, Type::D), exit, pred, self.general_flag);
         self.loop_body(false, true);
         self.emit(Inst::control(Opcode::While, w));
+        self.exit_vals.push(super::Val {
+            nr: z,
+            offset: 0,
+            ty: Type::D,
+        });
+    }
+
+    /// A loop left when a value carried through a NoMask SEL turns zero:
+    /// `f = x != 0; do { t = f ? x : 0 (NoMask); f = t == 0; z = f ? k : y; … } while (!f)`.
+    /// A channel with x ≠ 0 runs the body twice (t = x, then 0), the others once, whatever
+    /// the body does. `z` is written after `t`'s last read in every iteration, so only the
+    /// loop's physical edges keep it live through the next iteration's NoMask SEL, which
+    /// would clobber it in the channels that already left: the bug of `exit_value_loop`
+    /// (Mesa 4d1959e6932) in a loop without a counter, whose reproducers reduce further.
+    fn toggle_loop(&mut self, flag: u8) {
+        let w = self.width;
+        let regs = self.regs_for(Type::D);
+        let x = self.src(Type::D, false);
+        let y = self.src(Type::D, false);
+        let t = Reg::vgrf(self.new_vgrf(regs), Type::D);
+        let z = self.new_vgrf(regs);
+        let k = 1 + self.choose(7) as i32;
+        let test = |op: CondMod, a: Reg| {
+            Inst::new(Opcode::Cmp, w, Reg::null(Type::D), vec![a, Reg::imm_d(0)])
+                .with_cmod(op, flag)
+        };
+        self.emit(test(CondMod::Nz, x));
+        self.emit(Inst::control(Opcode::Do, w));
+        self.emit(
+            Inst::new(Opcode::Sel, w, t, vec![x, Reg::imm_d(0)])
+                .with_pred(Predicate::NORMAL, flag)
+                .with_nomask(),
+        );
+        self.emit(test(CondMod::Z, t));
+        self.emit(
+            Inst::new(
+                Opcode::Sel,
+                w,
+                Reg::vgrf(z, Type::D),
+                vec![y, Reg::imm_d(k)],
+            )
+            .with_pred(Predicate::INVERSE, flag),
+        );
+        self.loop_body(false, false);
+        self.emit(Inst::control(Opcode::While, w).with_pred(Predicate::INVERSE, flag));
         self.exit_vals.push(super::Val {
             nr: z,
             offset: 0,

@@ -34,8 +34,9 @@ use std::collections::BTreeSet;
 /// a version, not across versions. 3: the shape features of issue 9 item 10 (seven more
 /// feature draws, a statement kind for them, a hardware-form final write). 4: the
 /// optimiser idioms of issue 10 (eight more feature draws, a statement kind for them,
-/// a packed-dispatch draw).
-pub const FORMAT_VERSION: u32 = 4;
+/// a packed-dispatch draw). 5: loops left through a value carried by a NoMask SEL
+/// (`toggle_loop`; realistic programs are unchanged).
+pub const FORMAT_VERSION: u32 = 5;
 
 /// Bytes a seed expands to (far more than a program needs; the rest is unused).
 const SEED_BYTES: usize = 1 << 14;

@@ -192,6 +192,10 @@ pub fn reduce(p: &Program, opts: &CompileOptions, budget: Duration) -> Option<Ou
         max_rounds: 8,
     };
     let reduced = crate::reduce::reduce(p, &target, &settings, |_| {});
+    let opts = CompileOptions {
+        pre_ra_schedule: reduced.pre_ra_schedule,
+        ..opts
+    };
     let key = crate::bucket::key_of_program(&reduced.program, &opts);
     Some(Outcome {
         reduced,
@@ -212,11 +216,18 @@ pub fn with_zoo(options: &str, zoo: &str) -> String {
 
 /// The text of `NAME.reduced.eu` beside `original` (whose `# options:` line is
 /// `options`): the reduction's header, the options it was reduced against when those are
-/// not the original's (one zoo bug of several), its bucket and the program.
+/// not the original's (one zoo bug of several, a named pre-RA schedule), its bucket and
+/// the program.
 pub fn reduced_file_text(original: &Path, options: &str, o: &Outcome, bucket: &str) -> String {
     let mut text = crate::reduce_cmd::header(original, &o.reduced, None);
-    if let Some(bug) = &o.attributed {
-        text.push_str(&format!("# options: {}\n", with_zoo(options, bug)));
+    let mut line = o.attributed.as_ref().map(|bug| with_zoo(options, bug));
+    if let Some(mode) = o.reduced.pre_ra_schedule {
+        // Reduced with the pre-RA schedule named: it fails this way only so.
+        let words = line.get_or_insert_with(|| options.to_string());
+        words.push_str(&format!(" --pre-ra-schedule {}", mode.name()));
+    }
+    if let Some(words) = line {
+        text.push_str(&format!("# options: {}\n", words.trim()));
     }
     text.push_str(&format!("# bucket: {bucket}\n"));
     text.push_str(&compiler::text::print_program(&o.reduced.program));

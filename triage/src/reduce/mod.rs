@@ -15,6 +15,7 @@ pub mod candidates;
 pub mod interesting;
 
 use compiler::Program;
+use compiler::passes::schedule::Mode;
 use compiler::pipeline::CompileOptions;
 use compiler::text::print_program;
 use interesting::{Judgement, judge, judge_towards};
@@ -57,6 +58,9 @@ pub struct Reduced {
     pub elapsed: Duration,
     /// Whether the budget ran out before a fixpoint.
     pub out_of_budget: bool,
+    /// The pre-RA scheduling mode the result fails with only when it is named
+    /// (`--pre-ra-schedule`): see [`pinned_schedule`].
+    pub pre_ra_schedule: Option<compiler::passes::schedule::Mode>,
 }
 
 /// Judgements by printed program, so a variant seen before is not tested again.
@@ -143,8 +147,68 @@ fn rewrite_profile(p: &Program, opts: &CompileOptions, pass: &str) -> Vec<Vec<&'
         .collect()
 }
 
-/// Reduces `p`, which must fail with `target` (see [`judge`]).
+/// The bottom-up pre-RA scheduling mode, when `p` was allocated after it because its
+/// register pressure made top-down allocation fail (Mesa tries the modes in turn and takes
+/// the first that allocates without spilling, brw-backend.md §7.1) and naming it gives the
+/// same failure. Such a failure needs the order of that mode, which removing the values
+/// that made top-down allocation fail would change; with the mode named, they can go (an
+/// allocation failure of 22 instructions became 8).
+fn pinned_schedule(p: &Program, target: &Judgement, opts: &CompileOptions) -> Option<Mode> {
+    if opts.pre_ra_schedule.is_some() || opts.o0 || opts.spill_all {
+        return None;
+    }
+    let lifo = rewrite_profile(p, opts, "allocate_registers")
+        .into_iter()
+        .flatten()
+        .any(|k| k == Mode::Lifo.rewrite());
+    let pinned = CompileOptions {
+        pre_ra_schedule: Some(Mode::Lifo),
+        ..opts.clone()
+    };
+    (lifo && judge(p, &pinned).keeps(target)).then_some(Mode::Lifo)
+}
+
+/// Reduces `p`, which must fail with `target` (see [`judge`]). When the result was
+/// allocated after the bottom-up schedule its pressure chose, it is reduced again with that
+/// mode named ([`pinned_schedule`]); the result names it ([`Reduced::pre_ra_schedule`])
+/// when that made it smaller and it fails the same way only so.
 pub fn reduce(
+    p: &Program,
+    target: &Judgement,
+    settings: &Settings,
+    mut progress: impl FnMut(Event),
+) -> Reduced {
+    let start = Instant::now();
+    let mut reduced = reduce_with(p, target, settings, &mut progress);
+    if let Some(mode) = pinned_schedule(&reduced.program, target, &settings.opts) {
+        let pinned = Settings {
+            opts: CompileOptions {
+                pre_ra_schedule: Some(mode),
+                ..settings.opts.clone()
+            },
+            budget: settings.budget.saturating_sub(start.elapsed()),
+            ..*settings
+        };
+        let again = reduce_with(&reduced.program, target, &pinned, &mut progress);
+        if candidates::size(&again.program) < candidates::size(&reduced.program) {
+            let unpinned = judge(&again.program, &settings.opts);
+            let needed = !unpinned.keeps(target);
+            reduced = Reduced {
+                judgement: if needed { again.judgement } else { unpinned },
+                insts_before: reduced.insts_before,
+                tests: reduced.tests + again.tests,
+                out_of_budget: again.out_of_budget,
+                pre_ra_schedule: needed.then_some(mode),
+                ..again
+            };
+        }
+    }
+    reduced.elapsed = start.elapsed();
+    progress(Event::Done(&reduced));
+    reduced
+}
+
+fn reduce_with(
     p: &Program,
     target: &Judgement,
     settings: &Settings,
@@ -195,7 +259,7 @@ pub fn reduce(
             break;
         }
     }
-    let reduced = Reduced {
+    Reduced {
         judgement: judge(&best, &settings.opts),
         insts_before: p.inst_count(),
         insts_after: best.inst_count(),
@@ -203,7 +267,6 @@ pub fn reduce(
         tests: cache.tests,
         elapsed: start.elapsed(),
         out_of_budget,
-    };
-    progress(Event::Done(&reduced));
-    reduced
+        pre_ra_schedule: None,
+    }
 }
