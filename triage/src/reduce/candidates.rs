@@ -4,7 +4,7 @@
 
 use compiler::inputs::{Inputs, Value};
 use compiler::inst::{CondMod, Inst, MsgKind, Predicate};
-use compiler::reg::{Reg, RegKind};
+use compiler::reg::{Reg, RegKind, Swizzle};
 use compiler::types::Type;
 use compiler::{Device, Opcode, Program};
 
@@ -20,7 +20,7 @@ pub struct Step {
 }
 
 /// Every step, from coarse to fine.
-pub const STEPS: [Step; 15] = [
+pub const STEPS: [Step; 16] = [
     Step {
         name: "device",
         variants: earlier_devices,
@@ -69,6 +69,11 @@ pub const STEPS: [Step; 15] = [
     Step {
         name: "dispatch",
         variants: narrower_dispatch,
+        same_rewrites: false,
+    },
+    Step {
+        name: "one-vertex",
+        variants: one_vertex,
         same_rewrites: false,
     },
     Step {
@@ -192,7 +197,7 @@ fn operand_weight(r: &Reg) -> u64 {
         RegKind::Attr { .. } => 3,
         _ => 4,
     };
-    kind + r.negate as u64 + r.abs as u64
+    kind + r.negate as u64 + r.abs as u64 + (r.swizzle != Swizzle::XYZW) as u64
 }
 
 fn value_weight(v: &Value) -> u64 {
@@ -740,6 +745,24 @@ fn narrower_dispatch(p: &Program) -> Vec<Program> {
     vec![q]
 }
 
+/// A vec4 instruction over both vertices (SIMD4x2, exec 8) made to run for the first
+/// vertex alone (exec 4): it is then not split into per-vertex pieces, so a failure that one
+/// vertex shows keys on the rule it breaks rather than on the splitting every two-vertex
+/// 64-bit instruction gets (`nibctrl`).
+fn one_vertex(p: &Program) -> Vec<Program> {
+    let insts = flat(p);
+    let mut out = vec![];
+    for (ip, inst) in insts.iter().enumerate() {
+        let plain = !inst.op.is_control_flow() && !inst.op.is_message() && inst.desc.is_none();
+        if plain && inst.is_align16() && inst.exec_size == 8 && inst.group == 0 {
+            let mut v = insts.clone();
+            v[ip].exec_size = 4;
+            out.push(with_insts(p, v));
+        }
+    }
+    out
+}
+
 /// The simplest immediates of a type, simplest first.
 fn simple_immediates(ty: Type) -> Vec<Reg> {
     if ty.is_float() || ty.is_int() {
@@ -750,7 +773,8 @@ fn simple_immediates(ty: Type) -> Vec<Reg> {
 }
 
 /// Each source replaced by 0 or 1 of its type or by the first uniform, or stripped of its
-/// modifiers.
+/// modifiers, or (Align16) read with the identity swizzle: a vec4 failure that does not
+/// depend on a swizzle then keys on the rule it breaks, not on the swizzle's region rewrite.
 fn simpler_operands(p: &Program) -> Vec<Program> {
     let insts = flat(p);
     let mut out = vec![];
@@ -764,6 +788,12 @@ fn simpler_operands(p: &Program) -> Vec<Program> {
                 replacements.push(Reg {
                     negate: false,
                     abs: false,
+                    ..*src
+                });
+            }
+            if src.swizzle != Swizzle::XYZW {
+                replacements.push(Reg {
+                    swizzle: Swizzle::XYZW,
                     ..*src
                 });
             }
@@ -1198,6 +1228,45 @@ mod tests {
             ]
         );
         assert!(folded_compares(&p).iter().all(|v| size(v) < size(&p)));
+    }
+
+    /// A vec4 program: two dvec4 VGRFs on hsw.
+    fn vec4_program(body: &str) -> Program {
+        parse_program(&format!(
+            "eu 1\ntarget hsw\nstage vs\ndispatch 8\nvgrf v0 2\nvgrf v1 2\n\n{body}"
+        ))
+        .expect("parses")
+    }
+
+    #[test]
+    fn a_swizzle_becomes_the_identity() {
+        let p = vec4_program("START B0\n    mov(8) v1.xy:DF, v0.zxzy:DF { Align16 }\nEND B0\n");
+        let variants = simpler_operands(&p);
+        let printed: Vec<Vec<String>> = variants.iter().map(printed).collect();
+        assert_eq!(
+            printed[0],
+            ["mov(8) v1.xy:DF, v0.xyzw:DF { Align16 }"],
+            "{printed:?}"
+        );
+        assert!(variants.iter().all(|v| size(v) < size(&p)));
+    }
+
+    #[test]
+    fn a_two_vertex_instruction_runs_for_the_first_vertex_alone() {
+        let p = vec4_program(
+            "START B0\n    add(8) v1:DF, v0.xyzw:DF, 1.0:DF { Align16 }\n    mov(4) v0:DF, v1.xyzw:DF { 2N Align16 }\nEND B0\n",
+        );
+        let variants = one_vertex(&p);
+        let printed: Vec<Vec<String>> = variants.iter().map(printed).collect();
+        // Only the exec-8 instruction of group 0: the second vertex's piece stays.
+        assert_eq!(
+            printed,
+            [[
+                "add(4) v1:DF, v0.xyzw:DF, 1.0:DF { Align16 }",
+                "mov(4) v0:DF, v1.xyzw:DF { 2N Align16 }"
+            ]]
+        );
+        assert!(variants.iter().all(|v| size(v) < size(&p)));
     }
 
     #[test]

@@ -23,6 +23,7 @@ use crate::reg::{Reg, RegKind};
 
 /// Rewrite kinds this pass notes, most specific first.
 pub const REWRITES: &[&str] = &[
+    "split-uniform-source",
     "split-overlap-temp",
     "split-df-sel",
     "split-single-grf-source",
@@ -100,6 +101,15 @@ fn split(p: &mut Program, inst: &Inst, w: u32, opts: &CompileOptions) -> Vec<Ins
     let via_temp = inst.srcs.iter().any(|s| overlaps(&inst.dst, s, exec));
     if via_temp {
         note("split-overlap-temp");
+    }
+    // Every piece reads a uniform where the whole instruction did: the rule for uniform
+    // sources (`piece_src`) decides where.
+    if inst
+        .srcs
+        .iter()
+        .any(|s| matches!(s.kind, RegKind::Uniform { .. }))
+    {
+        note("split-uniform-source");
     }
     let mut out = vec![];
     let mut copies = vec![];
