@@ -270,6 +270,49 @@ mod tests {
 
     #[cfg(feature = "zoo")]
     #[test]
+    fn a_reduction_that_needs_the_bottom_up_schedule_says_so_in_its_options_and_key() {
+        // The 22-instruction reproducer of the reducer test data: top-down allocation of
+        // the reduced program does not fail, the bottom-up one does.
+        let path = format!(
+            "{}/tests/data/move-load-const-lifo-22.eu",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let p = crate::load::load_document(Path::new(&path))
+            .expect("test data")
+            .program;
+        let opts = CompileOptions {
+            zoo: compiler::zoo::select("move-load-const-into-loop").unwrap(),
+            ..Default::default()
+        };
+        let o = reduce(&p, &opts, Duration::from_secs(600)).expect("it fails");
+        assert_eq!(
+            o.reduced.pre_ra_schedule,
+            Some(compiler::passes::schedule::Mode::Lifo)
+        );
+        let key = o.key.clone().expect("the reduction fails");
+        let text = reduced_file_text(
+            Path::new("m.eu"),
+            "--zoo move-load-const-into-loop",
+            &o,
+            &key,
+        );
+        assert!(
+            text.contains("# options: --zoo move-load-const-into-loop --pre-ra-schedule lifo\n"),
+            "{text}"
+        );
+        // The key is the one the file's options give.
+        let named = CompileOptions {
+            pre_ra_schedule: Some(compiler::passes::schedule::Mode::Lifo),
+            ..opts
+        };
+        assert_eq!(
+            o.key,
+            crate::bucket::key_of_program(&o.reduced.program, &named)
+        );
+    }
+
+    #[cfg(feature = "zoo")]
+    #[test]
     fn a_several_bug_failure_is_reduced_against_the_bug_that_makes_it_fail_alone() {
         // Both bugs live in schedule_post_ra and give one signature; the corpus program of
         // sched-across-halt fails with that bug alone (its `# zoo:` line), not the other.
