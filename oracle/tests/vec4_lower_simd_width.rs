@@ -94,11 +94,23 @@ fn a_df_compare_into_null_is_sized_by_its_type() {
     );
 }
 
+/// The rewrite kinds `vec4_lower_simd_width` notes compiling `body` on hsw.
+fn split_kinds(body: &str) -> Vec<&'static str> {
+    let c = compiler::pipeline::compile(&vec4_program("hsw", body), &Default::default());
+    c.passes
+        .into_iter()
+        .find(|r| r.name == "vec4_lower_simd_width")
+        .expect("the pass ran")
+        .rewrites
+}
+
 #[test]
 fn a_split_instruction_reading_a_uniform_notes_the_uniform_rule_first() {
     // The uniform rule (every piece reads the uniform where the whole instruction did, §4)
     // is what a bug in the split of a uniform source breaks, whichever reason split the
     // instruction: it is the pass's most specific rewrite, so such a bug keys on it.
+    let kinds = compiler::passes::rewrite_kinds("vec4_lower_simd_width");
+    assert_eq!(kinds[0], "split-uniform-source");
     for (body, reason) in [
         (
             "add(8) v2:DF, v0:DF, u0.xyxy:DF { Align16 }",
@@ -109,25 +121,13 @@ fn a_split_instruction_reading_a_uniform_notes_the_uniform_rule_first() {
             "split-df-sel",
         ),
     ] {
-        let input = vec4_program("hsw", body);
-        let c = compiler::pipeline::compile(&input, &Default::default());
-        let run = c
-            .passes
-            .iter()
-            .find(|r| r.name == "vec4_lower_simd_width")
-            .expect("the pass ran");
-        assert!(run.rewrites.contains(&"split-uniform-source"), "{body}");
-        assert!(run.rewrites.contains(&reason), "{body}");
-        let kinds = compiler::passes::rewrite_kinds("vec4_lower_simd_width");
-        assert_eq!(kinds[0], "split-uniform-source");
+        let noted = split_kinds(body);
+        assert!(noted.contains(&"split-uniform-source"), "{body}");
+        assert!(noted.contains(&reason), "{body}");
     }
     // Without a uniform, only the reason.
-    let input = vec4_program("hsw", "sel.l(8) v2:DF, v0:DF, v1:DF { Align16 }");
-    let c = compiler::pipeline::compile(&input, &Default::default());
-    let run = c
-        .passes
-        .iter()
-        .find(|r| r.name == "vec4_lower_simd_width")
-        .expect("the pass ran");
-    assert_eq!(run.rewrites, ["split-df-sel"]);
+    assert_eq!(
+        split_kinds("sel.l(8) v2:DF, v0:DF, v1:DF { Align16 }"),
+        ["split-df-sel"]
+    );
 }
