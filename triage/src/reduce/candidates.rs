@@ -111,6 +111,11 @@ pub fn size(p: &Program) -> u64 {
     let mut fine = 0u64;
     for i in p.insts() {
         fine += i.srcs.iter().map(operand_weight).sum::<u64>();
+        fine += 2 * i
+            .srcs
+            .iter()
+            .filter(|s| is_vec4_uniform_double(i, s))
+            .count() as u64;
         fine += operand_weight(&i.dst);
         fine += i.predicate.is_some() as u64
             + i.cmod.is_some() as u64
@@ -198,6 +203,15 @@ fn operand_weight(r: &Reg) -> u64 {
         _ => 4,
     };
     kind + r.negate as u64 + r.abs as u64 + (r.swizzle != Swizzle::XYZW) as u64
+}
+
+/// A 64-bit uniform read by an Align16 instruction: a uniform dvec4 is the vec4 operand
+/// that takes the compiler most work (`scalarize_df` splits a read of its z/w into
+/// components, each read with VertStride 0 from a register half), so it weighs more than
+/// an input attribute (below a computed value, above an attribute), and the reducer trades
+/// it for one when the failure allows.
+fn is_vec4_uniform_double(inst: &Inst, r: &Reg) -> bool {
+    inst.is_align16() && matches!(r.kind, RegKind::Uniform { .. }) && r.ty.size() == 8
 }
 
 fn value_weight(v: &Value) -> u64 {
@@ -621,7 +635,7 @@ fn opposite(c: CondMod) -> Option<CondMod> {
 /// (`cmp.l null:F, v2:F, 1.0:F` → `cmp.l null:F, attr0:F, 1.0:F`): another defined value,
 /// one that varies by channel, so the instructions that computed the source from inputs
 /// can go (a chain of conversions the forwarding step cannot see through, as it needs
-/// sources of the read's element size).
+/// sources of the read's element size). A vec4 uniform dvec4 too, keeping its swizzle.
 fn inputs_as_operands(p: &Program) -> Vec<Program> {
     let insts = flat(p);
     let mut out = vec![];
@@ -630,8 +644,10 @@ fn inputs_as_operands(p: &Program) -> Vec<Program> {
             continue;
         }
         for (k, src) in inst.srcs.iter().enumerate() {
-            let RegKind::Vgrf { stride, .. } = src.kind else {
-                continue;
+            let stride = match src.kind {
+                RegKind::Vgrf { stride, .. } => stride,
+                _ if is_vec4_uniform_double(inst, src) => 1,
+                _ => continue,
             };
             for nr in 0..p.attr_sizes.len() as u32 {
                 let mut v = insts.clone();
@@ -642,9 +658,47 @@ fn inputs_as_operands(p: &Program) -> Vec<Program> {
                 };
                 out.push(with_insts(p, v));
             }
+            if is_vec4_uniform_double(inst, src) {
+                out.extend(uniform_as_new_attr(p, &insts, ip, k));
+            }
         }
     }
     out
+}
+
+/// Source `k` of instruction `ip`, a vec4 uniform dvec4, read instead from a new input
+/// attribute that holds the uniform's four values for each vertex: the same values, so the
+/// failure stays, without the uniform's splitting and VertStride-0 encodings (the existing
+/// attributes of a generated vec4 program hold 32-bit vectors, too small for a dvec4).
+fn uniform_as_new_attr(p: &Program, insts: &[Inst], ip: usize, k: usize) -> Option<Program> {
+    let src = insts[ip].srcs[k];
+    let RegKind::Uniform { nr, offset } = src.kind else {
+        return None;
+    };
+    let inputs = p.inputs.as_ref()?;
+    let bytes = compiler::inputs::values_to_bytes(&inputs.uniforms);
+    let start = (nr * 4 + offset) as usize;
+    let dvec4: Vec<Value> = bytes
+        .get(start..start + 32)?
+        .chunks(8)
+        .map(|c| Value::new(Type::DF, u64::from_le_bytes(c.try_into().expect("8 bytes"))))
+        .collect();
+    let attr = p.attr_sizes.len() as u32;
+    let mut v = insts.to_vec();
+    v[ip].srcs[k].kind = RegKind::Attr {
+        nr: attr,
+        offset: 0,
+        stride: 1,
+    };
+    let mut q = with_insts(p, v);
+    // One dvec4 per vertex: two registers.
+    q.attr_sizes.push(2);
+    let values: Vec<Value> = dvec4.iter().chain(&dvec4).copied().collect();
+    let q_inputs = q.inputs.as_mut()?;
+    for thread in 0..p.threads {
+        q_inputs.attrs.insert((thread, attr), values.clone());
+    }
+    Some(q)
 }
 
 /// A render-target write of several colour components reduced to one of them, so the
@@ -1267,6 +1321,27 @@ mod tests {
             ]]
         );
         assert!(variants.iter().all(|v| size(v) < size(&p)));
+    }
+
+    #[test]
+    fn a_vec4_uniform_dvec4_becomes_a_new_attribute_with_its_values() {
+        let p = parse_program(
+            "eu 1\ntarget hsw\nstage vs\ndispatch 8\nuniforms 8\nvgrf v0 2\nvgrf v1 2\n\nSTART B0\n    add(8) v1:DF, v0.xyzw:DF, u0.zwxy:DF { Align16 }\nEND B0\n\nINPUTS\n    uniforms 1.0:DF 2.0:DF 3.0:DF 4.0:DF\nEND INPUTS\n",
+        )
+        .expect("parses");
+        let variants = inputs_as_operands(&p);
+        assert_eq!(variants.len(), 1);
+        let q = &variants[0];
+        // The swizzle stays; the attribute holds the uniform's dvec4 for each vertex.
+        assert_eq!(
+            printed(q),
+            ["add(8) v1:DF, v0.xyzw:DF, attr0.zwxy:DF { Align16 }"]
+        );
+        assert_eq!(q.attr_sizes, [2]);
+        let dvec4 = [1.0f64, 2.0, 3.0, 4.0].map(|x| Value::new(Type::DF, x.to_bits()));
+        let both: Vec<Value> = dvec4.iter().chain(&dvec4).copied().collect();
+        assert_eq!(q.inputs.as_ref().expect("inputs").attrs[&(0, 0)], both);
+        assert!(size(q) < size(&p));
     }
 
     #[test]

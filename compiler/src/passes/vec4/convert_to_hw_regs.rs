@@ -26,8 +26,9 @@ use crate::reg::{REG_SIZE, Reg, RegKind, Region, Swizzle};
 use crate::types::Type;
 
 /// Rewrite kinds this pass notes, most specific first: the DF encodings by kind of
-/// operand, NibCtrl pieces, a source dying under a compressed instruction (where the
-/// allocator's hazard rule matters), then the plain encodings.
+/// operand, a source dying under a compressed instruction (where the allocator's hazard
+/// rule matters), NibCtrl pieces (every two-vertex DF instruction split per vertex has
+/// one), then the plain encodings.
 pub const REWRITES: &[&str] = &[
     "df-writemask-xy-zw",
     "df-uniform-whole",
@@ -35,8 +36,8 @@ pub const REWRITES: &[&str] = &[
     "df-zw-pair",
     "df-zw-single",
     "df-uniform-mid-row",
-    "nibctrl",
     "compressed-src-dies",
+    "nibctrl",
     "df-native-nonidentity",
     "df-vstride0",
     "df-native-identity",
