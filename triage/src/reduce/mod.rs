@@ -8,7 +8,8 @@
 //! where it was found) and the first kept one wins, so the
 //! result depends only on the input; `jobs > 1` tests the next few variants speculatively in
 //! parallel and still takes the first kept one in order (C-Reduce's rule), giving the same
-//! result as one job.
+//! result as one job. A failure that needs the schedule its register pressure chose is
+//! reduced again with that schedule named ([`reduce`]).
 
 pub mod bytes;
 pub mod candidates;
@@ -60,7 +61,7 @@ pub struct Reduced {
     pub out_of_budget: bool,
     /// The pre-RA scheduling mode the result fails with only when it is named
     /// (`--pre-ra-schedule`): see [`pinned_schedule`].
-    pub pre_ra_schedule: Option<compiler::passes::schedule::Mode>,
+    pub pre_ra_schedule: Option<Mode>,
 }
 
 /// Judgements by printed program, so a variant seen before is not tested again.
