@@ -146,6 +146,19 @@ pub struct Checked {
     pub references: Vec<Option<RunResult>>,
 }
 
+impl Checked {
+    /// The most steps any reference run took (0 when none ran): the reducer sizes the fuel
+    /// of a program's variants from it.
+    pub fn longest_reference(&self) -> u64 {
+        self.references
+            .iter()
+            .flatten()
+            .map(|r| r.steps)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// Judges the verdict of a compilation itself, before anything runs.
 fn compile_verdict(c: &Compilation) -> Option<Verdict> {
     match &c.outcome {

@@ -241,7 +241,7 @@ pub fn reduce_unreduced(
         let Some(key) = outcome.key.clone() else {
             return Ok(false);
         };
-        let reduced = crate::campaign::reducers::reduced_file_text(f, line, &outcome, &key);
+        let reduced = crate::campaign::reducers::reduced_file_text(f, &outcome, &key);
         write_new(&reduced_beside(f), reduced.as_bytes())?;
         Ok(true)
     });

@@ -47,7 +47,8 @@ pub fn printed(p: &Program) -> Vec<String> {
     p.insts().map(print_inst).collect()
 }
 
-fn lines(text: &str) -> Vec<String> {
+/// The non-empty lines of an expected IR text, trimmed, block markers left out.
+pub fn lines(text: &str) -> Vec<String> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with("START") && !l.starts_with("END"))

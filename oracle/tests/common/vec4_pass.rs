@@ -3,7 +3,7 @@
 //! run input and output on the emulator (the vec4 stage's logical semantics) to show they
 //! agree on every URB output.
 
-use super::opt_pass::{PassFn, parse, printed};
+use super::opt_pass::{PassFn, lines, parse, printed};
 use compiler::pipeline::CompileOptions;
 use compiler::program::Program;
 use oracle::compare::compare;
@@ -47,14 +47,6 @@ pub fn vec4_program(target: &str, body: &str) -> Program {
 /// [`vec4_program`] without the URB writes: for passes whose output is hardware IR.
 pub fn vec4_program_bare(target: &str, body: &str) -> Program {
     parse(&program_text(target, body))
-}
-
-fn lines(text: &str) -> Vec<String> {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(str::to_string)
-        .collect()
 }
 
 /// The first input set on which `output`'s URB writes do not refine `input`'s.

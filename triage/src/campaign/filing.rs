@@ -288,7 +288,7 @@ impl Filing {
         let kept = self.memory.per_bucket.entry(bucket.clone()).or_default();
         *kept += 1;
         let (file, reduced) = if *kept <= self.per_bucket {
-            self.write(&job.found, &shared.setup.options_line, &bucket, reduction)?
+            self.write(&job.found, &bucket, reduction)?
         } else {
             (None, None)
         };
@@ -332,7 +332,6 @@ impl Filing {
     fn write(
         &self,
         f: &Found,
-        options: &str,
         bucket: &str,
         reduction: Option<&Outcome>,
     ) -> Result<(Option<String>, Option<String>), String> {
@@ -348,7 +347,7 @@ impl Filing {
         let reduced = match reduction {
             Some(o) => {
                 let path = self.out.join(format!("{name}.reduced.eu"));
-                let text = reduced_file_text(&eu, options, o, bucket);
+                let text = reduced_file_text(&eu, o, bucket);
                 write_new(&path, text.as_bytes())?;
                 Some(path.display().to_string())
             }

@@ -20,8 +20,9 @@ pub struct Outcome {
     pub reduced: crate::reduce::Reduced,
     /// The reduced program's bucket key (`None` if it no longer fails).
     pub key: Option<String>,
-    /// With several zoo bugs, the one the failure was reduced against (see [`attributed`]).
-    pub attributed: Option<String>,
+    /// The options the reduction fails with when they are not the original's: one zoo bug
+    /// of several (see [`attributed`]), or a named pre-RA schedule.
+    pub own_options: Option<CompileOptions>,
 }
 
 /// A finished reduction: the failure's ticket, and its outcome (when the reduction could
@@ -177,13 +178,12 @@ pub fn reduce(p: &Program, opts: &CompileOptions, budget: Duration) -> Option<Ou
     if !target.signature.contains('/') || target.signature.starts_with("discard/") {
         return None;
     }
-    let (opts, target, attributed) = match attributed(p, opts, &target.signature) {
+    let (opts, target, alone) = match attributed(p, opts, &target.signature) {
         Some(alone) => {
             let target = crate::reduce::interesting::judge(p, &alone);
-            let name = compiler::zoo::names(&alone.zoo);
-            (alone, target, Some(name))
+            (alone, target, true)
         }
-        None => (opts.clone(), target, None),
+        None => (opts.clone(), target, false),
     };
     let settings = crate::reduce::Settings {
         opts: opts.clone(),
@@ -197,37 +197,21 @@ pub fn reduce(p: &Program, opts: &CompileOptions, budget: Duration) -> Option<Ou
         ..opts
     };
     let key = crate::bucket::key_of_program(&reduced.program, &opts);
+    let own = alone || reduced.pre_ra_schedule.is_some();
     Some(Outcome {
         reduced,
         key,
-        attributed,
+        own_options: own.then_some(opts),
     })
 }
 
-/// `options` (a reproducer's `# options:` line) with its `--zoo` value replaced by `zoo`.
-pub fn with_zoo(options: &str, zoo: &str) -> String {
-    let mut words: Vec<&str> = options.split_whitespace().collect();
-    match words.iter().position(|w| *w == "--zoo") {
-        Some(i) if i + 1 < words.len() => words[i + 1] = zoo,
-        _ => words.extend(["--zoo", zoo]),
-    }
-    words.join(" ")
-}
-
-/// The text of `NAME.reduced.eu` beside `original` (whose `# options:` line is
-/// `options`): the reduction's header, the options it was reduced against when those are
-/// not the original's (one zoo bug of several, a named pre-RA schedule), its bucket and
-/// the program.
-pub fn reduced_file_text(original: &Path, options: &str, o: &Outcome, bucket: &str) -> String {
+/// The text of `NAME.reduced.eu` beside `original`: the reduction's header, the options it
+/// fails with when they are not the original's, its bucket and the program.
+pub fn reduced_file_text(original: &Path, o: &Outcome, bucket: &str) -> String {
     let mut text = crate::reduce_cmd::header(original, &o.reduced, None);
-    let mut line = o.attributed.as_ref().map(|bug| with_zoo(options, bug));
-    if let Some(mode) = o.reduced.pre_ra_schedule {
-        // Reduced with the pre-RA schedule named: it fails this way only so.
-        let words = line.get_or_insert_with(|| options.to_string());
-        words.push_str(&format!(" --pre-ra-schedule {}", mode.name()));
-    }
-    if let Some(words) = line {
-        text.push_str(&format!("# options: {}\n", words.trim()));
+    if let Some(opts) = &o.own_options {
+        let words = crate::gate::option_words(opts);
+        text.push_str(&format!("# options: {}\n", words.join(" ")));
     }
     text.push_str(&format!("# bucket: {bucket}\n"));
     text.push_str(&compiler::text::print_program(&o.reduced.program));
@@ -258,16 +242,6 @@ mod tests {
         assert_eq!(order, [3, 1, 2]);
     }
 
-    #[test]
-    fn the_zoo_option_is_replaced_or_added() {
-        assert_eq!(
-            with_zoo("--spill-all --zoo all", "a-bug"),
-            "--spill-all --zoo a-bug"
-        );
-        assert_eq!(with_zoo("--spill-all", "a-bug"), "--spill-all --zoo a-bug");
-        assert_eq!(with_zoo("", "a-bug"), "--zoo a-bug");
-    }
-
     #[cfg(feature = "zoo")]
     #[test]
     fn a_reduction_that_needs_the_bottom_up_schedule_says_so_in_its_options_and_key() {
@@ -290,14 +264,9 @@ mod tests {
             Some(compiler::passes::schedule::Mode::Lifo)
         );
         let key = o.key.clone().expect("the reduction fails");
-        let text = reduced_file_text(
-            Path::new("m.eu"),
-            "--zoo move-load-const-into-loop",
-            &o,
-            &key,
-        );
+        let text = reduced_file_text(Path::new("m.eu"), &o, &key);
         assert!(
-            text.contains("# options: --zoo move-load-const-into-loop --pre-ra-schedule lifo\n"),
+            text.contains("# options: --pre-ra-schedule lifo --zoo move-load-const-into-loop\n"),
             "{text}"
         );
         // The key is the one the file's options give.

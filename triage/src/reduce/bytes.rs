@@ -41,13 +41,7 @@ fn decode_and_judge(bytes: &[u8], j: &Judging) -> (usize, u64, Option<(Program, 
     let used = bytes.len() - u.len();
     let sets = input_sets(&g.program, EXTRA_INPUT_SETS, j.origin.seed);
     let checked = check_with_reference_fuel(&g.program, &sets, j.opts, j.fuel);
-    let steps = checked
-        .references
-        .iter()
-        .flatten()
-        .map(|r| r.steps)
-        .max()
-        .unwrap_or(0);
+    let steps = checked.longest_reference();
     let kind = checked.verdict.kind();
     if !checked.verdict.is_failure() || j.kind.is_some_and(|k| k != kind) {
         return (used, steps, None);

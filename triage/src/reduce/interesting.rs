@@ -60,13 +60,7 @@ pub fn judge_towards(p: &Program, opts: &CompileOptions, target: Option<&Judgeme
     let sets: Vec<_> = p.inputs.iter().cloned().collect();
     let fuel = target.map_or(differential::reference_config().fuel, variant_fuel);
     let checked = differential::check_with_reference_fuel(p, &sets, opts, fuel);
-    let reference_steps = checked
-        .references
-        .iter()
-        .flatten()
-        .map(|r| r.steps)
-        .max()
-        .unwrap_or(0);
+    let reference_steps = checked.longest_reference();
     let undefinedness = checked
         .references
         .iter()

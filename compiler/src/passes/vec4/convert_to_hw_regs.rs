@@ -223,12 +223,10 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
         note("allocate");
     }
     let before = p.clone();
-    let mut blocks = std::mem::take(&mut p.blocks);
-    for block in &mut blocks {
+    for block in &mut p.blocks {
         for inst in &mut block.insts {
             convert(inst, &starts, &layout, &before, opts);
         }
     }
-    p.blocks = blocks;
     Ok(*p != before)
 }

@@ -101,25 +101,21 @@ fn to_double(p: &mut Program, inst: &Inst) -> Vec<Inst> {
 /// Runs the pass; progress when a conversion was expanded.
 pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, String> {
     let mut progress = false;
-    let mut blocks = std::mem::take(&mut p.blocks);
-    for block in &mut blocks {
-        let mut out = Vec::with_capacity(block.insts.len());
-        for inst in std::mem::take(&mut block.insts) {
-            if !is_df_conversion(&inst) {
-                out.push(inst);
-                continue;
-            }
-            progress = true;
-            if inst.dst.ty.size() == 4 {
-                note("from-double");
-                out.extend(from_double(p, &inst));
-            } else {
-                note("to-double");
-                out.extend(to_double(p, &inst));
-            }
+    let mut out = vec![];
+    for inst in p.take_insts() {
+        if !is_df_conversion(&inst) {
+            out.push(inst);
+            continue;
         }
-        block.insts = out;
+        progress = true;
+        if inst.dst.ty.size() == 4 {
+            note("from-double");
+            out.extend(from_double(p, &inst));
+        } else {
+            note("to-double");
+            out.extend(to_double(p, &inst));
+        }
     }
-    p.blocks = blocks;
+    p.set_insts(out);
     Ok(progress)
 }

@@ -148,23 +148,19 @@ fn split(p: &mut Program, inst: &Inst, w: u32, opts: &CompileOptions) -> Vec<Ins
 /// Runs the pass; progress when an instruction was split.
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
     let mut progress = false;
-    let mut blocks = std::mem::take(&mut p.blocks);
-    for block in &mut blocks {
-        let mut out = Vec::with_capacity(block.insts.len());
-        for inst in std::mem::take(&mut block.insts) {
-            let skip = inst.op.is_control_flow() || inst.op.is_message() || inst.op == Opcode::Nop;
-            let (w, why) = lowered_width(&inst, p);
-            match why {
-                Some(kind) if !skip && w < inst.exec_size as u32 => {
-                    note(kind);
-                    progress = true;
-                    out.extend(split(p, &inst, w, opts));
-                }
-                _ => out.push(inst),
+    let mut out = vec![];
+    for inst in p.take_insts() {
+        let skip = inst.op.is_control_flow() || inst.op.is_message() || inst.op == Opcode::Nop;
+        let (w, why) = lowered_width(&inst, p);
+        match why {
+            Some(kind) if !skip && w < inst.exec_size as u32 => {
+                note(kind);
+                progress = true;
+                out.extend(split(p, &inst, w, opts));
             }
+            _ => out.push(inst),
         }
-        block.insts = out;
     }
-    p.blocks = blocks;
+    p.set_insts(out);
     Ok(progress)
 }

@@ -80,19 +80,15 @@ fn lower(p: &mut Program, inst: &Inst) -> Vec<Inst> {
 /// Runs the pass; progress when a URB write was lowered.
 pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, String> {
     let mut progress = false;
-    let mut blocks = std::mem::take(&mut p.blocks);
-    for block in &mut blocks {
-        let mut out = Vec::with_capacity(block.insts.len());
-        for inst in std::mem::take(&mut block.insts) {
-            if inst.op == Opcode::UrbWriteLogical {
-                progress = true;
-                out.extend(lower(p, &inst));
-            } else {
-                out.push(inst);
-            }
+    let mut out = vec![];
+    for inst in p.take_insts() {
+        if inst.op == Opcode::UrbWriteLogical {
+            progress = true;
+            out.extend(lower(p, &inst));
+        } else {
+            out.push(inst);
         }
-        block.insts = out;
     }
-    p.blocks = blocks;
+    p.set_insts(out);
     Ok(progress)
 }

@@ -162,29 +162,25 @@ fn split_around_flag_write(p: &mut Program, inst: &Inst, opts: &CompileOptions) 
 /// Runs the pass; progress when an instruction was split.
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
     let mut progress = false;
-    let mut blocks = std::mem::take(&mut p.blocks);
-    for block in &mut blocks {
-        let mut out = Vec::with_capacity(block.insts.len());
-        for inst in block.insts.drain(..) {
-            match reason(&inst, p, opts) {
-                Some(kind) => {
-                    note(kind);
-                    progress = true;
-                    if inst.writes_flag() {
-                        note("scalarize-around-flag-write");
-                        out.extend(split_around_flag_write(p, &inst, opts));
-                    } else if reads_own_destination(&inst) {
-                        note("scalarize-through-temporary");
-                        out.extend(split_through_temporary(p, &inst));
-                    } else {
-                        out.extend(split(&inst));
-                    }
+    let mut out = vec![];
+    for inst in p.take_insts() {
+        match reason(&inst, p, opts) {
+            Some(kind) => {
+                note(kind);
+                progress = true;
+                if inst.writes_flag() {
+                    note("scalarize-around-flag-write");
+                    out.extend(split_around_flag_write(p, &inst, opts));
+                } else if reads_own_destination(&inst) {
+                    note("scalarize-through-temporary");
+                    out.extend(split_through_temporary(p, &inst));
+                } else {
+                    out.extend(split(&inst));
                 }
-                None => out.push(inst),
             }
+            None => out.push(inst),
         }
-        block.insts = out;
     }
-    p.blocks = blocks;
+    p.set_insts(out);
     Ok(progress)
 }

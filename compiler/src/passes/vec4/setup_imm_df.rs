@@ -48,28 +48,24 @@ pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, String> {
         return Ok(false);
     }
     let mut progress = false;
-    let mut blocks = std::mem::take(&mut p.blocks);
-    for block in &mut blocks {
-        let mut out = Vec::with_capacity(block.insts.len());
-        for mut inst in std::mem::take(&mut block.insts) {
-            if inst.is_align16() && inst.op != Opcode::Dim {
-                for s in inst.srcs.iter_mut() {
-                    if let (Some(bits), Type::DF) = (s.imm_bits(), s.ty) {
-                        let tmp = crate::passes::temp(p, Type::DF, 2 * REG_SIZE);
-                        out.extend(load(p, tmp, bits));
-                        *s = Reg {
-                            negate: s.negate,
-                            abs: s.abs,
-                            ..tmp.swizzled(Swizzle::replicate(0))
-                        };
-                        progress = true;
-                    }
+    let mut out = vec![];
+    for mut inst in p.take_insts() {
+        if inst.is_align16() && inst.op != Opcode::Dim {
+            for s in inst.srcs.iter_mut() {
+                if let (Some(bits), Type::DF) = (s.imm_bits(), s.ty) {
+                    let tmp = crate::passes::temp(p, Type::DF, 2 * REG_SIZE);
+                    out.extend(load(p, tmp, bits));
+                    *s = Reg {
+                        negate: s.negate,
+                        abs: s.abs,
+                        ..tmp.swizzled(Swizzle::replicate(0))
+                    };
+                    progress = true;
                 }
             }
-            out.push(inst);
         }
-        block.insts = out;
+        out.push(inst);
     }
-    p.blocks = blocks;
+    p.set_insts(out);
     Ok(progress)
 }
