@@ -1,18 +1,19 @@
 //! Reading inputs and writing outputs so that nothing a user wrote or found is lost:
 //! every write goes to a temporary file in the same directory and is renamed into place.
 
+use crate::error::{Error, Result};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Reads a text file, describing failures with the path.
-pub fn read_text(path: &Path) -> Result<String, String> {
-    fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+pub fn read_text(path: &Path) -> Result<String> {
+    fs::read_to_string(path).map_err(|e| Error::io(path, "read", e))
 }
 
 /// Writes `contents` to `path` atomically: a reader sees the old file or the new one, never
 /// a half-written one, and a crash mid-write leaves the old file intact.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -30,13 +31,13 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
     })();
     result.map_err(|e| {
         let _ = fs::remove_file(&tmp);
-        format!("{}: cannot write: {e}", path.display())
+        Error::io(path, "write", e)
     })
 }
 
 /// Writes `contents` to `path` atomically unless `path` exists, which is left untouched
 /// (what a campaign found is never overwritten). Returns whether the file was written.
-pub fn write_new(path: &Path, contents: &[u8]) -> Result<bool, String> {
+pub fn write_new(path: &Path, contents: &[u8]) -> Result<bool> {
     let tmp = path.with_file_name(format!(
         ".{}.new-{}",
         path.file_name()
@@ -56,7 +57,7 @@ pub fn write_new(path: &Path, contents: &[u8]) -> Result<bool, String> {
         }
     })();
     let _ = fs::remove_file(&tmp);
-    result.map_err(|e| format!("{}: cannot write: {e}", path.display()))
+    result.map_err(|e| Error::io(path, "write", e))
 }
 
 #[cfg(test)]
@@ -81,8 +82,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("eufuzz-files-new-{}", std::process::id()));
         fs::create_dir_all(&dir).unwrap();
         let path = dir.join("a.eu");
-        assert_eq!(write_new(&path, b"one"), Ok(true));
-        assert_eq!(write_new(&path, b"two"), Ok(false));
+        assert!(write_new(&path, b"one").unwrap());
+        assert!(!write_new(&path, b"two").unwrap());
         assert_eq!(read_text(&path).unwrap(), "one");
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
         fs::remove_dir_all(&dir).unwrap();

@@ -1,13 +1,14 @@
-//! `eufuzz gate`: replay a corpus of self-describing reproducers ([`crate::directives`]) in
-//! parallel and compare every result with its expectation, for merge gating. An expected
+//! The regression gate (`eufuzz gate`): replay a corpus of self-describing reproducers
+//! ([`crate::repro::directives`]) in parallel and compare every result with its expectation, for merge gating. An expected
 //! failure that passes is an error (deqp-runner's rule): the bug was fixed, so the file's
 //! expectation must say so.
 
-use crate::campaign::signature;
-use crate::compile_cmd::{check, describe_verdict, input_sets};
-use crate::directives::{self, Directives, Expectation};
+use crate::check::{check, describe_verdict, input_sets};
+use crate::error::{Error, Result};
+use crate::identity::Identity;
+use crate::options::compile_options;
+use crate::repro::directives::{self, Directives, Expectation};
 use compiler::Device;
-use compiler::pipeline::CompileOptions;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -44,67 +45,6 @@ impl GateResult {
     pub fn is_error(&self) -> bool {
         matches!(self.status, Status::Failed | Status::XPass)
     }
-}
-
-/// The `# options:` words that give `opts` back through [`compile_options`].
-pub fn option_words(opts: &CompileOptions) -> Vec<String> {
-    let mut words = vec![];
-    if opts.o0 {
-        words.push("-O0".to_string());
-    }
-    if opts.spill_all {
-        words.push("--spill-all".to_string());
-    }
-    if opts.baseline_o0 {
-        words.extend(["--baseline".to_string(), "o0".to_string()]);
-    }
-    if let Some(mode) = opts.pre_ra_schedule {
-        words.extend(["--pre-ra-schedule".to_string(), mode.name().to_string()]);
-    }
-    let zoo = compiler::zoo::names(&opts.zoo);
-    if zoo != "none" {
-        words.extend(["--zoo".to_string(), zoo]);
-    }
-    words
-}
-
-/// Compile options from `# options:` words (`--spill-all`, `-O0`, `--baseline o0`,
-/// `--pre-ra-schedule MODE`, `--zoo NAME`) and the file's `# zoo:` bug when this build has
-/// the zoo.
-pub fn compile_options(words: &[String], zoo: Option<&str>) -> Result<CompileOptions, String> {
-    let mut opts = CompileOptions::default();
-    let mut bugs: Vec<String> = zoo.map(str::to_string).into_iter().collect();
-    let mut it = words.iter();
-    while let Some(w) = it.next() {
-        match w.as_str() {
-            "--spill-all" => opts.spill_all = true,
-            "-O0" => opts.o0 = true,
-            "--baseline" => match it.next().map(String::as_str) {
-                Some("o0") => opts.baseline_o0 = true,
-                Some("reference") => opts.baseline_o0 = false,
-                _ => return Err("`--baseline` needs `o0` or `reference` in `# options:`".into()),
-            },
-            "--pre-ra-schedule" => {
-                let name = it
-                    .next()
-                    .ok_or("`--pre-ra-schedule` needs a mode in `# options:`")?;
-                opts.pre_ra_schedule = Some(
-                    compiler::passes::schedule::Mode::from_name(name)
-                        .ok_or_else(|| format!("unknown pre-RA scheduling mode `{name}`"))?,
-                );
-            }
-            "--zoo" => bugs.push(
-                it.next()
-                    .ok_or("`--zoo` needs a bug name in `# options:`")?
-                    .clone(),
-            ),
-            other => return Err(format!("unknown option `{other}` in `# options:`")),
-        }
-    }
-    if !bugs.is_empty() {
-        opts.zoo = compiler::zoo::select(&bugs.join(","))?;
-    }
-    Ok(opts)
 }
 
 fn describe(e: &Expectation) -> String {
@@ -155,9 +95,10 @@ fn error(file: &Path, message: String) -> GateResult {
 }
 
 /// The jobs of one file, or the error that stops it from running.
-fn plan(file: &Path) -> Result<Vec<Job>, String> {
+fn plan(file: &Path) -> Result<Vec<Job>> {
     let text = crate::files::read_text(file)?;
-    let d = directives::parse(&text).map_err(|e| format!("{}:{e}", file.display()))?;
+    let d = directives::parse(&text)
+        .map_err(|e| Error::Malformed(format!("{}:{e}", file.display())))?;
     Ok(match d.devices {
         None => vec![Job {
             file: file.to_path_buf(),
@@ -187,7 +128,7 @@ fn run_job_untimed(job: &Job) -> GateResult {
     let file = &job.file;
     let text = match crate::files::read_text(file) {
         Ok(t) => t,
-        Err(e) => return error(file, e),
+        Err(e) => return error(file, e.to_string()),
     };
     let d: Directives = match directives::parse(&text) {
         Ok(d) => d,
@@ -221,7 +162,7 @@ fn run_job_untimed(job: &Job) -> GateResult {
     }
     let opts = match compile_options(&d.options, zoo) {
         Ok(o) => o,
-        Err(e) => return error(file, format!("{}: {e}", file.display())),
+        Err(e) => return error(file, e.context(file.display()).to_string()),
     };
     let invalid = compiler::validate::validate(&p);
     if let Some(v) = invalid.first() {
@@ -245,7 +186,7 @@ fn run_job_untimed(job: &Job) -> GateResult {
     let (sets, sources) = input_sets(&p, d.inputs, 0);
     let report = check(&p, &sets, sources, &opts);
     let actual = if report.verdict.is_failure() {
-        signature(&report.verdict, report.culprit.as_ref())
+        Identity::of(&report.verdict, report.culprit.as_ref()).signature
     } else if let oracle::differential::Verdict::Discard { reason } = &report.verdict {
         format!("discard/{}", reason.name())
     } else {
@@ -269,7 +210,7 @@ pub fn run(files: &[PathBuf], jobs: usize) -> Vec<GateResult> {
     for f in files {
         match plan(f) {
             Ok(js) => work.extend(js),
-            Err(e) => results.push(error(f, e)),
+            Err(e) => results.push(error(f, e.to_string())),
         }
     }
     results.extend(crate::parallel::map_in_order(&work, jobs, run_job));
@@ -277,15 +218,18 @@ pub fn run(files: &[PathBuf], jobs: usize) -> Vec<GateResult> {
 }
 
 /// `.eu` files under the given files and directories (recursively), sorted.
-pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    fn walk(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    fn walk(p: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
         if !p.exists() {
-            return Err(format!("{}: no such file or directory", p.display()));
+            return Err(Error::Refused(format!(
+                "{}: no such file or directory",
+                p.display()
+            )));
         }
         if p.is_dir() {
-            let entries = std::fs::read_dir(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let entries = std::fs::read_dir(p).map_err(|e| Error::io(p, "list", e))?;
             for e in entries {
-                walk(&e.map_err(|e| format!("{}: {e}", p.display()))?.path(), out)?;
+                walk(&e.map_err(|e| Error::io(p, "list", e))?.path(), out)?;
             }
         } else if p.extension().is_some_and(|x| x == "eu") {
             out.push(p.to_path_buf());
@@ -380,7 +324,7 @@ pub fn junit_cases(results: &[GateResult]) -> Vec<reports::junit::Case> {
 /// Rewrites the `# expect:` line of every file whose results all disagree with it the same
 /// way (an XPASS becomes `expect: pass`, its `# xfail:` line goes); returns one line per
 /// change (or per file that cannot be blessed).
-pub fn bless(results: &[GateResult]) -> Result<Vec<String>, String> {
+pub fn bless(results: &[GateResult]) -> Result<Vec<String>> {
     let mut lines = vec![];
     let mut files: Vec<&str> = results
         .iter()
@@ -405,7 +349,7 @@ pub fn bless(results: &[GateResult]) -> Result<Vec<String>, String> {
         }
         let path = Path::new(f);
         let text = crate::files::read_text(path)?;
-        let d = directives::parse(&text).map_err(|e| format!("{f}:{e}"))?;
+        let d = directives::parse(&text).map_err(|e| Error::Malformed(format!("{f}:{e}")))?;
         if d.zoo.is_some() && !ZOO_BUILD {
             lines.push(format!(
                 "{f}: not blessed: a zoo file (bless it in a zoo build)"
@@ -454,25 +398,5 @@ mod tests {
             judge(&Expectation::Pass, "discard/undefined-branch"),
             Status::Failed
         );
-    }
-
-    #[test]
-    fn options_words() {
-        let o = compile_options(&["--spill-all".into(), "-O0".into()], None).expect("valid");
-        assert!(o.spill_all && o.o0);
-        let words: Vec<String> = ["--pre-ra-schedule", "lifo", "--baseline", "o0"]
-            .map(String::from)
-            .to_vec();
-        let o = compile_options(&words, None).expect("valid");
-        assert_eq!(
-            o.pre_ra_schedule,
-            Some(compiler::passes::schedule::Mode::Lifo)
-        );
-        assert_eq!(
-            option_words(&o),
-            ["--baseline", "o0", "--pre-ra-schedule", "lifo"]
-        );
-        assert!(compile_options(&["--pre-ra-schedule".into(), "fast".into()], None).is_err());
-        assert!(compile_options(&["--fast".into()], None).is_err());
     }
 }

@@ -1,11 +1,14 @@
-//! The historical-bug zoo: each bug's corpus/zoo program passes `eufuzz check` with the bug
+//! The historical-bug zoo: each bug's corpus/zoo program passes the check with the bug
 //! off and fails with it on. Runs only in builds with the zoo feature:
-//! `cargo test -p triage --features zoo --test zoo`.
+//! `cargo test -p triage --features zoo --test zoo`. The checks call the triage library as
+//! `eufuzz check` and `eufuzz rebucket` do; the CLI itself is tested in `cli.rs`.
 
 #![cfg(feature = "zoo")]
 
 use std::path::Path;
-use std::process::Command;
+use triage::Exit;
+use triage::check::{CheckTally, check as check_program, file_check, input_sets, render_check};
+use triage::options::{CompileArgs, parse_words};
 
 /// Every zoo bug's name with the check arguments its program's `# options:` directive
 /// asks for (besides `--zoo`).
@@ -45,17 +48,32 @@ fn holder(bug: &str) -> &'static str {
     compiler::zoo::holder(*b)
 }
 
-fn check(file: &str, extra: &[String], zoo: Option<&str>) -> (i32, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_eufuzz"));
-    cmd.arg("check").args(extra).arg(file);
+/// What `eufuzz check FILE EXTRA [--zoo BUG]` exits with and prints.
+fn check(file: &str, extra: &[String], zoo: Option<&str>) -> (Exit, String) {
+    let mut words = extra.to_vec();
     if let Some(bug) = zoo {
-        cmd.args(["--zoo", bug]);
+        words.extend(["--zoo".to_string(), bug.to_string()]);
     }
-    let out = cmd.output().expect("run eufuzz");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let args = CompileArgs {
+        device: None,
+        flags: parse_words(&words).expect("valid flags"),
+    };
+    let path = Path::new(file);
+    let fc = file_check(path, &args, false, 0).expect("a readable zoo file");
+    let p = triage::load::load_program(path, None).expect("a zoo program");
+    let mut tally = CheckTally::default();
+    let mut out = String::new();
+    for device in fc.devices {
+        let mut q = p.clone();
+        if let Some(d) = device {
+            q.device = d;
+        }
+        let (sets, sources) = input_sets(&q, fc.inputs, 0);
+        let report = check_program(&q, &sets, sources, &fc.compile);
+        tally.add(false, &report);
+        out.push_str(&render_check(file, q.device, false, &report, false));
+    }
+    (tally.exit(), out)
 }
 
 #[test]
@@ -65,13 +83,13 @@ fn every_zoo_bug_is_exposed_by_its_program() {
     for (bug, extra) in bugs() {
         let file = dir.join(format!("{bug}.eu")).display().to_string();
         let (clean, out) = check(&file, &extra, Some("none"));
-        if clean != 0 {
+        if clean != Exit::Ok {
             failures.push(format!("{bug}: fails with the bug off:\n{out}"));
         }
         let (buggy, out) = check(&file, &extra, Some(bug));
-        if buggy != 1 || !out.contains("FAIL") {
+        if buggy != Exit::Problems || !out.contains("FAIL") {
             failures.push(format!(
-                "{bug}: not exposed with the bug on (exit {buggy}):\n{out}"
+                "{bug}: not exposed with the bug on ({buggy:?}):\n{out}"
             ));
         }
         let culprit = format!("culprit pass: {} (", holder(bug));
@@ -94,16 +112,7 @@ fn every_zoo_bug_has_a_bucket_of_its_own() {
         let options = format!("# options: --zoo {bug} {}\n", extra.join(" "));
         std::fs::write(dir.join(format!("{bug}.eu")), options + &text).unwrap();
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_eufuzz"))
-        .arg("rebucket")
-        .arg(&dir)
-        .output()
-        .expect("run eufuzz");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    triage::buckets::rebucket(std::slice::from_ref(&dir)).expect("rebucket");
     let mut keys = std::collections::BTreeMap::new();
     for (bug, _) in bugs() {
         let text = std::fs::read_to_string(dir.join(format!("{bug}.eu"))).unwrap();
@@ -156,22 +165,17 @@ fn rebucket_reduce_reduces_what_a_campaign_left_unreduced() {
     let fine =
         std::fs::read_to_string(root.join("corpus/examples/addc-subb-carry-bdw.eu")).unwrap();
     std::fs::write(dir.join("mismatch-2.eu"), fine).unwrap();
+    let dirs = std::slice::from_ref(&dir);
     let run = || {
-        let out = Command::new(env!("CARGO_BIN_EXE_eufuzz"))
-            .args(["rebucket", "--reduce", "--budget", "30", "--jobs", "2"])
-            .arg(&dir)
-            .output()
-            .expect("run eufuzz");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        let reduced =
+            triage::buckets::reduce_unreduced(dirs, std::time::Duration::from_secs(30), 2)
+                .expect("reduce");
+        triage::buckets::rebucket(dirs).expect("rebucket");
+        reduced
     };
-    let first = run();
-    assert!(first.contains("1 reproducer(s) reduced"), "{first}");
-    assert!(first.contains("mismatch-2.eu: not reduced"), "{first}");
+    let (reduced, not) = run();
+    assert_eq!(reduced, 1);
+    assert_eq!(not, [dir.join("mismatch-2.eu")]);
     let reduced = std::fs::read_to_string(dir.join("mismatch-1.reduced.eu")).unwrap();
     assert!(
         reduced.contains("# options: --zoo sched-across-halt\n"),
@@ -193,8 +197,8 @@ fn rebucket_reduce_reduces_what_a_campaign_left_unreduced() {
     let rekeyed = std::fs::read_to_string(dir.join("mismatch-1.eu")).unwrap();
     assert_eq!(key(&rekeyed), key(&reduced));
     assert!(!dir.join("mismatch-2.reduced.eu").exists());
-    let second = run();
-    assert!(second.contains("0 reproducer(s) reduced"), "{second}");
+    let (again, _) = run();
+    assert_eq!(again, 0, "nothing is reduced twice");
     assert_eq!(
         std::fs::read_to_string(dir.join("mismatch-1.reduced.eu")).unwrap(),
         reduced
@@ -223,12 +227,10 @@ fn baseline_o0_keeps_optimiser_bugs_and_drops_lowering_bugs() {
         let (code, out) = check(&file, &extra, Some(bug));
         let culprit = format!("culprit pass: {} (", holder(bug));
         if is_optimisation(holder(bug)) {
-            if code != 1 || !out.contains(&culprit) {
-                failures.push(format!(
-                    "{bug}: not found against -O0 (exit {code}):\n{out}"
-                ));
+            if code != Exit::Problems || !out.contains(&culprit) {
+                failures.push(format!("{bug}: not found against -O0 ({code:?}):\n{out}"));
             }
-        } else if code == 1 {
+        } else if code == Exit::Problems {
             failures.push(format!("{bug}: a lowering bug failed against -O0:\n{out}"));
         }
     }

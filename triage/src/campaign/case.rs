@@ -4,7 +4,8 @@
 //! kind (`harness-panic`), so a worker goes on with its next case.
 
 use super::stats::{Counts, bump};
-use crate::gen_cmd::provenance;
+use crate::generate::provenance;
+use crate::identity::Identity;
 use compiler::pipeline::CompileOptions;
 use compiler::text::print_program;
 use oracle::culprit::{Culprit, localise};
@@ -28,8 +29,8 @@ pub struct Setup {
     pub compile: CompileOptions,
     /// The zoo bugs injected, if any (each failure is then re-checked without them).
     pub zoo: Option<String>,
-    /// The compile options as `check` flags, written into reproducers so they replay.
-    pub options_line: String,
+    /// The compile options as `# options:` words, written into reproducers so they replay.
+    pub options: Vec<String>,
 }
 
 /// A failure, ready for bucketing: everything the campaign keeps of it, without the
@@ -102,32 +103,6 @@ impl Tally {
     }
 }
 
-/// The bucket signature: kind / culprit pass / rule, panic site or what differed.
-pub fn signature(v: &Verdict, culprit: Option<&Culprit>) -> String {
-    let pass = culprit.map_or("-", |c| c.pass.as_str());
-    let detail = match v {
-        Verdict::CompilerAssertion { rule, .. } | Verdict::HardwareViolation { rule, .. } => {
-            rule.clone()
-        }
-        Verdict::Panic { location, .. } => location.clone(),
-        Verdict::Mismatch { .. } => "output".into(),
-        Verdict::Hang { .. } => "fuel".into(),
-        Verdict::EmulatorFault { compiled, .. } => {
-            if *compiled { "compiled" } else { "reference" }.into()
-        }
-        Verdict::CompileError { message, .. } => message
-            .split([':', ','])
-            .next()
-            .unwrap_or_default()
-            .split_whitespace()
-            .take(4)
-            .collect::<Vec<_>>()
-            .join("-"),
-        Verdict::Pass | Verdict::Discard { .. } => "-".into(),
-    };
-    format!("{}/{pass}/{detail}", v.kind())
-}
-
 thread_local! {
     static IN_CASE: Cell<bool> = const { Cell::new(false) };
     static PANIC_AT: RefCell<String> = const { RefCell::new(String::new()) };
@@ -186,15 +161,15 @@ fn reproducer_parts(
     p: &compiler::Program,
     v: &Verdict,
     culprit: Option<&Culprit>,
+    signature: &str,
     setup: &Setup,
 ) -> (String, String) {
     let head = format!(
-        "# eufuzz reproducer\n# verdict: {}\n# signature: {}\n",
-        crate::compile_cmd::describe_verdict(v),
-        signature(v, culprit)
+        "# eufuzz reproducer\n# verdict: {}\n# signature: {signature}\n",
+        crate::check::describe_verdict(v),
     );
     let mut body = String::new();
-    if let Some(d) = crate::bucket::details(p, v, culprit) {
+    if let Some(d) = crate::identity::details(p, v, culprit) {
         body.push_str(&format!("# details: {d}\n"));
     }
     if let Some(cu) = culprit {
@@ -216,9 +191,7 @@ fn common_lines(setup: &Setup) -> String {
     if let Some(z) = &setup.zoo {
         out.push_str(&format!("# zoo bug injected: {z}\n"));
     }
-    if !setup.options_line.is_empty() {
-        out.push_str(&format!("# options: {}\n", setup.options_line));
-    }
+    out.push_str(&crate::repro::options_line(&setup.options));
     out
 }
 
@@ -268,7 +241,7 @@ fn harness_panic(
     let file = location.split(':').next().unwrap_or(location);
     let key = format!(
         "{HARNESS_PANIC}/-/{}/{file}",
-        crate::bucket::normalise(message)
+        crate::identity::normalise(message)
     );
     let signature = format!("{HARNESS_PANIC}/-/{location}");
     let head = format!(
@@ -346,9 +319,10 @@ fn checked_case(setup: &Setup, seed: u64, g: &Generated) -> (Tally, Option<Found
         return (tally, None);
     }
     let culprit = localise(&g.program, &sets, &setup.compile, &checked);
-    let sig = signature(v, culprit.as_ref());
+    let id = Identity::of(v, culprit.as_ref());
     let alike = format!(
-        "{sig} {}",
+        "{} {}",
+        id.signature,
         culprit
             .as_ref()
             .map(|cu| cu.rewrites.join("+"))
@@ -362,12 +336,12 @@ fn checked_case(setup: &Setup, seed: u64, g: &Generated) -> (Tally, Option<Found
         check(&g.program, &sets, &clean).verdict.is_failure()
     });
     let p = failing_program(g, &sets, v);
-    let (head, body) = reproducer_parts(g, seed, &p, v, culprit.as_ref(), setup);
+    let (head, body) = reproducer_parts(g, seed, &p, v, culprit.as_ref(), &id.signature, setup);
     let found = Found {
         seed,
         kind: v.kind().into(),
-        unreduced_key: crate::bucket::key(v, culprit.as_ref()),
-        signature: sig,
+        unreduced_key: id.bucket,
+        signature: id.signature,
         alike,
         culprit_pass: culprit.map(|c| c.pass),
         without_zoo_bug,
@@ -416,7 +390,7 @@ mod tests {
             knobs: Knobs::default(),
             compile: CompileOptions::default(),
             zoo: None,
-            options_line: String::new(),
+            options: vec![],
         };
         let mut g = from_seed(1, &setup.knobs);
         assert!(!oversized(&g.program));

@@ -7,6 +7,7 @@ use super::Settings;
 use super::filing::Memory;
 use super::stats::{Counts, Sample};
 use super::worker::Pending;
+use crate::error::{Error, Result};
 use crate::files::{read_text, write_atomic};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -41,31 +42,35 @@ pub struct Checkpoint {
 }
 
 /// Writes the checkpoint of `dir` atomically.
-pub fn write(dir: &Path, c: &Checkpoint) -> Result<(), String> {
-    let json = serde_json::to_string(c).map_err(|e| e.to_string())?;
+pub fn write(dir: &Path, c: &Checkpoint) -> Result<()> {
+    let json = serde_json::to_string(c).expect("a checkpoint serializes");
     write_atomic(&dir.join(FILE), json.as_bytes())
 }
 
 /// Reads the checkpoint of `dir`, refusing one of another format or a damaged one.
-pub fn read(dir: &Path) -> Result<Checkpoint, String> {
+pub fn read(dir: &Path) -> Result<Checkpoint> {
     let path = dir.join(FILE);
     let text = read_text(&path)?;
-    let c: Checkpoint = serde_json::from_str(&text)
-        .map_err(|e| format!("{}: not a campaign checkpoint: {e}", path.display()))?;
+    let c: Checkpoint = serde_json::from_str(&text).map_err(|e| {
+        Error::Malformed(format!(
+            "{}: not a campaign checkpoint: {e}",
+            path.display()
+        ))
+    })?;
     if c.format != FORMAT {
-        return Err(format!(
+        return Err(Error::Refused(format!(
             "{}: checkpoint format {} (this eufuzz reads format {FORMAT})",
             path.display(),
             c.format
-        ));
+        )));
     }
     if c.workers.len() != c.settings.jobs as usize {
-        return Err(format!(
+        return Err(Error::Malformed(format!(
             "{}: {} worker(s) recorded for --jobs {}",
             path.display(),
             c.workers.len(),
             c.settings.jobs
-        ));
+        )));
     }
     Ok(c)
 }

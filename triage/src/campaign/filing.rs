@@ -11,6 +11,7 @@ use super::case::Found;
 use super::reducers::{Outcome, Priority, Reducers, reduced_file_text};
 use super::stats::Failure;
 use super::worker::Shared;
+use crate::error::Result;
 use crate::files::write_new;
 use compiler::pipeline::CompileOptions;
 use serde::{Deserialize, Serialize};
@@ -125,7 +126,7 @@ impl Filing {
 
     /// Takes a new failure: files it now, or sends it for reduction, or parks it until its
     /// kind's first reduction is done.
-    pub fn accept(&mut self, shared: &Shared, job: Job) -> Result<Vec<Filed>, String> {
+    pub fn accept(&mut self, shared: &Shared, job: Job) -> Result<Vec<Filed>> {
         let alike = job.found.alike.clone();
         let known = self.memory.bucket_of.get(&alike).cloned();
         let program = job.found.program.clone().filter(|_| job.found.reducible);
@@ -166,7 +167,7 @@ impl Filing {
     }
 
     /// Files the failures whose reductions are done (and those that waited for them).
-    pub fn collect(&mut self, shared: &Shared) -> Result<Vec<Filed>, String> {
+    pub fn collect(&mut self, shared: &Shared) -> Result<Vec<Filed>> {
         let mut filed = vec![];
         while let Some((ticket, reduced)) = self.reducers.try_recv() {
             let Some((job, stage)) = self.jobs.remove(&ticket) else {
@@ -221,7 +222,7 @@ impl Filing {
     /// Ends filing: the reductions not started are dropped, those running may finish for
     /// up to `wait` (each is bounded by the reduction budget anyway), then everything still
     /// waiting is filed unreduced ([`Filing::flush`]).
-    pub fn finish(&mut self, shared: &Shared, wait: Duration) -> Result<Vec<Filed>, String> {
+    pub fn finish(&mut self, shared: &Shared, wait: Duration) -> Result<Vec<Filed>> {
         self.reducers.cancel_queued();
         let until = Instant::now() + wait;
         let mut filed = vec![];
@@ -238,7 +239,7 @@ impl Filing {
 
     /// Files every failure still waiting, unreduced (the campaign is stopping: what was
     /// found is written now rather than lost).
-    pub fn flush(&mut self, shared: &Shared) -> Result<Vec<Filed>, String> {
+    pub fn flush(&mut self, shared: &Shared) -> Result<Vec<Filed>> {
         let mut filed = self.collect(shared)?;
         for (_, (job, _)) in std::mem::take(&mut self.jobs) {
             let bucket = self
@@ -283,7 +284,7 @@ impl Filing {
         job: Job,
         bucket: String,
         reduction: Option<&Outcome>,
-    ) -> Result<Filed, String> {
+    ) -> Result<Filed> {
         let new_bucket = !self.memory.per_bucket.contains_key(&bucket);
         let kept = self.memory.per_bucket.entry(bucket.clone()).or_default();
         *kept += 1;
@@ -334,7 +335,7 @@ impl Filing {
         f: &Found,
         bucket: &str,
         reduction: Option<&Outcome>,
-    ) -> Result<(Option<String>, Option<String>), String> {
+    ) -> Result<(Option<String>, Option<String>)> {
         let name = format!("{}-{}", f.kind, f.seed);
         let eu = self.out.join(format!("{name}.eu"));
         let bytes = self.out.join(format!("{name}.bytes"));
@@ -372,7 +373,7 @@ mod tests {
                 knobs: Default::default(),
                 compile: Default::default(),
                 zoo: None,
-                options_line: String::new(),
+                options: vec![],
             },
             runner: crate::campaign::case::run,
             seed: 0,

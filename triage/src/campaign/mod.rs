@@ -11,13 +11,17 @@
 pub mod case;
 pub mod checkpoint;
 pub mod filing;
+pub mod merge;
 pub mod progress;
 pub mod reducers;
 pub mod seeds;
 pub mod stats;
 pub mod worker;
 
-pub use case::{EXTRA_INPUT_SETS, signature};
+pub use case::EXTRA_INPUT_SETS;
+
+use crate::error::{Error, Result};
+use crate::options::{Baseline, CompileFlags};
 
 use case::Setup;
 use checkpoint::{Checkpoint, WorkerCheckpoint};
@@ -63,36 +67,29 @@ pub struct Settings {
     pub progress_every: u64,
 }
 
-/// The compile options of `s` as `check` flags, written into reproducers so they replay.
-pub fn options_line(s: &Settings) -> String {
-    let mut parts = vec![];
-    if s.spill_all {
-        parts.push("--spill-all".to_string());
+/// The compile flags of `s`, as a reproducer's `# options:` line writes them so it replays.
+pub fn flags(s: &Settings) -> CompileFlags {
+    CompileFlags {
+        spill_all: s.spill_all,
+        baseline: if s.baseline_o0 {
+            Baseline::O0
+        } else {
+            Baseline::Reference
+        },
+        zoo: s.zoo.clone(),
+        ..CompileFlags::default()
     }
-    if s.baseline_o0 {
-        parts.push("--baseline o0".to_string());
-    }
-    if let Some(z) = &s.zoo {
-        parts.push(format!("--zoo {z}"));
-    }
-    parts.join(" ")
 }
 
 /// What every case runs with, from the settings.
-pub fn setup(s: &Settings) -> Result<Setup, String> {
+pub fn setup(s: &Settings) -> Result<Setup> {
+    let flags = flags(s);
     Ok(Setup {
-        knobs: oracle::generator::knobs::Knobs::parse(&s.knobs)?,
-        compile: compiler::pipeline::CompileOptions {
-            spill_all: s.spill_all,
-            baseline_o0: s.baseline_o0,
-            zoo: match &s.zoo {
-                None => Default::default(),
-                Some(name) => compiler::zoo::select(name)?,
-            },
-            ..Default::default()
-        },
+        knobs: oracle::generator::knobs::Knobs::parse(&s.knobs)
+            .map_err(|e| Error::Usage(e.to_string()))?,
+        compile: flags.options(None)?,
         zoo: s.zoo.clone(),
-        options_line: options_line(s),
+        options: crate::options::words(&flags),
     })
 }
 
@@ -190,7 +187,7 @@ impl Run<'_> {
     }
 
     /// Writes the checkpoint, then `stats.json` (both atomically), adding a timeline sample.
-    fn checkpoint(&mut self) -> Result<Stats, String> {
+    fn checkpoint(&mut self) -> Result<Stats> {
         let workers: Vec<WorkerCheckpoint> = (0..self.shared.slots.len())
             .map(|w| {
                 let s = self.shared.slot(w);
@@ -219,7 +216,7 @@ impl Run<'_> {
         };
         checkpoint::write(&self.out, &c)?;
         let stats = self.stats();
-        let json = serde_json::to_string_pretty(&stats).map_err(|e| e.to_string())?;
+        let json = serde_json::to_string_pretty(&stats).expect("statistics serialize");
         crate::files::write_atomic(&self.out.join("stats.json"), json.as_bytes())?;
         Ok(stats)
     }
@@ -234,7 +231,7 @@ impl Run<'_> {
         }
     }
 
-    fn take(&mut self, e: worker::Event) -> Result<(), String> {
+    fn take(&mut self, e: worker::Event) -> Result<()> {
         if self.settings.stop_on_failure && e.found.without_zoo_bug != Some(true) {
             self.found_one = true;
         }
@@ -250,7 +247,7 @@ impl Run<'_> {
     }
 
     /// Waits up to `wait` for failures from the workers and files them.
-    fn receive(&mut self, wait: Duration) -> Result<(), String> {
+    fn receive(&mut self, wait: Duration) -> Result<()> {
         if let Ok(e) = self.rx.recv_timeout(wait) {
             self.take(e)?;
             while let Ok(e) = self.rx.try_recv() {
@@ -264,7 +261,7 @@ impl Run<'_> {
 
     /// Records every case over its wall-clock cap as a hang and gives its worker a fresh
     /// thread (the stuck one leaves when its case ends, without touching anything).
-    fn reap_hangs(&mut self) -> Result<(), String> {
+    fn reap_hangs(&mut self) -> Result<()> {
         let cap = Duration::from_secs(self.settings.case_timeout);
         for w in 0..self.shared.slots.len() {
             let (epoch, index, seed) = {
@@ -300,7 +297,7 @@ pub fn run(
     out: &Path,
     from: Option<Checkpoint>,
     interrupt: Arc<AtomicBool>,
-) -> Result<Stats, String> {
+) -> Result<Stats> {
     run_with(settings, out, from, interrupt, case::run)
 }
 
@@ -311,8 +308,8 @@ fn run_with(
     from: Option<Checkpoint>,
     interrupt: Arc<AtomicBool>,
     runner: worker::Runner,
-) -> Result<Stats, String> {
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+) -> Result<Stats> {
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, "create", e))?;
     let jobs = settings.jobs.max(1) as usize;
     let (before, started_unix, workers, memory, timeline) = match from {
         Some(c) => (c.elapsed, c.started_unix, c.workers, c.memory, c.timeline),

@@ -196,7 +196,7 @@ pub fn reduce(p: &Program, opts: &CompileOptions, budget: Duration) -> Option<Ou
         pre_ra_schedule: reduced.pre_ra_schedule,
         ..opts
     };
-    let key = crate::bucket::key_of_program(&reduced.program, &opts);
+    let key = crate::identity::key_of_program(&reduced.program, &opts);
     let own = alone || reduced.pre_ra_schedule.is_some();
     Some(Outcome {
         reduced,
@@ -208,10 +208,11 @@ pub fn reduce(p: &Program, opts: &CompileOptions, budget: Duration) -> Option<Ou
 /// The text of `NAME.reduced.eu` beside `original`: the reduction's header, the options it
 /// fails with when they are not the original's, its bucket and the program.
 pub fn reduced_file_text(original: &Path, o: &Outcome, bucket: &str) -> String {
-    let mut text = crate::reduce_cmd::header(original, &o.reduced, None);
+    let mut text = crate::repro::reduced_header(original, &o.reduced, None);
     if let Some(opts) = &o.own_options {
-        let words = crate::gate::option_words(opts);
-        text.push_str(&format!("# options: {}\n", words.join(" ")));
+        text.push_str(&crate::repro::options_line(&crate::options::option_words(
+            opts,
+        )));
     }
     text.push_str(&format!("# bucket: {bucket}\n"));
     text.push_str(&compiler::text::print_program(&o.reduced.program));
@@ -276,7 +277,7 @@ mod tests {
         };
         assert_eq!(
             o.key,
-            crate::bucket::key_of_program(&o.reduced.program, &named)
+            crate::identity::key_of_program(&o.reduced.program, &named)
         );
     }
 

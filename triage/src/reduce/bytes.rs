@@ -3,7 +3,8 @@
 //! long and lexicographically smaller. Small, zero-heavy choice sequences decode to programs
 //! with fewer and simpler generator decisions, which gives the IR reducer a head start.
 
-use crate::campaign::{EXTRA_INPUT_SETS, signature};
+use crate::campaign::EXTRA_INPUT_SETS;
+use crate::identity::Identity;
 use arbitrary::Unstructured;
 use compiler::Program;
 use compiler::pipeline::CompileOptions;
@@ -55,7 +56,10 @@ fn decode_and_judge(bytes: &[u8], j: &Judging) -> (usize, u64, Option<(Program, 
     (
         used,
         steps,
-        Some((p, signature(&checked.verdict, culprit.as_ref()))),
+        Some((
+            p,
+            Identity::of(&checked.verdict, culprit.as_ref()).signature,
+        )),
     )
 }
 

@@ -2,7 +2,7 @@
 //! original, it is a valid program, and its reference run is no less defined than the
 //! original's (a reducer that turns a miscompile into undefined behaviour is wrong).
 
-use crate::campaign::signature;
+use crate::identity::Identity;
 use compiler::Program;
 use compiler::pipeline::CompileOptions;
 use oracle::emu::result::{DiagKind, RunResult};
@@ -90,7 +90,7 @@ pub fn judge_towards(p: &Program, opts: &CompileOptions, target: Option<&Judgeme
                 .min_by_key(|k| (rank(k), k.as_str()))
                 .cloned();
         }
-        signature(&checked.verdict, culprit.as_ref())
+        Identity::of(&checked.verdict, culprit.as_ref()).signature
     } else {
         match &checked.verdict {
             differential::Verdict::Discard { reason } => format!("discard/{}", reason.name()),

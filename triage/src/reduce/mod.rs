@@ -1,4 +1,4 @@
-//! `eufuzz reduce`: shrink a failing program to a small one that fails the same way.
+//! The reducer: shrink a failing program to a small one that fails the same way.
 //!
 //! Structure-aware delta debugging in the manner of C-Reduce and llvm-reduce: the steps of
 //! [`candidates`] run from coarse to fine, each until none of its variants is kept, and the
@@ -13,6 +13,7 @@
 
 pub mod bytes;
 pub mod candidates;
+pub mod file;
 pub mod interesting;
 
 use compiler::Program;

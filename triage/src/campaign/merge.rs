@@ -1,4 +1,4 @@
-//! `eufuzz merge OUT DIR...`: the outputs of campaign shards (`--shard K/N` on several
+//! Merging campaign outputs (`eufuzz merge OUT DIR...`): the outputs of campaign shards (`--shard K/N` on several
 //! machines) as one campaign output: statistics added up (`OUT/stats.json`), every
 //! reproducer copied (so `eufuzz bucket OUT` lists the buckets of all shards). Files are
 //! written atomically and nothing is overwritten: a reproducer whose name is taken by a
@@ -6,6 +6,7 @@
 //! `.reduced.eu`), and the statistics point at the new name.
 
 use crate::campaign::stats::{self, Stats};
+use crate::error::{Error, Result};
 use crate::files::{read_text, write_atomic, write_new};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,19 +24,19 @@ pub struct Merged {
     pub renamed: usize,
 }
 
-fn read_stats(dir: &Path) -> Result<Stats, String> {
+fn read_stats(dir: &Path) -> Result<Stats> {
     let path = dir.join("stats.json");
     let text = read_text(&path)?;
     serde_json::from_str(&text)
-        .map_err(|e| format!("{}: not campaign statistics: {e}", path.display()))
+        .map_err(|e| Error::Malformed(format!("{}: not campaign statistics: {e}", path.display())))
 }
 
 /// Reproducer stems in `dir` (`mismatch-12` for `mismatch-12.eu`, `.bytes`, …).
-fn stems(dir: &Path) -> Result<Vec<String>, String> {
+fn stems(dir: &Path) -> Result<Vec<String>> {
     let mut out = vec![];
-    for e in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+    for e in std::fs::read_dir(dir).map_err(|e| Error::io(dir, "list", e))? {
         let name = e
-            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .map_err(|e| Error::io(dir, "list", e))?
             .file_name()
             .to_string_lossy()
             .into_owned();
@@ -54,7 +55,7 @@ fn stems(dir: &Path) -> Result<Vec<String>, String> {
 
 /// The first stem under which every file of the group is new in `out` or already there
 /// with the same contents.
-fn free_stem(src: &Path, stem: &str, out: &Path) -> Result<String, String> {
+fn free_stem(src: &Path, stem: &str, out: &Path) -> Result<String> {
     for n in 1.. {
         let candidate = if n == 1 {
             stem.to_string()
@@ -70,22 +71,25 @@ fn free_stem(src: &Path, stem: &str, out: &Path) -> Result<String, String> {
             return Ok(candidate);
         }
     }
-    Err(format!("{}: no free name for {stem}", out.display()))
+    Err(Error::Refused(format!(
+        "{}: no free name for {stem}",
+        out.display()
+    )))
 }
 
 /// Merges the campaign outputs `dirs` into `out`.
-pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, String> {
+pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     if out.join("stats.json").exists() {
-        return Err(format!(
+        return Err(Error::Refused(format!(
             "{}: already holds campaign statistics (merge into a new directory)",
             out.display()
-        ));
+        )));
     }
     let parts: Vec<Stats> = dirs
         .iter()
         .map(|d| read_stats(d))
         .collect::<Result<_, _>>()?;
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, "create", e))?;
     let mut merged = Merged::default();
     let mut parts_moved = vec![];
     for (dir, mut part) in dirs.iter().zip(parts) {
@@ -102,7 +106,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, String> {
                     continue;
                 }
                 let to = out.join(format!("{target}{ext}"));
-                let bytes = std::fs::read(&from).map_err(|e| format!("{}: {e}", from.display()))?;
+                let bytes = std::fs::read(&from).map_err(|e| Error::io(&from, "read", e))?;
                 if write_new(&to, &bytes)? {
                     merged.copied += 1;
                 } else {
@@ -130,7 +134,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, String> {
         parts_moved.push(part);
     }
     merged.stats = stats::merge(&parts_moved);
-    let json = serde_json::to_string_pretty(&merged.stats).map_err(|e| e.to_string())?;
+    let json = serde_json::to_string_pretty(&merged.stats).expect("statistics serialize");
     write_atomic(&out.join("stats.json"), json.as_bytes())?;
     Ok(merged)
 }
@@ -149,18 +153,4 @@ pub fn render(out: &Path, dirs: usize, m: &Merged) -> String {
         m.same,
         m.renamed
     )
-}
-
-/// `eufuzz merge`: exit code 0, or 2 when an input cannot be read or OUT is taken.
-pub fn run(out: &Path, dirs: &[PathBuf]) -> i32 {
-    match merge(out, dirs) {
-        Ok(m) => {
-            print!("{}", render(out, dirs.len(), &m));
-            0
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            2
-        }
-    }
 }

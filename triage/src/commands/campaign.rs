@@ -2,15 +2,17 @@
 //! handling (the first stops the workers and writes final statistics; a second exits at
 //! once).
 
-use crate::campaign::{self, Settings, checkpoint, seeds::Shard};
-use crate::gen_cmd::KnobArgs;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use triage::campaign::{self, Settings, checkpoint, seeds::Shard};
+use triage::generate::KnobArgs;
+use triage::options::Baseline;
+use triage::{Error, Exit, Result};
 
 /// What `eufuzz campaign` runs.
 #[derive(clap::Args)]
-pub struct CampaignArgs {
+pub struct Args {
     /// Seconds to run (with --resume: seconds more; default: what is left of the original
     /// --time).
     #[arg(long)]
@@ -61,7 +63,7 @@ pub struct CampaignArgs {
     /// What checks compare against: `reference` (the input run directly) or `o0` (the
     /// `-O0` compilation, so every failure is an optimisation bug).
     #[arg(long, value_name = "BASELINE", default_value = "reference")]
-    baseline: crate::Baseline,
+    baseline: Baseline,
     /// A case running longer than this many seconds is recorded as a hang (besides the
     /// emulator's fuel limit) and its worker replaced.
     #[arg(long, default_value_t = 30)]
@@ -81,23 +83,28 @@ fn cores() -> u32 {
     std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
 }
 
-impl CampaignArgs {
-    fn settings(&self) -> Result<Settings, String> {
+impl Args {
+    fn settings(&self) -> Result<Settings> {
         if !(self.checkpoint_every.is_finite() && self.checkpoint_every > 0.0) {
-            return Err(format!(
+            return Err(Error::Usage(format!(
                 "--checkpoint-every {}: expected a positive number of seconds",
                 self.checkpoint_every
-            ));
+            )));
         }
         Ok(Settings {
             time: self.time.unwrap_or(60),
             seed: self.seed,
             jobs: self.jobs.unwrap_or_else(cores).max(1),
-            shard: self.shard.as_deref().map(Shard::parse).transpose()?,
+            shard: self
+                .shard
+                .as_deref()
+                .map(Shard::parse)
+                .transpose()
+                .map_err(Error::Usage)?,
             knobs: self.knobs.resolve()?.to_string(),
             zoo: self.zoo.clone(),
             spill_all: self.spill_all,
-            baseline_o0: self.baseline == crate::Baseline::O0,
+            baseline_o0: self.baseline == Baseline::O0,
             stop_on_failure: self.stop_on_failure,
             reduce_budget: self.reduce_budget,
             per_bucket: self.per_bucket,
@@ -109,7 +116,7 @@ impl CampaignArgs {
 }
 
 /// Ctrl-C: the first sets the returned flag, the second exits at once (code 130).
-fn handle_ctrl_c() -> Result<Arc<AtomicBool>, String> {
+fn handle_ctrl_c() -> Result<Arc<AtomicBool>> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     let presses = AtomicUsize::new(0);
@@ -120,12 +127,12 @@ fn handle_ctrl_c() -> Result<Arc<AtomicBool>, String> {
         eprintln!("stopping (Ctrl-C again to exit at once)");
         flag.store(true, Ordering::SeqCst);
     })
-    .map_err(|e| format!("cannot handle Ctrl-C: {e}"))?;
+    .map_err(|e| Error::Refused(format!("cannot handle Ctrl-C: {e}")))?;
     Ok(stop)
 }
 
 /// Runs the campaign; exit code 1 if anything failed.
-pub fn run(args: CampaignArgs) -> Result<i32, String> {
+pub fn run(args: Args) -> Result<Exit> {
     let (settings, out, from) = match &args.resume {
         Some(dir) => {
             let c = checkpoint::read(dir)?;
@@ -141,8 +148,12 @@ pub fn run(args: CampaignArgs) -> Result<i32, String> {
     let stats = campaign::run(&settings, &out, from, stop)?;
     print!("{}", stats.summary());
     if let Some(path) = &args.stats_json {
-        let json = serde_json::to_string_pretty(&stats).map_err(|e| e.to_string())?;
-        crate::files::write_atomic(path, json.as_bytes())?;
+        let json = serde_json::to_string_pretty(&stats).expect("statistics serialize");
+        triage::files::write_atomic(path, json.as_bytes())?;
     }
-    Ok(if stats.failures.is_empty() { 0 } else { 1 })
+    Ok(if stats.failures.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::Problems
+    })
 }

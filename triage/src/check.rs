@@ -1,7 +1,11 @@
-//! `eufuzz compile` and `eufuzz check`: run the lowering pipeline, and compare the compiled
-//! program's run (strict hardware mode) with the reference run of the input.
+//! Checking a program: run the lowering pipeline and compare the compiled program's run
+//! (strict hardware mode) with the reference run of the input, locate the culprit pass,
+//! and describe the result in words (what `compile`, `check`, the gate, `import` and the
+//! report show).
 
-use crate::load::load_document;
+use crate::error::{Error, Result};
+use crate::options::CompileArgs;
+use crate::repro::directives;
 use compiler::inputs::Inputs;
 use compiler::pipeline::{Compilation, CompileOptions, Outcome as CompileOutcome};
 use compiler::text::print_program_with_cycles;
@@ -13,19 +17,60 @@ use oracle::emu::result::StrayTarget;
 use std::fmt::Write;
 use std::path::Path;
 
-/// Shared options of `compile` and `check`.
-pub struct Options {
-    pub device: Option<Device>,
+/// What `check` runs a file with: the devices and compile options its directives ask for,
+/// with the command line's flags added.
+pub struct FileCheck {
+    pub devices: Vec<Option<Device>>,
     pub compile: CompileOptions,
+    pub inputs: usize,
 }
 
-/// Loads a program, retargeted if asked.
-pub fn load(path: &Path, device: Option<Device>) -> Result<Program, String> {
-    let mut p = load_document(path)?.program;
-    if let Some(d) = device {
-        p.device = d;
+/// The devices, options and input sets `check` runs `f` with: the file's directives, to
+/// which the command line adds its flags; its `--zoo` (`none` included) replaces the file's
+/// bug, and `--device` or `all_devices` replace the file's devices.
+pub fn file_check(
+    f: &Path,
+    args: &CompileArgs,
+    all_devices: bool,
+    inputs: usize,
+) -> Result<FileCheck> {
+    let text = crate::files::read_text(f)?;
+    let d =
+        directives::parse(&text).map_err(|e| Error::Malformed(format!("{}:{e}", f.display())))?;
+    let device = args.device()?;
+    let devices = if all_devices {
+        compiler::device::ALL_DEVICES
+            .iter()
+            .copied()
+            .map(Some)
+            .collect()
+    } else if device.is_some() {
+        vec![device]
+    } else {
+        d.devices
+            .map_or(vec![None], |ds| ds.into_iter().map(Some).collect())
+    };
+    let cli = args.flags.options(None)?;
+    let mut file = crate::options::parse_words(&d.options).map_err(|e| e.context(f.display()))?;
+    let file_zoo = if args.flags.zoo.is_some() {
+        file.zoo = None;
+        None
+    } else {
+        d.zoo.as_deref().filter(|_| crate::gate::ZOO_BUILD)
+    };
+    let mut compile = file.options(file_zoo).map_err(|e| e.context(f.display()))?;
+    if args.flags.zoo.is_some() {
+        compile.zoo = cli.zoo;
     }
-    Ok(p)
+    compile.spill_all |= cli.spill_all;
+    compile.o0 |= cli.o0;
+    compile.baseline_o0 |= cli.baseline_o0;
+    compile.pre_ra_schedule = cli.pre_ra_schedule.or(compile.pre_ra_schedule);
+    Ok(FileCheck {
+        devices,
+        compile,
+        inputs: inputs.max(d.inputs),
+    })
 }
 
 /// Problems of a compilation itself: a pass failed, panicked, or broke a validator rule.
@@ -235,18 +280,19 @@ impl CheckTally {
         )
     }
 
-    /// 2 if a file could not be read, else 1 if any check disagreed or a file is invalid
-    /// for its own target, else 3 (undecided) if any check had every input set discarded,
-    /// else 0.
-    pub fn exit_code(&self) -> i32 {
+    /// Malformed if a file could not be read, else Problems if any check disagreed or a
+    /// file is invalid for its own target, else Undecided if any check had every input set
+    /// discarded, else Ok.
+    pub fn exit(&self) -> crate::Exit {
+        use crate::Exit;
         if self.unreadable > 0 {
-            crate::exit::MALFORMED
+            Exit::Malformed
         } else if self.disagree + self.invalid > 0 {
-            crate::exit::PROBLEMS
+            Exit::Problems
         } else if self.discarded > 0 {
-            crate::exit::UNDECIDED
+            Exit::Undecided
         } else {
-            crate::exit::OK
+            Exit::Ok
         }
     }
 }

@@ -1,5 +1,12 @@
-//! Bucket keys: one name per root cause, stable across runs, machines and reductions, so
-//! twenty reports of one bug group into one bucket.
+//! The identity of a failure: its signature (what a reduction must keep) and its bucket key
+//! (which root cause it is filed under). Campaigns, the reducer, the gate, `bucket`,
+//! `rebucket` and `import` all name failures through [`Identity`], so a failure is called
+//! the same everywhere.
+//!
+//! The signature is `kind/culprit pass/detail`: the rule broken, the panic site, `output`
+//! for a mismatch, `fuel` for a hang, the compile error's code. The bucket key is one name
+//! per root cause, stable across runs, machines and reductions, so twenty reports of one
+//! bug group into one bucket:
 //!
 //! | failure | key |
 //! | --- | --- |
@@ -137,8 +144,63 @@ pub fn rewrite(culprit: Option<&Culprit>) -> String {
         .map_or("-".into(), String::clone)
 }
 
+/// How one failure is named: the signature a reduction keeps and the bucket it is filed in.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Identity {
+    /// `kind/pass/detail`.
+    pub signature: String,
+    /// The bucket key.
+    pub bucket: String,
+}
+
+impl Identity {
+    /// The identity of a verdict and its culprit.
+    pub fn of(v: &Verdict, culprit: Option<&Culprit>) -> Identity {
+        Identity {
+            signature: signature(v, culprit),
+            bucket: key(v, culprit),
+        }
+    }
+
+    /// The identity of `p` run on its own inputs, if it fails.
+    pub fn of_program(p: &Program, opts: &CompileOptions) -> Option<Identity> {
+        let sets: Vec<_> = p.inputs.iter().cloned().collect();
+        let checked = oracle::differential::check(p, &sets, opts);
+        checked.verdict.is_failure().then(|| {
+            let culprit = oracle::culprit::localise(p, &sets, opts, &checked);
+            Identity::of(&checked.verdict, culprit.as_ref())
+        })
+    }
+}
+
+/// The bucket signature: kind / culprit pass / rule, panic site or what differed.
+fn signature(v: &Verdict, culprit: Option<&Culprit>) -> String {
+    let pass = culprit.map_or("-", |c| c.pass.as_str());
+    let detail = match v {
+        Verdict::CompilerAssertion { rule, .. } | Verdict::HardwareViolation { rule, .. } => {
+            rule.clone()
+        }
+        Verdict::Panic { location, .. } => location.clone(),
+        Verdict::Mismatch { .. } => "output".into(),
+        Verdict::Hang { .. } => "fuel".into(),
+        Verdict::EmulatorFault { compiled, .. } => {
+            if *compiled { "compiled" } else { "reference" }.into()
+        }
+        Verdict::CompileError { message, .. } => message
+            .split([':', ','])
+            .next()
+            .unwrap_or_default()
+            .split_whitespace()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join("-"),
+        Verdict::Pass | Verdict::Discard { .. } => "-".into(),
+    };
+    format!("{}/{pass}/{detail}", v.kind())
+}
+
 /// The bucket key of a failing verdict and its culprit.
-pub fn key(v: &Verdict, culprit: Option<&Culprit>) -> String {
+fn key(v: &Verdict, culprit: Option<&Culprit>) -> String {
     let pass = culprit.map_or("-", |c| c.pass.as_str());
     let kind = v.kind();
     match v {
@@ -175,12 +237,7 @@ fn rewrite_key(pass: &str, rewrite: &str, what: &str) -> String {
 
 /// The bucket key of `p` run on its own inputs, if it fails.
 pub fn key_of_program(p: &Program, opts: &CompileOptions) -> Option<String> {
-    let sets: Vec<_> = p.inputs.iter().cloned().collect();
-    let checked = oracle::differential::check(p, &sets, opts);
-    checked.verdict.is_failure().then(|| {
-        let culprit = oracle::culprit::localise(p, &sets, opts, &checked);
-        key(&checked.verdict, culprit.as_ref())
-    })
+    Identity::of_program(p, opts).map(|i| i.bucket)
 }
 
 /// What a failure looks like beyond its key: for a mismatch, the first instruction the

@@ -4,7 +4,10 @@
 //! buckets. `eufuzz rebucket DIR...` recomputes the keys after a change to the compiler or
 //! the bucketing.
 
+use crate::error::{Error, Result};
 use crate::files::{read_text, write_atomic, write_new};
+use crate::identity::Identity;
+use crate::repro::{header_value, reduced_beside, with_bucket_line};
 use compiler::pipeline::CompileOptions;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -34,11 +37,22 @@ struct KnownFile {
 }
 
 /// Reads a known-issues file (`[[known]]` tables).
-pub fn read_known(path: &Path) -> Result<Vec<KnownIssue>, String> {
+pub fn read_known(path: &Path) -> Result<Vec<KnownIssue>> {
     let text = read_text(path)?;
     toml::from_str::<KnownFile>(&text)
         .map(|f| f.known)
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| Error::Malformed(format!("{}: {e}", path.display())))
+}
+
+/// The known issues of `path`, or of `corpus/known-issues.toml` when no path is given and
+/// that file exists.
+pub fn known_issues(path: Option<&Path>) -> Result<Vec<KnownIssue>> {
+    let default = Path::new("corpus/known-issues.toml");
+    match path {
+        Some(p) => read_known(p),
+        None if default.exists() => read_known(default),
+        None => Ok(vec![]),
+    }
 }
 
 /// A bucket with everything a listing shows.
@@ -57,21 +71,13 @@ pub struct Bucket {
     pub known: Option<KnownIssue>,
 }
 
-/// Header value `# KEY: value` of a reproducer.
-pub fn header_value<'a>(text: &'a str, key: &str) -> Option<&'a str> {
-    text.lines()
-        .take_while(|l| l.starts_with('#') || l.trim().is_empty())
-        .find_map(|l| l.strip_prefix("# ")?.strip_prefix(key)?.strip_prefix(": "))
-        .map(str::trim)
-}
-
 /// Campaign reproducers under `dirs` (not the `.reduced.eu` files beside them).
-pub fn reproducers(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+pub fn reproducers(dirs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = vec![];
     for d in dirs {
-        let entries = std::fs::read_dir(d).map_err(|e| format!("{}: {e}", d.display()))?;
+        let entries = std::fs::read_dir(d).map_err(|e| Error::io(d, "list", e))?;
         for e in entries {
-            let p = e.map_err(|e| format!("{}: {e}", d.display()))?.path();
+            let p = e.map_err(|e| Error::io(d, "list", e))?.path();
             let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
             if name.is_some_and(|n| n.ends_with(".eu") && !n.ends_with(".reduced.eu")) {
                 out.push(p);
@@ -80,11 +86,6 @@ pub fn reproducers(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     }
     out.sort();
     Ok(out)
-}
-
-fn reduced_beside(file: &Path) -> PathBuf {
-    let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
-    file.with_file_name(format!("{}.reduced.eu", stem.unwrap_or_default()))
 }
 
 fn instructions(path: &Path) -> Option<usize> {
@@ -103,7 +104,7 @@ fn modified(path: &Path) -> u64 {
 }
 
 /// Groups the reproducers under `dirs` by bucket key, most frequent first.
-pub fn buckets(dirs: &[PathBuf], known: &[KnownIssue]) -> Result<Vec<Bucket>, String> {
+pub fn buckets(dirs: &[PathBuf], known: &[KnownIssue]) -> Result<Vec<Bucket>> {
     let mut by_key: BTreeMap<String, Bucket> = BTreeMap::new();
     for f in reproducers(dirs)? {
         let text = read_text(&f)?;
@@ -197,22 +198,19 @@ pub fn render(buckets: &[Bucket]) -> String {
     out
 }
 
-/// The text with its `# bucket:` line set to `key` (after `# signature:` when new).
-pub fn with_bucket_line(text: &str, key: &str) -> String {
-    let line = format!("# bucket: {key}");
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    if let Some(l) = lines.iter_mut().find(|l| l.starts_with("# bucket: ")) {
-        *l = line;
-    } else {
-        let at = lines
-            .iter()
-            .position(|l| l.starts_with("# signature: "))
-            .map_or(0, |i| i + 1);
-        lines.insert(at, line);
-    }
-    let mut out = lines.join("\n");
-    out.push('\n');
-    out
+/// The compile options of a reproducer's `# options:` line (or, when `text` has none, of
+/// `fallback`'s).
+fn options_of(f: &Path, text: &str, fallback: Option<&str>) -> Result<CompileOptions> {
+    let line = header_value(text, "options")
+        .or_else(|| fallback.and_then(|t| header_value(t, "options")))
+        .unwrap_or("");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    crate::options::compile_options(&words, None).map_err(|e| e.context(f.display()))
+}
+
+fn parse(f: &Path, text: &str) -> Result<compiler::Program> {
+    compiler::text::parse_program(text)
+        .map_err(|e| Error::Malformed(format!("{}:{e}", f.display())))
 }
 
 /// Reduces, as a campaign's reducers would, every reproducer under `dirs` that has no
@@ -222,19 +220,17 @@ pub fn with_bucket_line(text: &str, key: &str) -> String {
 /// cannot be reduced.
 pub fn reduce_unreduced(
     dirs: &[PathBuf],
-    options: impl Fn(&str) -> Result<CompileOptions, String> + Sync,
     budget: std::time::Duration,
     jobs: usize,
-) -> Result<(usize, Vec<PathBuf>), String> {
+) -> Result<(usize, Vec<PathBuf>)> {
     let files: Vec<PathBuf> = reproducers(dirs)?
         .into_iter()
         .filter(|f| !reduced_beside(f).exists())
         .collect();
-    let results = crate::parallel::map_in_order(&files, jobs, |f| -> Result<bool, String> {
+    let results = crate::parallel::map_in_order(&files, jobs, |f| -> Result<bool> {
         let text = read_text(f)?;
-        let line = header_value(&text, "options").unwrap_or("");
-        let opts = options(line).map_err(|e| format!("{}: {e}", f.display()))?;
-        let p = compiler::text::parse_program(&text).map_err(|e| format!("{}:{e}", f.display()))?;
+        let opts = options_of(f, &text, None)?;
+        let p = parse(f, &text)?;
         let Some(outcome) = crate::campaign::reducers::reduce(&p, &opts, budget) else {
             return Ok(false);
         };
@@ -259,10 +255,7 @@ pub fn reduce_unreduced(
 
 /// Recomputes the bucket key of every reproducer under `dirs` with the compile options its
 /// `# options:` line names; rewrites the files whose key changed. Returns (files, changed).
-pub fn rebucket(
-    dirs: &[PathBuf],
-    options: impl Fn(&str) -> Result<CompileOptions, String>,
-) -> Result<(usize, usize), String> {
+pub fn rebucket(dirs: &[PathBuf]) -> Result<(usize, usize)> {
     let files = reproducers(dirs)?;
     let mut changed = 0;
     for f in &files {
@@ -277,13 +270,9 @@ pub fn rebucket(
         } else {
             text.clone()
         };
-        let line = header_value(&keyed, "options")
-            .or_else(|| header_value(&text, "options"))
-            .unwrap_or("");
-        let opts = options(line).map_err(|e| format!("{}: {e}", f.display()))?;
-        let p =
-            compiler::text::parse_program(&keyed).map_err(|e| format!("{}:{e}", f.display()))?;
-        let key = crate::bucket::key_of_program(&p, &opts).unwrap_or_else(|| "fixed/pass".into());
+        let opts = options_of(f, &keyed, Some(&text))?;
+        let p = parse(f, &keyed)?;
+        let key = Identity::of_program(&p, &opts).map_or_else(|| "fixed/pass".into(), |i| i.bucket);
         if header_value(&text, "bucket") != Some(key.as_str()) {
             write_atomic(f, with_bucket_line(&text, &key).as_bytes())?;
             changed += 1;
@@ -295,24 +284,6 @@ pub fn rebucket(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn header_values_come_from_the_leading_comments() {
-        let text = "# eufuzz reproducer\n# signature: a/b/c\n# bucket: a/b/mul:D/one-lane\neu 1\n# bucket: not-this\n";
-        assert_eq!(header_value(text, "bucket"), Some("a/b/mul:D/one-lane"));
-        assert_eq!(header_value(text, "options"), None);
-    }
-
-    #[test]
-    fn bucket_lines_are_replaced_or_inserted() {
-        let text = "# signature: a/b/c\neu 1\n";
-        let once = with_bucket_line(text, "k1");
-        assert_eq!(once, "# signature: a/b/c\n# bucket: k1\neu 1\n");
-        assert_eq!(
-            with_bucket_line(&once, "k2"),
-            "# signature: a/b/c\n# bucket: k2\neu 1\n"
-        );
-    }
 
     #[test]
     fn dates_are_utc() {

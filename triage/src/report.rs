@@ -1,15 +1,16 @@
-//! `eufuzz report DIR`: the morning report of a campaign. Reads `DIR/stats.json` and the
+//! The morning report of a campaign (`eufuzz report DIR`). Reads `DIR/stats.json` and the
 //! reproducers, groups them by bucket, replays each bucket's smallest reproducer with the
 //! oracle today (verdict, culprit pass, IR diff across it, channel diff), compares the
 //! buckets with the previous night (a campaign directory or a `history.jsonl`) and writes
 //! the report as HTML, Markdown and JSON through the `reports` crate. Optionally appends
-//! tonight to the history. Exit code 1 when a bucket is new and not a known issue, so a
-//! nightly job fails exactly when there is something new to look at.
+//! tonight to the history.
 
-use crate::bucket_cmd::{self, KnownIssue, header_value};
-use crate::compile_cmd::{self, Compared, compared_values, describe_difference, describe_verdict};
-use crate::files::{read_text, write_atomic};
+use crate::buckets::{self, KnownIssue, known_issues};
+use crate::check::{self, Compared, compared_values, describe_difference, describe_verdict};
+use crate::error::{Error, Result};
+use crate::files::read_text;
 use crate::render::dword;
+use crate::repro::header_value;
 use oracle::compare::Difference;
 use oracle::culprit::Basis;
 use oracle::differential::Verdict;
@@ -22,33 +23,6 @@ use std::time::SystemTime;
 /// Channel-diff rows shown per bucket; the rest are counted.
 const DIFF_ROWS: usize = 16;
 
-/// What `eufuzz report` reads and writes.
-#[derive(clap::Args)]
-pub struct ReportArgs {
-    /// The campaign output directory (holding stats.json and the reproducers).
-    pub dir: PathBuf,
-    /// The previous night: its campaign directory, or a history.jsonl whose last line is
-    /// the previous night (all its lines make the trend).
-    #[arg(long)]
-    pub previous: Option<PathBuf>,
-    /// Write the self-contained HTML report here.
-    #[arg(long)]
-    pub html: Option<PathBuf>,
-    /// Write the Markdown report here (printed on stdout when no output is given).
-    #[arg(long)]
-    pub md: Option<PathBuf>,
-    /// Write the report as JSON here.
-    #[arg(long)]
-    pub json: Option<PathBuf>,
-    /// Append tonight to this history.jsonl (created if missing).
-    #[arg(long)]
-    pub append_history: Option<PathBuf>,
-    /// Known issues (labels new buckets that are known); default:
-    /// corpus/known-issues.toml when it exists.
-    #[arg(long)]
-    pub known: Option<PathBuf>,
-}
-
 /// Seconds since the epoch of a file's modification.
 fn modified(path: &Path) -> Option<u64> {
     let t = std::fs::metadata(path).ok()?.modified().ok()?;
@@ -57,15 +31,16 @@ fn modified(path: &Path) -> Option<u64> {
 
 /// A campaign directory's statistics, with the start time and revision filled in when an
 /// older campaign did not record them.
-fn read_stats(dir: &Path) -> Result<CampaignStats, String> {
+fn read_stats(dir: &Path) -> Result<CampaignStats> {
     let path = dir.join("stats.json");
     let text = read_text(&path).map_err(|e| {
-        format!(
+        Error::Refused(format!(
             "{e} (a campaign writes it with `--stats-json {}`)",
             path.display()
-        )
+        ))
     })?;
-    let mut stats = cr::parse_stats(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut stats =
+        cr::parse_stats(&text).map_err(|e| Error::Malformed(format!("{}: {e}", path.display())))?;
     if stats.started_unix == 0 {
         let end = modified(&path).unwrap_or(0);
         stats.started_unix = end.saturating_sub(stats.seconds.round() as u64);
@@ -103,7 +78,7 @@ fn basis(b: &Basis) -> &'static str {
 }
 
 /// The `# options:` of a reproducer, or of the original a reduction came from.
-fn options_of(file: &Path, text: &str) -> Result<Option<String>, String> {
+fn options_of(file: &Path, text: &str) -> Result<Option<String>> {
     if let Some(o) = header_value(text, "options") {
         return Ok(Some(o.to_string()));
     }
@@ -122,17 +97,18 @@ fn options_of(file: &Path, text: &str) -> Result<Option<String>, String> {
 }
 
 /// Replays a reproducer on its own inputs: verdict, culprit pass, IR diff, channel diff.
-fn replay(file: &Path, text: &str) -> Result<Replay, String> {
-    let p = compiler::text::parse_program(text).map_err(|e| format!("{}:{e}", file.display()))?;
+fn replay(file: &Path, text: &str) -> Result<Replay> {
+    let p = compiler::text::parse_program(text)
+        .map_err(|e| Error::Malformed(format!("{}:{e}", file.display())))?;
     let words: Vec<String> = options_of(file, text)?
         .unwrap_or_default()
         .split_whitespace()
         .map(str::to_string)
         .collect();
-    let opts = crate::gate::compile_options(&words, None)
-        .map_err(|e| format!("its options `{}`: {e}", words.join(" ")))?;
-    let (sets, sources) = compile_cmd::input_sets(&p, 0, 0);
-    let r = compile_cmd::check(&p, &sets, sources, &opts);
+    let opts = crate::options::compile_options(&words, None)
+        .map_err(|e| e.context(format!("its options `{}`", words.join(" "))))?;
+    let (sets, sources) = check::input_sets(&p, 0, 0);
+    let r = check::check(&p, &sets, sources, &opts);
     let differences = match (&r.verdict, &r.culprit) {
         (Verdict::Mismatch { differences, .. }, _) => differences.clone(),
         (_, Some(c)) => c.differences.clone(),
@@ -157,13 +133,13 @@ fn reproducer(file: &str, instructions: usize) -> cr::Reproducer {
     match read_text(path) {
         Err(e) => cr::Reproducer {
             file: display,
-            replay_error: Some(e),
+            replay_error: Some(e.to_string()),
             ..cr::Reproducer::default()
         },
         Ok(text) => {
             let (replay, replay_error) = match replay(path, &text) {
                 Ok(r) => (Some(r), None),
-                Err(e) => (None, Some(e)),
+                Err(e) => (None, Some(e.to_string())),
             };
             cr::Reproducer {
                 file: display,
@@ -188,8 +164,8 @@ fn collect_buckets(
     stats: &CampaignStats,
     known: &[KnownIssue],
     replay: bool,
-) -> Result<Vec<Bucket>, String> {
-    let files = bucket_cmd::buckets(&[dir.to_path_buf()], known)?;
+) -> Result<Vec<Bucket>> {
+    let files = buckets::buckets(&[dir.to_path_buf()], known)?;
     let mut by_key: BTreeMap<String, Bucket> = BTreeMap::new();
     let mut signatures: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
     for f in &stats.failures {
@@ -249,11 +225,11 @@ fn collect_buckets(
 }
 
 fn date_of(stats: &CampaignStats) -> String {
-    bucket_cmd::utc(stats.started_unix)
+    buckets::utc(stats.started_unix)
 }
 
 /// The nights before tonight: a previous campaign directory (one night) or a history file.
-fn previous_nights(path: &Path, known: &[KnownIssue]) -> Result<Vec<Night>, String> {
+fn previous_nights(path: &Path, known: &[KnownIssue]) -> Result<Vec<Night>> {
     if path.is_dir() {
         let stats = read_stats(path)?;
         let buckets = collect_buckets(path, &stats, known, false)?;
@@ -261,7 +237,7 @@ fn previous_nights(path: &Path, known: &[KnownIssue]) -> Result<Vec<Night>, Stri
         return Ok(vec![cr::night(&stats, &date, &buckets)]);
     }
     let text = read_text(path)?;
-    parse_history(&text).map_err(|e| format!("{}: {e}", path.display()))
+    parse_history(&text).map_err(|e| Error::Malformed(format!("{}: {e}", path.display())))
 }
 
 /// The nights before tonight: a night reported again is not its own previous night.
@@ -272,24 +248,17 @@ fn before_tonight(nights: Vec<Night>, tonight: &CampaignStats) -> Vec<Night> {
         .collect()
 }
 
-fn known_issues(path: Option<&Path>) -> Result<Vec<KnownIssue>, String> {
-    let default = Path::new("corpus/known-issues.toml");
-    match path {
-        Some(p) => bucket_cmd::read_known(p),
-        None if default.exists() => bucket_cmd::read_known(default),
-        None => Ok(vec![]),
-    }
-}
-
-/// Builds the report of `args.dir` (deciding only; nothing is written).
-pub fn build(args: &ReportArgs) -> Result<cr::Report, String> {
-    let known = known_issues(args.known.as_deref())?;
-    let stats = read_stats(&args.dir)?;
-    let previous = match &args.previous {
+/// Builds the report of campaign directory `dir` (deciding only; nothing is written):
+/// `previous` is the previous night (a campaign directory or a history file), `known` the
+/// known-issues file (default: the corpus's).
+pub fn build(dir: &Path, previous: Option<&Path>, known: Option<&Path>) -> Result<cr::Report> {
+    let known = known_issues(known)?;
+    let stats = read_stats(dir)?;
+    let previous = match previous {
         Some(p) => before_tonight(previous_nights(p, &known)?, &stats),
         None => vec![],
     };
-    let buckets = collect_buckets(&args.dir, &stats, &known, true)?;
+    let buckets = collect_buckets(dir, &stats, &known, true)?;
     let date = date_of(&stats);
     Ok(cr::build(stats, buckets, previous, &date))
 }
@@ -316,61 +285,19 @@ pub fn summary_line(r: &cr::Report) -> String {
 /// The history file with tonight appended (replacing tonight's line when the night is
 /// reported again), checked before anything is written: a history that does not parse is
 /// the user's record and is left alone.
-fn extended_history(path: &Path, r: &cr::Report) -> Result<String, String> {
+pub fn extended_history(path: &Path, r: &cr::Report) -> Result<String> {
     let existing = if path.exists() {
         read_text(path)?
     } else {
         String::new()
     };
-    let tonight = r.history.last().ok_or("no night to append")?;
+    let tonight = r
+        .history
+        .last()
+        .ok_or_else(|| Error::Refused("no night to append".into()))?;
     let others = without_night(&existing, tonight.started_unix)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| Error::Malformed(format!("{}: {e}", path.display())))?;
     Ok(append(&others, tonight))
-}
-
-/// Writes the outputs asked for and appends to the history.
-fn write_outputs(args: &ReportArgs, r: &cr::Report) -> Result<(), String> {
-    let history = match &args.append_history {
-        Some(p) => Some((p, extended_history(p, r)?)),
-        None => None,
-    };
-    if let Some(p) = &args.html {
-        write_atomic(p, reports::campaign_report_html::render(r, &[]).as_bytes())?;
-    }
-    let md = reports::campaign_report_md::render(r, &[]);
-    if let Some(p) = &args.md {
-        write_atomic(p, md.as_bytes())?;
-    }
-    if let Some(p) = &args.json {
-        write_atomic(p, cr::render_json(r).as_bytes())?;
-    }
-    if args.html.is_none() && args.md.is_none() && args.json.is_none() {
-        print!("{md}");
-    }
-    if let Some((p, text)) = history {
-        write_atomic(p, text.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// `eufuzz report`: exit 0, 1 when a bucket is new and not a known issue, 2 on unreadable
-/// input.
-pub fn run(args: ReportArgs) -> i32 {
-    let result = build(&args).and_then(|r| write_outputs(&args, &r).map(|()| r));
-    match result {
-        Err(e) => {
-            eprintln!("{e}");
-            crate::exit::MALFORMED
-        }
-        Ok(r) => {
-            eprintln!("{}", summary_line(&r));
-            if r.summary.new_unknown > 0 {
-                crate::exit::PROBLEMS
-            } else {
-                crate::exit::OK
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,66 +1,38 @@
-//! `eufuzz validate`: the IR validator's violations for each file, located by source line.
+//! `eufuzz validate`: print the IR validator's violations of each file.
 
-use crate::load::load_document;
-use compiler::text::print_inst;
-use compiler::validate::{Violation, validate};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use triage::validation::{FileReport, validate_files};
+use triage::{Exit, Result};
 
-/// The validator's verdict on one file.
-pub struct FileReport {
-    pub path: PathBuf,
-    pub result: Result<Vec<Located>, String>,
+#[derive(clap::Args)]
+pub struct Args {
+    /// Machine-readable output.
+    #[arg(long)]
+    json: bool,
+    /// The .eu files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
 }
 
-/// A violation with the source line and text of its instruction.
-pub struct Located {
-    pub violation: Violation,
-    pub line: Option<usize>,
-    pub inst: Option<String>,
-}
-
-/// Validates each file (no output).
-pub fn validate_files(files: &[PathBuf]) -> Vec<FileReport> {
-    files
-        .iter()
-        .map(|path| FileReport {
-            path: path.clone(),
-            result: validate_file(path),
-        })
-        .collect()
-}
-
-fn validate_file(path: &Path) -> Result<Vec<Located>, String> {
-    let doc = load_document(path)?;
-    let insts: Vec<_> = doc.program.insts().collect();
-    Ok(validate(&doc.program)
-        .into_iter()
-        .map(|v| Located {
-            line: v.ip.and_then(|ip| doc.inst_lines.get(ip).copied()),
-            inst: v.ip.and_then(|ip| insts.get(ip)).map(|i| print_inst(i)),
-            violation: v,
-        })
-        .collect())
-}
-
-/// Runs `eufuzz validate`; returns the exit code (0 valid, 1 violations, 2 unreadable input).
-pub fn run(files: &[PathBuf], as_json: bool) -> i32 {
-    let reports = validate_files(files);
-    if as_json {
+/// Exit 0 valid, 1 violations, 2 unreadable input.
+pub fn run(args: Args) -> Result<Exit> {
+    let reports = validate_files(&args.files);
+    if args.json {
         print_json(&reports);
     } else {
         print_text(&reports);
     }
-    if reports.iter().any(|r| r.result.is_err()) {
-        2
+    Ok(if reports.iter().any(|r| r.result.is_err()) {
+        Exit::Malformed
     } else if reports
         .iter()
         .any(|r| r.result.as_ref().is_ok_and(|v| !v.is_empty()))
     {
-        1
+        Exit::Problems
     } else {
-        0
-    }
+        Exit::Ok
+    })
 }
 
 fn print_text(reports: &[FileReport]) {
@@ -99,7 +71,7 @@ fn print_json(reports: &[FileReport]) {
     let files: Vec<_> = reports
         .iter()
         .map(|r| match &r.result {
-            Err(e) => json!({ "file": r.path.display().to_string(), "error": e }),
+            Err(e) => json!({ "file": r.path.display().to_string(), "error": e.to_string() }),
             Ok(vs) => json!({
                 "file": r.path.display().to_string(),
                 "violations": vs.iter().map(|l| json!({

@@ -1,5 +1,7 @@
-//! `eufuzz run`: execute a program on the emulator and show what it made observable.
+//! Running a program on the emulator with inputs from its file, another file or a seed
+//! (what `eufuzz run` does).
 
+use crate::error::{Error, Result};
 use crate::load::load_document;
 use compiler::inputs::Inputs;
 use compiler::text::parse_inputs;
@@ -18,11 +20,7 @@ pub enum InputSource<'a> {
 }
 
 /// Loads, picks inputs and runs (no output). Returns the inputs used with the result.
-pub fn execute(
-    path: &Path,
-    source: InputSource,
-    cfg: &RunConfig,
-) -> Result<(Inputs, RunResult), String> {
+pub fn execute(path: &Path, source: InputSource, cfg: &RunConfig) -> Result<(Inputs, RunResult)> {
     let doc = load_document(path)?;
     let inputs: Inputs = match source {
         InputSource::File => doc.program.inputs.clone().unwrap_or_default(),
@@ -32,7 +30,8 @@ pub fn execute(
                 Ok(i) => i,
                 Err(e) => {
                     // A whole program file works too: use its INPUTS section.
-                    let other = load_document(p).map_err(|_| format!("{}:{e}", p.display()))?;
+                    let other = load_document(p)
+                        .map_err(|_| Error::Malformed(format!("{}:{e}", p.display())))?;
                     other.program.inputs.unwrap_or_default()
                 }
             }
@@ -44,21 +43,22 @@ pub fn execute(
 }
 
 /// Rewrites `path` with `inputs` as its INPUTS section, keeping everything else (atomic).
-pub fn save_inputs(path: &Path, inputs: Inputs) -> Result<(), String> {
+pub fn save_inputs(path: &Path, inputs: Inputs) -> Result<()> {
     let mut doc = load_document(path)?;
     doc.program.inputs = Some(inputs);
     crate::files::write_atomic(path, compiler::text::print_document(&doc).as_bytes())
 }
 
-/// Exit code of a run: 0 completed cleanly, 1 fault / out of fuel / restriction broken.
-pub fn exit_code(r: &RunResult) -> i32 {
+/// Exit code of a run: Ok when it completed cleanly, Problems on a fault, running out of
+/// fuel or a broken hardware restriction.
+pub fn exit(r: &RunResult) -> crate::Exit {
     let restriction = r
         .diagnostics
         .iter()
         .any(|d| d.kind == DiagKind::HardwareRestriction);
     if r.outcome != Outcome::Completed || restriction {
-        1
+        crate::Exit::Problems
     } else {
-        0
+        crate::Exit::Ok
     }
 }

@@ -1,0 +1,86 @@
+//! `eufuzz reduce FILE`: reduce a failing reproducer to the same signature and write the
+//! result (atomically) as a canonical `.eu` file with a header saying where it came from.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+use triage::files::write_atomic;
+use triage::options::CompileArgs;
+use triage::reduce::file::{Request, reduce_file};
+use triage::reduce::{Event, Settings};
+use triage::repro::reduced_beside;
+use triage::{Exit, Result};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The failing .eu program (its INPUTS are the failing inputs).
+    file: PathBuf,
+    /// Where the reduced program goes.
+    #[arg(short, long)]
+    out: Option<PathBuf>,
+    /// The signature to keep (default: the one the file fails with now).
+    #[arg(long)]
+    signature: Option<String>,
+    /// Variants tested at once (speculatively; the result is the same as with 1).
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Seconds to spend at most; the smallest program so far is the result.
+    #[arg(long, default_value_t = 60)]
+    budget: u64,
+    /// Inputs for a file without INPUTS are generated from this seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[command(flatten)]
+    opts: CompileArgs,
+}
+
+fn show(e: Event) {
+    match e {
+        Event::Round { round } => eprint!("\rreduce: round {}            ", round + 1),
+        Event::Kept { step, insts, tests } => {
+            eprint!("\rreduce: {insts} instructions after {tests} tests ({step})            ")
+        }
+        Event::Done(r) => eprintln!(
+            "\rreduce: {} -> {} instructions in {:.1} s ({} tests)            ",
+            r.insts_before,
+            r.insts_after,
+            r.elapsed.as_secs_f64(),
+            r.tests
+        ),
+    }
+}
+
+/// Exit 0 reduced; 2 when there is nothing to reduce or the input is unreadable.
+pub fn run(args: Args) -> Result<Exit> {
+    let terminal = std::io::stderr().is_terminal();
+    let r = reduce_file(
+        Request {
+            file: &args.file,
+            signature: args.signature.as_deref(),
+            device: args.opts.device()?,
+            seed: args.seed,
+            settings: Settings {
+                opts: args.opts.flags.options(None)?,
+                jobs: args.jobs,
+                budget: Duration::from_secs(args.budget),
+                max_rounds: 8,
+            },
+        },
+        |e| {
+            if terminal {
+                show(e)
+            }
+        },
+    )?;
+    let out = args.out.unwrap_or_else(|| reduced_beside(&args.file));
+    write_atomic(&out, r.text.as_bytes())?;
+    println!(
+        "{}: {} -> {} instructions, signature {}, written to {}",
+        args.file.display(),
+        r.reduced.insts_before,
+        r.reduced.insts_after,
+        r.reduced.judgement.signature,
+        out.display()
+    );
+    Ok(Exit::Ok)
+}
