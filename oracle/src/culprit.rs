@@ -10,7 +10,8 @@ use crate::differential::{Checked, Verdict, compiled_config, reference_config};
 use crate::{Outcome, RunConfig, run};
 use compiler::Program;
 use compiler::inputs::Inputs;
-use compiler::pipeline::{CompileOptions, compile};
+use compiler::pass::CompileOptions;
+use compiler::pipeline::compile;
 use compiler::text::print_program;
 use serde::{Deserialize, Serialize};
 

@@ -33,7 +33,7 @@ pub fn compilation_problems(c: &Compilation) -> Vec<String> {
     let mut out = vec![];
     match &c.outcome {
         CompileOutcome::Compiled => {}
-        CompileOutcome::Failed { pass, message } => {
+        CompileOutcome::Failed { pass, message, .. } => {
             out.push(format!("pass {pass} failed: {message}"))
         }
         CompileOutcome::Panicked {
@@ -176,7 +176,7 @@ pub fn describe_verdict(v: &Verdict) -> String {
         Verdict::HardwareViolation { rule, ip, message } => {
             format!("hardware restriction broken at ip {ip}: [{rule}] {message}")
         }
-        Verdict::CompileError { pass, message } => format!("pass {pass} failed: {message}"),
+        Verdict::CompileError { pass, message, .. } => format!("pass {pass} failed: {message}"),
         Verdict::Panic {
             pass,
             message,

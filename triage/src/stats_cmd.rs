@@ -131,7 +131,7 @@ pub fn row_of(program: String, c: &Compilation, compile_us: u64) -> RunRow {
             .first_violation()
             .map(|(pass, vs)| format!("after {pass}: {}", vs[0]))
             .unwrap_or_default(),
-        Outcome::Failed { pass, message } => format!("pass {pass} failed: {message}"),
+        Outcome::Failed { pass, message, .. } => format!("pass {pass} failed: {message}"),
         Outcome::Panicked {
             pass,
             message,
