@@ -1,7 +1,7 @@
 //! The passes, one per file, each declaring itself as a `pub const PASS: Pass` listed in
 //! [`registry`], and the helpers they share (the scheduler, spilling, scratch messages,
 //! the final VGRF-to-GRF rewrite, operand arithmetic below). Analyses are in
-//! `crate::analysis`; the order passes run in is the pipeline's (`crate::pipeline`).
+//! `crate::analysis`; the order passes run in is the pipeline's (`pipeline::order`).
 
 pub mod allocate_registers;
 pub mod compact_virtual_grfs;

@@ -32,7 +32,7 @@
 //!   block skip it anyway). A NoMask load writes every channel wherever it stands, so it
 //!   needs no such check.
 //!
-//! Each candidate's outcome is noted (`pipeline::note`): `moved`, or why not. The pass
+//! Each candidate's outcome is noted (`pass::note`): `moved`, or why not. The pass
 //! only sinks and runs in the optimisation loop, before `opt_combine_constants` (which
 //! places loads in dominators after the loop, §7.1): the two never undo each other, and the
 //! combined loads (SIMD1, partial writes) are no candidates anyway.

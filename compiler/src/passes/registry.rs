@@ -1,4 +1,4 @@
-//! Every pass, once. The pipelines (`crate::pipeline`) say in which order passes run; this
+//! Every pass, once. The pipelines (`pipeline::order`) say in which order passes run; this
 //! list says which passes exist, so that what is known about a pass by its name (its
 //! rewrite kinds, for bucket keys; whether `--skip` names a pass) comes from the pass's own
 //! [`Pass`] value rather than from a table kept beside it.
