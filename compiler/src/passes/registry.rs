@@ -2,6 +2,13 @@
 //! list says which passes exist, so that what is known about a pass by its name (its
 //! rewrite kinds, for bucket keys; whether `--skip` names a pass) comes from the pass's own
 //! [`Pass`] value rather than from a table kept beside it.
+//!
+//! Adding a pass `opt_foo` takes: the file `passes/opt_foo.rs` with its `run` and a
+//! `pub const PASS: Pass = Pass { name: "opt_foo", rewrites: &[..], run }`; `pub mod
+//! opt_foo;` in `passes/mod.rs`; `&opt_foo::PASS,` below; and `Once(&opt_foo::PASS)` (or
+//! an entry of an optimisation loop) where it runs in `pipeline/order.rs`. The pipeline
+//! tests then check it is registered and, in debug builds, that it notes only the kinds it
+//! declares.
 
 use super::*;
 use crate::pass::Pass;
