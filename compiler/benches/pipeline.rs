@@ -5,7 +5,9 @@
 //!
 //! Run: `cargo bench -p compiler --bench pipeline`.
 
-use compiler::pipeline::{CompileOptions, Outcome, compile};
+use compiler::pass::CompileOptions;
+
+use compiler::pipeline::{Outcome, compile};
 use compiler::text::parse_program;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;

@@ -3,7 +3,13 @@
 //! This crate knows nothing about fuzzing. It holds the IR ([`program`], [`inst`], [`reg`],
 //! [`types`], [`opcode`]), its text form ([`text`]), the device table ([`device`]), the CFG
 //! ([`cfg`]), Mesa's builder assertions ([`builder`]) and the IR validator ([`validate`]).
+//!
+//! Compilation is layered so that no module circle forms: [`pass`] says what a pass is
+//! and may use (options, rewrite notes, errors) and imports no pass; the passes
+//! ([`passes`], one file each, listed in `passes::registry`) import it and the analyses
+//! ([`analysis`]); the pass manager ([`pipeline`]) orders and runs the passes.
 
+pub mod analysis;
 pub mod builder;
 pub mod cfg;
 pub mod device;
@@ -11,6 +17,7 @@ pub mod hw;
 pub mod inputs;
 pub mod inst;
 pub mod opcode;
+pub mod pass;
 pub mod passes;
 pub mod payload;
 pub mod pipeline;

@@ -299,7 +299,7 @@ pub fn select(names: &str) -> Result<Selected, String> {
 #[macro_export]
 macro_rules! zoo {
     ($opts:expr, $bug:ident) => {{
-        let opts: &$crate::pipeline::CompileOptions = $opts;
+        let opts: &$crate::pass::CompileOptions = $opts;
         opts.zoo.contains($crate::zoo::Bug::$bug)
     }};
 }
@@ -309,7 +309,7 @@ macro_rules! zoo {
 #[macro_export]
 macro_rules! zoo {
     ($opts:expr, $bug:ident) => {{
-        let _: &$crate::pipeline::CompileOptions = $opts;
+        let _: &$crate::pass::CompileOptions = $opts;
         false
     }};
 }

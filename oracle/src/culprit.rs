@@ -10,7 +10,8 @@ use crate::differential::{Checked, Verdict, compiled_config, reference_config};
 use crate::{Outcome, RunConfig, run};
 use compiler::Program;
 use compiler::inputs::Inputs;
-use compiler::pipeline::{CompileOptions, compile};
+use compiler::pass::CompileOptions;
+use compiler::pipeline::compile;
 use compiler::text::print_program;
 use serde::{Deserialize, Serialize};
 
@@ -33,7 +34,7 @@ pub struct Culprit {
     /// Which run of the pass, as an index into the compilation's pass records (a pass such
     /// as `lower_simd_width` runs more than once); `None` when the pass did not finish.
     pub run: Option<usize>,
-    /// The kinds of rewrite that run made (`compiler::pipeline::note`), sorted; empty when
+    /// The kinds of rewrite that run made (`compiler::pass::note`), sorted; empty when
     /// the pass did not finish.
     #[serde(default)]
     pub rewrites: Vec<String>,

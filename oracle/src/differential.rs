@@ -8,7 +8,8 @@ use crate::emu::result::DiagKind;
 use crate::{Outcome, Prepared, RunConfig, RunResult};
 use compiler::Program;
 use compiler::inputs::Inputs;
-use compiler::pipeline::{Compilation, CompileOptions, Outcome as CompileOutcome, compile};
+use compiler::pass::CompileOptions;
+use compiler::pipeline::{Compilation, Outcome as CompileOutcome, compile};
 use serde::{Deserialize, Serialize};
 
 /// How much more fuel the compiled program gets than the reference needed (plus
@@ -72,6 +73,11 @@ pub enum Verdict {
     /// A pass refused the program (e.g. it ran out of registers).
     CompileError {
         pass: String,
+        /// The error's stable code (`compiler::pass::PassError::code`), which keeps naming
+        /// the same kind of error when its message is reworded. Empty in verdicts recorded
+        /// before codes existed.
+        #[serde(default)]
+        code: String,
         message: String,
     },
     Panic {
@@ -173,9 +179,14 @@ fn compile_verdict(c: &Compilation) -> Option<Verdict> {
                 location: location.clone(),
             });
         }
-        CompileOutcome::Failed { pass, message } => {
+        CompileOutcome::Failed {
+            pass,
+            code,
+            message,
+        } => {
             return Some(Verdict::CompileError {
                 pass: pass.clone(),
+                code: code.to_string(),
                 message: message.clone(),
             });
         }

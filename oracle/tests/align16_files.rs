@@ -61,14 +61,20 @@ fn align16_programs_run_strict_and_write_the_expected_colours() {
 
 #[test]
 fn the_scalar_pipeline_refuses_align16_input_with_a_clear_error() {
-    use compiler::pipeline::{CompileOptions, Outcome as CompileOutcome, compile};
+    use compiler::pass::CompileOptions;
+    use compiler::pipeline::{Outcome as CompileOutcome, compile};
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/align16");
     let text = std::fs::read_to_string(dir.join("vec4-swizzle-writemask-hsw.eu")).unwrap();
     let p = parse_program(&text).unwrap();
     let c = compile(&p, &CompileOptions::default());
     match c.outcome {
-        CompileOutcome::Failed { pass, message } => {
+        CompileOutcome::Failed {
+            pass,
+            code,
+            message,
+        } => {
             assert_eq!(pass, "input");
+            assert_eq!(code, "align16-input");
             assert!(
                 message.starts_with("ip 0 is an Align16 instruction"),
                 "{message}"

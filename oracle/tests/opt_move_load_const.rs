@@ -7,8 +7,9 @@
 mod common;
 
 use common::opt_pass::*;
+use compiler::pass::CompileOptions;
 use compiler::passes::move_load_const::run;
-use compiler::pipeline::{CompileOptions, compile};
+use compiler::pipeline::compile;
 use compiler::program::Program;
 
 /// A program with one-register v0, v1, v3 (one SIMD8 F value each), the four-component

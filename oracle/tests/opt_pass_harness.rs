@@ -5,11 +5,11 @@ mod common;
 
 use common::opt_pass::*;
 use compiler::opcode::Opcode;
-use compiler::pipeline::CompileOptions;
+use compiler::pass::{CompileOptions, PassError};
 use compiler::program::Program;
 
 /// Deletes MOVs into v7 (which the test programs never read): a stand-in dead-code pass.
-fn drop_movs_to_v7(p: &mut Program, _: &CompileOptions) -> Result<bool, String> {
+fn drop_movs_to_v7(p: &mut Program, _: &CompileOptions) -> Result<bool, PassError> {
     let before = p.inst_count();
     let insts: Vec<_> = p
         .take_insts()

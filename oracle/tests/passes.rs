@@ -3,18 +3,18 @@
 //! several generated inputs to show the output refines the input (same observable writes,
 //! and, before register allocation, the same bytes in every VGRF the input declares).
 
+use compiler::pass::{CompileOptions, PassError};
 use compiler::passes::{
     allocate_registers, lower_alu_restrictions, lower_integer_multiplication, lower_load_payload,
     lower_logical_sends, lower_payload_inputs, lower_regioning, lower_simd_width,
 };
-use compiler::pipeline::CompileOptions;
 use compiler::program::Program;
 use compiler::text::{parse_program, print_inst};
 use oracle::compare::{Dword, compare, refines};
 use oracle::inputs::generate;
 use oracle::{Outcome, RunConfig, run_inspect};
 
-type PassFn = fn(&mut Program, &CompileOptions) -> Result<bool, String>;
+type PassFn = fn(&mut Program, &CompileOptions) -> Result<bool, PassError>;
 
 /// Seeds of the generated inputs each input/output pair is run on.
 const SEEDS: std::ops::Range<u64> = 0..8;

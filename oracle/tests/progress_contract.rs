@@ -3,7 +3,9 @@
 //! validated again), so every pass is held to it on generated programs, on every device
 //! the generator draws, with and without spilling.
 
-use compiler::pipeline::{CompileOptions, compile};
+use compiler::pass::CompileOptions;
+
+use compiler::pipeline::compile;
 use compiler::text::print_program;
 use oracle::generator::from_seed;
 use oracle::generator::knobs::Knobs;

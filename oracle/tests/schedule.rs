@@ -12,14 +12,14 @@
 mod common;
 
 use common::opt_pass::*;
+use compiler::analysis::schedule_deps::Rules;
+use compiler::pass::{CompileOptions, PassError};
 use compiler::passes::schedule::{Mode, schedule};
-use compiler::passes::schedule_deps::Rules;
 use compiler::passes::schedule_post_ra::run;
-use compiler::pipeline::CompileOptions;
 use compiler::program::Program;
 
 /// Bottom-up LIFO scheduling, the register-pressure mode `allocate_registers` tries second.
-fn lifo(p: &mut Program, _: &CompileOptions) -> Result<bool, String> {
+fn lifo(p: &mut Program, _: &CompileOptions) -> Result<bool, PassError> {
     Ok(schedule(p, Mode::Lifo, Rules::CORRECT))
 }
 

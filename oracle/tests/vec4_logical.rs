@@ -333,7 +333,7 @@ fn the_differential_check_compiles_vec4_programs() {
     let checked = check(
         &p,
         &[p.inputs.clone().unwrap()],
-        &compiler::pipeline::CompileOptions::default(),
+        &compiler::pass::CompileOptions::default(),
     );
     assert_eq!(checked.verdict, Verdict::Pass);
     let compiled = checked.compilation.expect("compiled");

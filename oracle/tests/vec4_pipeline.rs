@@ -5,7 +5,7 @@
 //! packDouble2x32 (SET_LOW/HIGH), loops, a uniform read at a sub-register, a conversion
 //! under a writemask inside a branch.
 
-use compiler::pipeline::CompileOptions;
+use compiler::pass::CompileOptions;
 use compiler::text::parse_program;
 use oracle::differential::{Verdict, check, input_sets};
 

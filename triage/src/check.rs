@@ -78,7 +78,7 @@ pub fn compilation_problems(c: &Compilation) -> Vec<String> {
     let mut out = vec![];
     match &c.outcome {
         CompileOutcome::Compiled => {}
-        CompileOutcome::Failed { pass, message } => {
+        CompileOutcome::Failed { pass, message, .. } => {
             out.push(format!("pass {pass} failed: {message}"))
         }
         CompileOutcome::Panicked {
@@ -221,7 +221,11 @@ pub fn describe_verdict(v: &Verdict) -> String {
         Verdict::HardwareViolation { rule, ip, message } => {
             format!("hardware restriction broken at ip {ip}: [{rule}] {message}")
         }
-        Verdict::CompileError { pass, message } => format!("pass {pass} failed: {message}"),
+        Verdict::CompileError {
+            pass,
+            code,
+            message,
+        } => format!("pass {pass} failed [{code}]: {message}"),
         Verdict::Panic {
             pass,
             message,

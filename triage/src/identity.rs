@@ -13,7 +13,7 @@
 //! | panic | `panic/PASS/normalised message/source file of the panic` |
 //! | mismatch, validator assertion, hardware restriction, hang | `rewrite/PASS/REWRITE` |
 //! | … when the culprit pass rewrote nothing | `rewrite/PASS/-/RULE` (assertion, hardware) or `rewrite/PASS/-/KIND` |
-//! | compile error | `compile-error/PASS/normalised message` |
+//! | compile error | `compile-error/PASS/CODE`: the error's stable code (`out-of-registers`), never words of its message |
 //! | emulator fault | `emulator-fault/PASS/reference\|compiled` |
 //!
 //! REWRITE is the most specific kind of rewrite the culprit pass made in its failing run
@@ -186,14 +186,7 @@ fn signature(v: &Verdict, culprit: Option<&Culprit>) -> String {
         Verdict::EmulatorFault { compiled, .. } => {
             if *compiled { "compiled" } else { "reference" }.into()
         }
-        Verdict::CompileError { message, .. } => message
-            .split([':', ','])
-            .next()
-            .unwrap_or_default()
-            .split_whitespace()
-            .take(4)
-            .collect::<Vec<_>>()
-            .join("-"),
+        Verdict::CompileError { code, .. } => code.clone(),
         Verdict::Pass | Verdict::Discard { .. } => "-".into(),
     };
     format!("{}/{pass}/{detail}", v.kind())
@@ -211,7 +204,7 @@ fn key(v: &Verdict, culprit: Option<&Culprit>) -> String {
             normalise(message),
             source_file(location)
         ),
-        Verdict::CompileError { message, .. } => format!("{kind}/{pass}/{}", normalise(message)),
+        Verdict::CompileError { code, .. } => format!("{kind}/{pass}/{code}"),
         Verdict::EmulatorFault { compiled, .. } => format!(
             "{kind}/{pass}/{}",
             if *compiled { "compiled" } else { "reference" }
@@ -259,6 +252,23 @@ pub fn details(p: &Program, v: &Verdict, culprit: Option<&Culprit>) -> Option<St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compile_errors_are_named_by_their_code_not_their_words() {
+        let error = |message: &str| Verdict::CompileError {
+            pass: "allocate_registers".into(),
+            code: "out-of-registers".into(),
+            message: message.into(),
+        };
+        let a = Identity::of(
+            &error("out of registers: v3 (2 GRFs) cannot be placed"),
+            None,
+        );
+        let b = Identity::of(&error("no register left for v12 after 9 spills"), None);
+        assert_eq!(a, b);
+        assert_eq!(a.bucket, "compile-error/-/out-of-registers");
+        assert_eq!(a.signature, "compile-error/-/out-of-registers");
+    }
 
     #[test]
     fn messages_lose_numbers_and_details() {

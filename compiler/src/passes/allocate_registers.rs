@@ -15,12 +15,13 @@
 //! (which spills from the start) go straight to the last mode.
 
 use super::schedule::{self, Mode};
-use super::schedule_deps::Rules;
-use super::{liveness, lower_vgrfs_to_fixed_grfs, scratch, spill};
+use super::{lower_vgrfs_to_fixed_grfs, scratch, spill};
+use crate::analysis::liveness;
+use crate::analysis::schedule_deps::Rules;
 use crate::inst::Inst;
 use crate::opcode::Opcode;
+use crate::pass::{CompileOptions, Pass, PassError};
 use crate::payload::PayloadLayout;
-use crate::pipeline::CompileOptions;
 use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg, RegKind};
 use crate::types::Type;
@@ -187,13 +188,13 @@ fn max_live(p: &Program, iv: &liveness::Intervals) -> u64 {
 
 /// Records the allocation's figures for shader-db statistics.
 fn tally(p: &Program, iv: &liveness::Intervals, moves: Moves) {
-    crate::pipeline::tally("spills", moves.spills);
-    crate::pipeline::tally("fills", moves.fills);
-    crate::pipeline::tally("max-live-registers", max_live(p, iv));
+    crate::pass::tally("spills", moves.spills);
+    crate::pass::tally("fills", moves.fills);
+    crate::pass::tally("max-live-registers", max_live(p, iv));
 }
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &[
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &[
     "physical-edge-liveness",
     "scratch-beyond-thread-limit",
     "scratch-size-pow2-2k",
@@ -206,16 +207,30 @@ pub const REWRITES: &[&str] = &[
     "schedule-lifo",
     "schedule-none",
     "scratch-size-pow2-1k",
+    // Noted by `lower_integer_multiplication::lower_mul` for the scratch base's FFTID
+    // multiplies (`scratch::base_setup`), the only MULs it can get there (UD by a UD
+    // immediate, no modifier, a fresh destination). Ranked last, alphabetically: as when
+    // they were undeclared, so bucket keys do not change.
+    "dword-halves",
+    "dword-immediate-above-int16",
+    "dword-word-immediate",
 ];
 
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "allocate_registers",
+    rewrites: REWRITES,
+    run,
+};
+
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let physical = !crate::zoo!(opts, RaNoPhysicalLoopEdges);
     isolate_eot_payloads(p);
     let used = liveness::intervals(p, physical);
     // Values live only through the physical edges of divergent control flow (a
     // straight-line program has none, and skips the second liveness).
     if p.blocks.len() > 1 && liveness::intervals(p, !physical) != used {
-        crate::pipeline::note("physical-edge-liveness");
+        crate::pass::note("physical-edge-liveness");
     }
     let mut spilled: Vec<u32> = if opts.spill_all {
         (0..p.vgrf_sizes.len() as u32)
@@ -257,12 +272,12 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
             tally(&work, &iv, moves);
             lower_vgrfs_to_fixed_grfs::rewrite(&mut work, &a);
             *p = work;
-            crate::pipeline::note(mode.rewrite());
+            crate::pass::note(mode.rewrite());
             return Ok(true);
         }
     }
     if !opts.o0 {
-        crate::pipeline::note(Mode::None.rewrite());
+        crate::pass::note(Mode::None.rewrite());
     }
     for _ in 0..=p.vgrf_sizes.len() {
         let (mut work, spillable, moves) = spill_set(p, &spilled, opts);
@@ -278,10 +293,10 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
                 let len = |v: usize| iv[v].map_or(0, |(s, e)| e - s) * work.vgrf_sizes[v] as usize;
                 let mut victims: Vec<usize> = live.into_iter().filter(|&v| spillable[v]).collect();
                 if victims.is_empty() {
-                    return Err(format!(
-                        "out of registers: v{failed} ({} GRFs) cannot be placed and nothing live can be spilled",
-                        work.vgrf_sizes[failed]
-                    ));
+                    return Err(PassError::OutOfRegisters {
+                        vgrf: failed,
+                        size: work.vgrf_sizes[failed],
+                    });
                 }
                 // Longest-lived (weighted by size) first; spill more per round as the spill
                 // set grows, so heavy pressure takes a logarithmic number of rounds.
@@ -291,7 +306,7 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
             }
         }
     }
-    Err("register allocation did not converge".into())
+    Err(PassError::RaDidNotConverge)
 }
 
 #[cfg(test)]
@@ -317,48 +332,5 @@ mod tests {
         // Back to back (0..=2 then 3..=4): never live together.
         let q = sized(&[4, 4, 9]);
         assert_eq!(max_live(&q, &vec![Some((0, 2)), Some((3, 4)), None]), 4);
-    }
-
-    fn compiled(text: &str, spill_all: bool) -> crate::pipeline::Compilation {
-        let p = crate::text::parse_program(text).unwrap();
-        let opts = CompileOptions {
-            spill_all,
-            ..Default::default()
-        };
-        crate::pipeline::compile(&p, &opts)
-    }
-
-    fn scratch_sends(p: &Program, write: bool) -> u64 {
-        p.insts()
-            .filter(|i| match i.desc {
-                Some(d) => {
-                    matches!(
-                        (d.kind, write),
-                        (crate::inst::MsgKind::ScratchWrite, true)
-                            | (crate::inst::MsgKind::ScratchRead, false)
-                    )
-                }
-                None => false,
-            })
-            .count() as u64
-    }
-
-    #[test]
-    fn spills_and_fills_count_only_the_scratch_messages_allocation_added() {
-        let text = "eu 1\ntarget skl\ndispatch 8\nscratch 1024\nattr attr0 1\nvgrf v0 1\n\
-                    vgrf v1 1\n\nSTART B0\n    mov(8) v0:F, attr0:F\n    \
-                    scratch_write(8) null:UD, v0:UD, 0:UD\n    \
-                    add(8) v1:F, v0:F, 1.0:F\n    \
-                    fb_write_logical(8) null:UD, v1:F, 4:UD, 0:UD { EOT }\nEND B0\n";
-        let plain = compiled(text, false);
-        let s = crate::stats::program_stats(&plain);
-        // Nothing spilled: the program's own scratch write is not a spill.
-        assert_eq!((s.spills, s.fills), (0, 0));
-        assert_eq!(scratch_sends(&plain.program, true), 1);
-        let spilled = compiled(text, true);
-        let s = crate::stats::program_stats(&spilled);
-        assert!(s.spills > 0 && s.fills > 0, "{s:?}");
-        assert_eq!(scratch_sends(&spilled.program, true), s.spills + 1);
-        assert_eq!(scratch_sends(&spilled.program, false), s.fills);
     }
 }

@@ -3,15 +3,22 @@
 //! reads or writes holds nothing any run can observe, and VGRF numbers carry no meaning
 //! beyond naming (inputs name ATTRs, uniforms and buffers, never VGRFs).
 
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::RegKind;
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["vgrf-dropped"];
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &["vgrf-dropped"];
+
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "compact_virtual_grfs",
+    rewrites: REWRITES,
+    run,
+};
 
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
     let mut used = vec![false; p.vgrf_sizes.len()];
     for inst in p.insts() {
         for r in std::iter::once(&inst.dst).chain(&inst.srcs) {

@@ -5,11 +5,11 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["empty-if-else", "empty-if"];
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &["empty-if-else", "empty-if"];
 
 /// The length of an empty IF construct starting at `at` (`if endif` or `if else endif`).
 fn empty_if_at(insts: &[Inst], at: usize) -> Option<usize> {
@@ -21,8 +21,15 @@ fn empty_if_at(insts: &[Inst], at: usize) -> Option<usize> {
     }
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "dead_control_flow_eliminate",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
     let mut insts = p.take_insts();
     let mut progress = false;
     let mut at = 0;

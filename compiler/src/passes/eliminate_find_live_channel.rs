@@ -17,15 +17,22 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::Reg;
 
-/// The rewrites this pass notes (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["find-live-channel-zero"];
+/// The rewrites this pass notes (see `Pass::rewrites`).
+const REWRITES: &[&str] = &["find-live-channel-zero"];
+
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "eliminate_find_live_channel",
+    rewrites: REWRITES,
+    run,
+};
 
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     if !p.packed_dispatch {
         return Ok(false);
     }

@@ -18,7 +18,7 @@
 use super::{byte_stride, reg_offset};
 use crate::inst::{CondMod, Inst};
 use crate::opcode::Opcode;
-use crate::pipeline::CompileOptions;
+use crate::pass::{CompileOptions, Pass, PassError};
 use crate::program::Program;
 use crate::reg::Reg;
 use crate::types::Type;
@@ -431,7 +431,7 @@ fn minmax(
     ip: usize,
     inst: &mut Inst,
     out: &mut Vec<Inst>,
-) -> Result<bool, String> {
+) -> Result<bool, PassError> {
     if inst.op != Opcode::Sel
         || inst.cmod.is_none()
         || inst.predicate.is_some()
@@ -443,9 +443,7 @@ fn minmax(
     let f = candidates
         .into_iter()
         .find(|&f| flag_dead_at(insts, ip, f))
-        .ok_or(
-            "gen4/5 min/max needs a flag subregister that holds nothing live, and there is none",
-        )?;
+        .ok_or(PassError::NoFreeFlag)?;
     // The CMPN is emitted here, after `two_source` could see it: an immediate in src0
     // (eu-hardware.md §3.3) goes into a register for both instructions, keeping the operand
     // order (swapping would change CMPN's ±0/NaN tie behaviour).
@@ -481,8 +479,8 @@ fn simd1_dst(inst: &mut Inst) -> bool {
     }
 }
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &[
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &[
     "gen4-min-max",
     "vector-immediate",
     "three-source-operands",
@@ -491,7 +489,12 @@ pub const REWRITES: &[&str] = &[
     "two-source-operands",
 ];
 
-fn lower(p: &mut Program, insts: &[Inst], ip: usize, out: &mut Vec<Inst>) -> Result<bool, String> {
+fn lower(
+    p: &mut Program,
+    insts: &[Inst],
+    ip: usize,
+    out: &mut Vec<Inst>,
+) -> Result<bool, PassError> {
     let mut inst = insts[ip].clone();
     if inst.op.is_control_flow()
         || inst.op.is_message()
@@ -501,7 +504,7 @@ fn lower(p: &mut Program, insts: &[Inst], ip: usize, out: &mut Vec<Inst>) -> Res
         out.push(inst);
         return Ok(false);
     }
-    use crate::pipeline::note;
+    use crate::pass::note;
     let mut after = vec![];
     let mut changed = false;
     if simd1_dst(&mut inst) {
@@ -533,7 +536,14 @@ fn lower(p: &mut Program, insts: &[Inst], ip: usize, out: &mut Vec<Inst>) -> Res
     Ok(changed)
 }
 
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "lower_alu_restrictions",
+    rewrites: REWRITES,
+    run,
+};
+
+pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     let mut out = vec![];
     let insts = p.take_insts();

@@ -12,12 +12,12 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Reg, RegKind};
 
-/// The rewrites this pass notes (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["broadcast-immediate-index"];
+/// The rewrites this pass notes (see `Pass::rewrites`).
+const REWRITES: &[&str] = &["broadcast-immediate-index"];
 
 /// The scalar operand for element `index` of `value`, if `value` is a virtual register, a
 /// push constant or an immediate.
@@ -40,8 +40,15 @@ fn element(value: &Reg, index: u32) -> Option<Reg> {
     Some(Reg { kind, ..*value })
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "lower_broadcast",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     for inst in p.blocks.iter_mut().flat_map(|b| b.insts.iter_mut()) {
         if inst.op != Opcode::Broadcast || inst.srcs.len() != 2 {

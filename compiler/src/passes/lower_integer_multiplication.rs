@@ -17,7 +17,7 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::CompileOptions;
+use crate::pass::{CompileOptions, Pass, PassError};
 use crate::program::Program;
 use crate::reg::{Reg, RegKind};
 use crate::types::Type;
@@ -108,7 +108,7 @@ fn materialize(p: &mut Program, inst: &Inst, src: Reg, out: &mut Vec<Inst>) -> R
 /// A 32×32 → 64-bit multiply: the low dword as a D×D MUL, the high dword as a MULH, both
 /// into temporaries, then the two halves into the destination.
 fn lower_widening(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
-    crate::pipeline::note("widening");
+    crate::pass::note("widening");
     let signed = inst.srcs.iter().any(|s| s.ty == Type::D);
     let high_ty = if signed { Type::D } else { Type::UD };
     let mut out = vec![];
@@ -187,7 +187,7 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
         };
         if word_range {
             // Where a W and a UW reading of the immediate differ, and where they agree.
-            crate::pipeline::note(if signed < 0 {
+            crate::pass::note(if signed < 0 {
                 "dword-negative-immediate"
             } else if signed > 32767 {
                 "dword-immediate-above-int16"
@@ -217,12 +217,12 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
             return out;
         }
     }
-    crate::pipeline::note("dword-halves");
+    crate::pass::note("dword-halves");
     if b.negate || b.abs {
-        crate::pipeline::note("dword-src1-modifier");
+        crate::pass::note("dword-src1-modifier");
     }
     if same_vgrf(&inst.dst, &a) || same_vgrf(&inst.dst, &b) {
-        crate::pipeline::note("dword-destination-overlap");
+        crate::pass::note("dword-destination-overlap");
     }
     let b = if (b.negate || b.abs) && !crate::zoo!(opts, ImulSrc1ModifierHalves) {
         materialize(p, &inst, b, &mut out)
@@ -288,7 +288,7 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
 }
 
 fn lower_mulh(p: &mut Program, inst: Inst) -> Vec<Inst> {
-    crate::pipeline::note("mulh");
+    crate::pass::note("mulh");
     if inst.cmod.is_some() {
         // MUL/MACH pairs carry no conditional modifier: the high half lands in the
         // destination (a temporary for null), then a MOV.cmod tests it.
@@ -383,7 +383,7 @@ fn lower_mulh(p: &mut Program, inst: Inst) -> Vec<Inst> {
 }
 
 fn lower_qword(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
-    crate::pipeline::note("qword");
+    crate::pass::note("qword");
     let mut out = vec![];
     let has_dxd = p.device.info().has_integer_dword_mul && p.device.info().verx10 < 125;
     let mut x = inst.srcs[0];
@@ -471,7 +471,7 @@ fn lower_qword(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> 
 
 /// A native D×D MUL takes no conditional modifier: multiply, then test the product.
 fn split_cmod(p: &mut Program, mut inst: Inst) -> Vec<Inst> {
-    crate::pipeline::note("cmod-after-multiply");
+    crate::pass::note("cmod-after-multiply");
     let test = if inst.dst.is_null() {
         let with_null = inst.clone();
         inst.dst = new_temp(p, &inst, inst.dst.ty);
@@ -483,8 +483,8 @@ fn split_cmod(p: &mut Program, mut inst: Inst) -> Vec<Inst> {
     std::iter::once(inst).chain(test).collect()
 }
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &[
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &[
     "dword-src1-modifier",
     "dword-destination-overlap",
     "dword-immediate-above-int16",
@@ -524,7 +524,14 @@ pub fn lower_mul(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst
     }
 }
 
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "lower_integer_multiplication",
+    rewrites: REWRITES,
+    run,
+};
+
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     let mut out = vec![];
     for inst in p.take_insts() {

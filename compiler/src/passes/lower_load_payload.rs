@@ -4,7 +4,7 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::CompileOptions;
+use crate::pass::{CompileOptions, Pass, PassError};
 use crate::program::Program;
 use crate::reg::REG_SIZE;
 use crate::types::Type;
@@ -41,7 +41,14 @@ fn lower(inst: &Inst) -> Vec<Inst> {
     out
 }
 
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "lower_load_payload",
+    rewrites: &[],
+    run,
+};
+
+pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     let mut out = vec![];
     for inst in p.take_insts() {

@@ -7,7 +7,7 @@
 use super::temp;
 use crate::inst::{Inst, MsgDesc, MsgKind};
 use crate::opcode::Opcode;
-use crate::pipeline::CompileOptions;
+use crate::pass::{CompileOptions, Pass, PassError};
 use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg, RegKind};
 use crate::types::Type;
@@ -113,7 +113,7 @@ fn with_reply(
 
 fn lower(p: &mut Program, inst: Inst, out: &mut Vec<Inst>) -> bool {
     if inst.op.is_message() {
-        crate::pipeline::note(inst.op.name());
+        crate::pass::note(inst.op.name());
     }
     let n = inst.exec_size as u32;
     let desc = |kind, mlen: u32, ex_mlen: u32| MsgDesc {
@@ -196,7 +196,25 @@ fn lower(p: &mut Program, inst: Inst, out: &mut Vec<Inst>) -> bool {
     true
 }
 
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+/// It notes the name of every message it lowers: kinds of equal standing, listed in
+/// alphabetical order (a test checks the list is every message opcode's name).
+pub const PASS: Pass = Pass {
+    name: "lower_logical_sends",
+    rewrites: &[
+        "fb_write_logical",
+        "scratch_read",
+        "scratch_write",
+        "send",
+        "tex_logical",
+        "untyped_read_logical",
+        "untyped_write_logical",
+        "urb_write_logical",
+    ],
+    run,
+};
+
+pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     let mut out = vec![];
     for inst in p.take_insts() {

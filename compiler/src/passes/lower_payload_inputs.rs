@@ -3,8 +3,8 @@
 //! `<0;1,0>`; per-channel inputs get a region that never lets a row straddle a GRF.
 
 use super::fixed_operand;
+use crate::pass::{CompileOptions, Pass, PassError};
 use crate::payload::PayloadLayout;
-use crate::pipeline::CompileOptions;
 use crate::program::Program;
 use crate::reg::{Reg, RegKind};
 
@@ -23,14 +23,22 @@ fn lower(r: &Reg, layout: &PayloadLayout, exec: u32) -> Option<Reg> {
     Some(out)
 }
 
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "lower_payload_inputs",
+    rewrites: &[],
+    run,
+};
+
+pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
     let layout = PayloadLayout::new(p);
     let grfs = p.device.info().grf_count as usize;
     if layout.regs > grfs {
-        return Err(format!(
-            "the thread payload needs {} GRFs; {} has {grfs}",
-            layout.regs, p.device
-        ));
+        return Err(PassError::PayloadTooLarge {
+            needed: layout.regs,
+            device: p.device,
+            available: grfs,
+        });
     }
     let mut progress = false;
     for block in &mut p.blocks {

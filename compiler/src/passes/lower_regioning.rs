@@ -18,7 +18,7 @@ use super::{byte_stride, elem_stride, reg_offset};
 use crate::hw::{exec_type, is_mixed_float};
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::CompileOptions;
+use crate::pass::{CompileOptions, Pass, PassError};
 use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg, RegKind, Region};
 use crate::types::Type;
@@ -117,7 +117,7 @@ fn required_dst_stride(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
             .min()
             .unwrap_or(size);
         if widest > 4 * smallest {
-            crate::pipeline::note("stride-capped");
+            crate::pass::note("stride-capped");
         }
         let cap = if crate::zoo!(opts, RegioningNoStrideCap) {
             u32::MAX
@@ -182,7 +182,7 @@ fn wide_stride_copy(p: &mut Program, like: &Inst, dst: Reg, src: Reg) -> Option<
     if stride <= 4 || !matches!(wide, 2 | 4) {
         return None;
     }
-    crate::pipeline::note("wide-stride-copy");
+    crate::pass::note("wide-stride-copy");
     let within = offset % wide;
     let mut container = dst.retype(Type::int_of_size(wide, false)).with_stride(4);
     if let RegKind::Vgrf { offset, .. } = &mut container.kind {
@@ -233,7 +233,7 @@ fn split_conversion(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
     } else {
         return None;
     };
-    crate::pipeline::note("two-step-conversion");
+    crate::pass::note("two-step-conversion");
     let n = inst.exec_size as u32;
     let t = super::temp(p, via, n * via.size());
     let mut first = Inst::new(Opcode::Mov, inst.exec_size, t, vec![inst.srcs[0]]);
@@ -260,7 +260,7 @@ fn split_hf_result_to_64bit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
     if !inst.dst.ty.is_64bit() || !hf_src || compare || inst.dst.is_accumulator() {
         return None;
     }
-    crate::pipeline::note("half-float-result-to-64bit");
+    crate::pass::note("half-float-result-to-64bit");
     let n = inst.exec_size as u32;
     let t = super::temp(p, Type::HF, n * Type::HF.size());
     let mut first = inst.clone();
@@ -323,7 +323,7 @@ fn widen_byte_sources(
         // operand (eu-hardware.md §4 table: "the DW operand must be src0").
         let bytes = if inst.op == Opcode::Mul { 2 } else { 4 };
         let wide = Type::int_of_size(bytes, s.ty.is_signed());
-        crate::pipeline::note("widen-byte-source");
+        crate::pass::note("widen-byte-source");
         let t = super::temp(p, wide, inst.exec_size as u32 * wide.size());
         let plain = Reg {
             negate: false,
@@ -344,8 +344,8 @@ fn widen_byte_sources(
     changed
 }
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &[
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &[
     "accumulator-destination",
     "stride-capped",
     "wide-stride-copy",
@@ -427,7 +427,7 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
     let illegal_dst = req != dst_stride(&inst) || misaligned || uneven;
     if inst.dst.is_accumulator() && illegal_dst {
         // Sources are fixed instead of the destination (see `required_dst_stride`).
-        crate::pipeline::note("accumulator-destination");
+        crate::pass::note("accumulator-destination");
     }
     let rewrite_dst = matches!(
         inst.dst.kind,
@@ -435,7 +435,7 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
     ) && illegal_dst
         && (!inst.dst.is_accumulator() || crate::zoo!(opts, RegioningAccDstRewrite));
     if rewrite_dst {
-        crate::pipeline::note(if inst.predicate.is_some() {
+        crate::pass::note(if inst.predicate.is_some() {
             "predicated-destination-rewrite"
         } else {
             "destination-rewrite"
@@ -459,7 +459,7 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
                 continue;
             }
             if byte_stride(&s) != need || reg_offset(&s) != dst_off || !linear(&s) {
-                crate::pipeline::note("aligned-source-copy");
+                crate::pass::note("aligned-source-copy");
                 let t = strided_temp(p, s.ty, n, need.max(s.ty.size()), dst_off);
                 before.extend(raw_copy(&inst, t, s, s.ty));
                 inst.srcs[i] = Reg {
@@ -477,7 +477,14 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
     changed
 }
 
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "lower_regioning",
+    rewrites: REWRITES,
+    run,
+};
+
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     let mut out = vec![];
     for inst in p.take_insts() {

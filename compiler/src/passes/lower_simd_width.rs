@@ -14,7 +14,7 @@
 use crate::hw::is_mixed_float;
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::CompileOptions;
+use crate::pass::{CompileOptions, Pass, PassError};
 use crate::program::Program;
 use crate::reg::{Arf, REG_SIZE, Reg, RegKind};
 use crate::types::Type;
@@ -252,7 +252,7 @@ fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst
             let uniform = s.is_uniform() || s.is_null() || s.is_imm();
             let alias = aliases_flag(&inst, s);
             if alias {
-                crate::pipeline::note("split-flag-alias");
+                crate::pass::note("split-flag-alias");
             }
             let copy_alias = alias && !crate::zoo!(opts, SimdSplitFlagAlias);
             !uniform && (c > 1 || promote || copy_alias)
@@ -330,7 +330,7 @@ fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst
             };
             let t = super::temp(p, d.ty, dst_comps * w * stride * d.ty.size())
                 .with_stride(stride as u8);
-            crate::pipeline::note(if inst.predicate.is_some() {
+            crate::pass::note(if inst.predicate.is_some() {
                 "zip-predicated-destination"
             } else {
                 "zip-destination"
@@ -380,7 +380,7 @@ fn accumulator_reader_unsplit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>>
     }
     let t = super::temp(p, d.ty, n * d.ty.size());
     whole.dst = t;
-    crate::pipeline::note("accumulator-reader-temporary");
+    crate::pass::note("accumulator-reader-temporary");
     let mut out = vec![];
     if inst.predicate.is_some() {
         out.push(mov(n, inst.group, inst.nomask, t, d));
@@ -390,8 +390,8 @@ fn accumulator_reader_unsplit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>>
     Some(out)
 }
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &[
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &[
     "split-flag-alias",
     "zip-predicated-destination",
     "split-later-group",
@@ -406,7 +406,7 @@ pub const REWRITES: &[&str] = &[
 
 /// Notes what kind of instruction is split: the situations the splitting rules differ on.
 fn note_split(inst: &Inst, promote: bool) {
-    use crate::pipeline::note;
+    use crate::pass::note;
     note(if promote { "promote" } else { "split" });
     if inst.eot {
         note("split-eot");
@@ -422,7 +422,14 @@ fn note_split(inst: &Inst, promote: bool) {
     }
 }
 
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "lower_simd_width",
+    rewrites: REWRITES,
+    run,
+};
+
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     let mut out = vec![];
     for inst in p.take_insts() {

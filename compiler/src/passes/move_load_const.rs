@@ -32,23 +32,23 @@
 //!   block skip it anyway). A NoMask load writes every channel wherever it stands, so it
 //!   needs no such check.
 //!
-//! Each candidate's outcome is noted (`pipeline::note`): `moved`, or why not. The pass
+//! Each candidate's outcome is noted (`pass::note`): `moved`, or why not. The pass
 //! only sinks and runs in the optimisation loop, before `opt_combine_constants` (which
 //! places loads in dominators after the loop, §7.1): the two never undo each other, and the
 //! combined loads (SIMD1, partial writes) are no candidates anyway.
 
-use super::dominance::{Dominators, block_succs, loop_nests};
+use crate::analysis::dominance::{Dominators, block_succs, loop_nests};
 use crate::cfg::Cfg;
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{REG_SIZE, RegKind};
 use crate::zoo;
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`): the
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`): the
 /// zoo bugs' moves, a move, then the reasons a candidate stayed.
-pub const REWRITES: &[&str] = &[
+const REWRITES: &[&str] = &[
     "moved-into-loop",
     "moved-past-other-uses",
     "moved",
@@ -147,8 +147,15 @@ struct Move {
     to: (usize, usize),
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "move_load_const",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it moved any load.
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let cfg = Cfg::build(p);
     let logical = block_succs(&cfg, false);
     let nests = loop_nests(p);

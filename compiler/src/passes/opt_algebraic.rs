@@ -31,13 +31,13 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Reg, RegKind};
 use crate::types::Type;
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &[
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &[
     "alg-sel-equal",
     "alg-constant-fold",
     "alg-int-zero",
@@ -217,8 +217,15 @@ fn simplify(inst: &Inst, ver: u32) -> Option<(Inst, &'static str)> {
         .or_else(|| saturated_immediate(inst))
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "opt_algebraic",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
     let ver = p.device.info().verx10 / 10;
     let mut replacements = vec![];
     for (ip, inst) in p.insts().enumerate() {

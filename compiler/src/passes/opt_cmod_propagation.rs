@@ -50,16 +50,16 @@
 
 use crate::inst::{CondMod, Inst, PredKind};
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Arf, Reg, RegKind};
 use crate::types::Type;
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`). The
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`). The
 /// controls a fold crossed (NoMask, another flag subregister) come before the kind of fold:
 /// they go with every kind of fold, and a reduced reproducer keeps them only where the
 /// failure needs them, so a reproducer that still has one fails by that rule.
-pub const REWRITES: &[&str] = &[
+const REWRITES: &[&str] = &[
     "cmod-nomask",
     "cmod-flag-subreg",
     "cmod-sub-merge",
@@ -535,8 +535,15 @@ fn propagate_block(insts: &mut Vec<Inst>, reads: &[u32], bugs: Bugs, gen45: bool
     progress
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "opt_cmod_propagation",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let bugs = Bugs {
         through_conversion: crate::zoo!(opts, CmodThroughConversion),
         into_cmp: crate::zoo!(opts, CmodIntoCmp),

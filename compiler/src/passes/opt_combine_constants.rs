@@ -34,19 +34,19 @@
 //! Constants are combined by bit pattern and type only (no conversions between types,
 //! cf. Mesa 21223acf7d5 D→W sign check); source modifiers stay on each use.
 
-use super::dominance::{Dominators, block_succs};
+use crate::analysis::dominance::{Dominators, block_succs};
 use crate::cfg::Cfg;
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::Reg;
 use crate::zoo;
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`):
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`):
 /// a load placed in a block other than a use's, one load shared by several instructions,
 /// and any promotion.
-pub const REWRITES: &[&str] = &[
+const REWRITES: &[&str] = &[
     "hoisted-to-dominator",
     "shared-constant",
     "promoted-constant",
@@ -116,8 +116,15 @@ struct Constant {
     uses: Vec<(usize, usize, usize)>,
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "opt_combine_constants",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it promoted any immediate.
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let cfg = Cfg::build(p);
     let dom = Dominators::new(&block_succs(&cfg, true), 0);
     let mut constants: Vec<Constant> = vec![];

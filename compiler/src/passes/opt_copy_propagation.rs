@@ -22,13 +22,13 @@
 use crate::cfg::{Cfg, EdgeKind};
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Reg, RegKind};
 use crate::types::Type;
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &[
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &[
     "constant-commuted",
     "copy-across-blocks",
     "constant",
@@ -424,8 +424,15 @@ fn available_on_entry(
     ins
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "opt_copy_propagation",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     // Every copy of the program as written (before this run rewrites any source): the
     // dataflow's kills are writes of these registers.
     let copies: Vec<(usize, usize, Copy)> = p

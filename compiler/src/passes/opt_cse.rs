@@ -12,12 +12,12 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Reg, RegKind};
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["cse-negated-mul", "cse-commuted", "cse"];
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &["cse-negated-mul", "cse-commuted", "cse"];
 
 /// How a recomputation matches an available expression.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -164,8 +164,15 @@ fn cse_block(insts: &mut [Inst], negated_mul: bool) -> bool {
     progress
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "opt_cse",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let negated_mul = crate::zoo!(opts, CseNegSatMul);
     let mut progress = false;
     for block in &mut p.blocks {

@@ -11,13 +11,13 @@
 
 use crate::inst::{Inst, PredKind};
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Arf, Reg, RegKind};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["dead-dst-nulled", "dead-flag-write", "dead-value"];
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &["dead-dst-nulled", "dead-flag-write", "dead-value"];
 
 /// Every flag subregister (16 bits each) could be read: no per-subregister answer.
 const ALL_FLAGS: u8 = u8::MAX;
@@ -169,8 +169,15 @@ fn sweep(p: &mut Program) -> bool {
     changed
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "opt_dead_code_eliminate",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     while sweep(p) {
         progress = true;

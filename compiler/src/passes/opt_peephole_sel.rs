@@ -26,13 +26,13 @@
 
 use crate::inst::{Inst, PredKind};
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Reg, RegKind};
 use crate::types::Type;
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["if-else-to-sel"];
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &["if-else-to-sel"];
 
 /// The VGRF number of an operand, if it is one.
 fn vgrf(r: &Reg) -> Option<u32> {
@@ -144,8 +144,15 @@ fn select(p: &mut Program, iff: &Inst, then_mov: &Inst, else_mov: &Inst) -> Vec<
     out
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "opt_peephole_sel",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
     let mut insts = p.take_insts();
     let mut progress = false;
     let mut at = 0;

@@ -6,11 +6,11 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["predicated-continue", "predicated-break"];
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &["predicated-continue", "predicated-break"];
 
 /// Whether `insts[at..]` is `(pred) if; break|continue; endif` with an unpredicated jump of
 /// the IF's own exec controls.
@@ -27,8 +27,15 @@ fn foldable_at(insts: &[Inst], at: usize) -> bool {
         && (jump.exec_size, jump.group, jump.nomask) == (iff.exec_size, iff.group, iff.nomask)
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "opt_predicated_break",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
     let mut insts = p.take_insts();
     let mut progress = false;
     let mut at = 0;

@@ -18,11 +18,11 @@
 //!    HALT_TARGET while any HALT remains (it is every HALT's jump target).
 
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["redundant-halt", "unreachable-halt-target"];
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &["redundant-halt", "unreachable-halt-target"];
 
 /// Whether a halted channel may skip `op` without changing anything: a NOP (or a HALT,
 /// which rewrite 1 removes too when it is just as redundant).
@@ -31,8 +31,15 @@ fn does_not_care(op: Opcode, opts: &CompileOptions) -> bool {
         || (crate::zoo!(opts, RedundantHaltOverWork) && !op.is_control_flow())
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "opt_redundant_halt",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let mut insts = p.take_insts();
     let mut progress = false;
     if let Some(target) = insts.iter().position(|i| i.op == Opcode::HaltTarget) {

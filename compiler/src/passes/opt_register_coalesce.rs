@@ -3,7 +3,7 @@
 //! `x` is not touched after the MOV and `y` not before it — so one register can hold both.
 //!
 //! Live ranges come from liveness over the physical CFG edges as well as the logical ones
-//! (§9.1, `passes::liveness`): in `loop { x = f(); if (c) { y = x; break; } } use(y)` the
+//! (§9.1, `analysis::liveness`): in `loop { x = f(); if (c) { y = x; break; } } use(y)` the
 //! channels that broke out still need `y` while the others run the body again, so `y` is
 //! live through the whole loop and interferes with `x` (Mesa 4d1959e6932, 76b4255cd80).
 //!
@@ -18,15 +18,15 @@
 //! per-register liveness does not model: a pair either of whose registers such an
 //! instruction reads or writes is left alone (§11.12).
 
-use super::liveness;
+use crate::analysis::liveness;
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg, RegKind};
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["coalesce-cmod-mov", "coalesce"];
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &["coalesce-cmod-mov", "coalesce"];
 
 /// The VGRF a packed, register-aligned operand names.
 fn whole_vgrf(r: &Reg) -> Option<u32> {
@@ -99,8 +99,15 @@ fn find(renamed: &[u32], mut v: u32) -> u32 {
     v
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "opt_register_coalesce",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let drop_cmod = crate::zoo!(opts, CoalesceDropsCmodMov);
     let mut live = liveness::intervals(p, true);
     let mut nomask = nomask_in_divergence(p);

@@ -26,13 +26,13 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::RegKind;
 use std::collections::BTreeMap;
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &[
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &[
     "sat-into-mismatched-type",
     "sat-into-producer",
     "sat-redundant",
@@ -135,8 +135,15 @@ fn rewrite_for(
     (only_reader && whole_write && can_take_saturate(producer)).then_some(Rewrite::IntoProducer(j))
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "opt_saturate_propagation",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let ignore_types = crate::zoo!(opts, SatpropTypeMismatch);
     let reads = vgrf_reads(p);
     let mut progress = false;

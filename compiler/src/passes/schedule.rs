@@ -3,7 +3,7 @@
 //! the last mode; … post-RA scheduling").
 //!
 //! A list scheduler reorders the instructions of each basic block within the limits of the
-//! dependency graph (`super::schedule_deps`); blocks never merge, so nothing crosses
+//! dependency graph (`crate::analysis::schedule_deps`); blocks never merge, so nothing crosses
 //! control flow (§9.1: blocks end at IF/ELSE/WHILE/BREAK/CONTINUE/HALT/DO and start at
 //! DO/ENDIF/HALT_TARGET). Long blocks are scheduled in windows of [`WINDOW`] instructions
 //! (a window boundary is a barrier), which keeps the graph O(n·WINDOW).
@@ -50,7 +50,7 @@
 //! by an assumed trip count of [`LOOP_TRIPS`] per nesting level (a static estimate cannot
 //! know the real one); blocks inside IF/ELSE count once (both sides may run).
 
-use super::schedule_deps::{self, Graph, Rules};
+use crate::analysis::schedule_deps::{self, Graph, Rules};
 use crate::inst::Inst;
 use crate::opcode::Opcode;
 use crate::payload::PayloadLayout;
@@ -64,43 +64,9 @@ pub const WINDOW: usize = 64;
 /// Iterations a loop is assumed to run for the static estimate.
 pub const LOOP_TRIPS: u64 = 10;
 
-/// A scheduling mode (brw-backend.md §7.1).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Mode {
-    /// Top-down along the latency critical path.
-    TopDown,
-    /// Bottom-up, last ready first: register-pressure oriented.
-    Lifo,
-    /// Program order.
-    None,
-}
-
-impl Mode {
-    /// The rewrite kind `allocate_registers` notes for the mode it allocated with.
-    pub fn rewrite(self) -> &'static str {
-        match self {
-            Mode::TopDown => "schedule-top-down",
-            Mode::Lifo => "schedule-lifo",
-            Mode::None => "schedule-none",
-        }
-    }
-
-    /// The mode's name on the command line (`--pre-ra-schedule lifo`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::TopDown => "top-down",
-            Mode::Lifo => "lifo",
-            Mode::None => "none",
-        }
-    }
-
-    /// The mode called `name`, as [`Mode::name`] spells it.
-    pub fn from_name(name: &str) -> Option<Mode> {
-        [Mode::TopDown, Mode::Lifo, Mode::None]
-            .into_iter()
-            .find(|m| m.name() == name)
-    }
-}
+/// The scheduling modes are a compile option (`--pre-ra-schedule`), so they live with the
+/// options.
+pub use crate::pass::ScheduleMode as Mode;
 
 /// Whether any operand of `inst` is a 64-bit type.
 fn is_64bit(inst: &Inst) -> bool {
@@ -304,7 +270,7 @@ fn note_broken_dependency(window: &[Inst], order: &[usize], vgrf_floor: u64) {
     for a in 0..order.len() {
         for (b, _) in correct.graph.succs(a) {
             if position[b] < position[a] {
-                crate::pipeline::note(
+                crate::pass::note(
                     if window[a].op == Opcode::Halt || window[b].op == Opcode::Halt {
                         "reorder-across-halt"
                     } else {

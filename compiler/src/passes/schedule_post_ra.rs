@@ -2,21 +2,28 @@
 //! register allocation). Top-down list scheduling of each block over the fixed GRFs the
 //! allocator chose (`super::schedule`): register reuse now adds WAR/WAW dependencies on
 //! physical registers (Mesa 8b6d22109f4 was a missed write-after-write on fixed GRFs),
-//! which the byte-range dependencies of `super::schedule_deps` include.
+//! which the byte-range dependencies of `crate::analysis::schedule_deps` include.
 
 use super::schedule::{Mode, schedule};
-use super::schedule_deps::Rules;
-use crate::pipeline::{CompileOptions, note};
+use crate::analysis::schedule_deps::Rules;
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &[
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &[
     "reorder-across-halt",
     "reorder-ignoring-flag-war",
     "reorder",
 ];
 
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "schedule_post_ra",
+    rewrites: REWRITES,
+    run,
+};
+
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let rules = Rules {
         halt_is_barrier: !crate::zoo!(opts, SchedAcrossHalt),
         flag_war: !crate::zoo!(opts, SchedIgnoresFlagWar),

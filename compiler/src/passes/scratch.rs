@@ -11,7 +11,7 @@
 use super::lower_integer_multiplication::lower_mul;
 use crate::inst::{Inst, MsgDesc, MsgKind};
 use crate::opcode::Opcode;
-use crate::pipeline::CompileOptions;
+use crate::pass::CompileOptions;
 use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg, RegKind, Region};
 use crate::types::Type;
@@ -62,7 +62,7 @@ pub fn base_setup(p: &mut Program, opts: &CompileOptions) -> (Reg, Vec<Inst>) {
     let info = p.device.info();
     let (programmed, real) = sizes(p);
     if p.scratch_size > info.max_scratch_per_thread {
-        crate::pipeline::note("scratch-beyond-thread-limit");
+        crate::pass::note("scratch-beyond-thread-limit");
         let fftid = Reg::vgrf(p.alloc_vgrf(1), Type::UD);
         out.push(nomask(Inst::new(
             Opcode::And,
@@ -245,8 +245,8 @@ pub fn lower_scratch_ops(p: &mut Program, opts: &CompileOptions) -> bool {
     {
         return false;
     }
-    crate::pipeline::note("scratch-messages");
-    crate::pipeline::note(match p.device.info().scratch_encoding {
+    crate::pass::note("scratch-messages");
+    crate::pass::note(match p.device.info().scratch_encoding {
         crate::device::ScratchEncoding::Pow2From1K => "scratch-size-pow2-1k",
         crate::device::ScratchEncoding::Pow2From2K => "scratch-size-pow2-2k",
         crate::device::ScratchEncoding::LinearKb => "scratch-size-linear-kb",

@@ -9,7 +9,7 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::CompileOptions;
+use crate::pass::CompileOptions;
 use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg, RegKind};
 use crate::types::Type;
@@ -112,7 +112,7 @@ fn transfer(
 /// instruction. Fills and spills never mention a spilled VGRF, so later VGRFs leave them
 /// alone.
 pub fn spill(p: &mut Program, vs: &[u32], opts: &CompileOptions) {
-    crate::pipeline::note("spill");
+    crate::pass::note("spill");
     let mut order: Vec<Option<usize>> = vec![None; p.vgrf_sizes.len()];
     for (j, &v) in vs.iter().enumerate() {
         // A repeated VGRF has nothing left to spill the second time (but takes a slot).
@@ -158,7 +158,7 @@ pub fn spill(p: &mut Program, vs: &[u32], opts: &CompileOptions) {
             let (v, slot) = (vs[j], slots[j]);
             let regs = p.vgrf_sizes[v as usize];
             if read.contains(&j) {
-                crate::pipeline::note("fill");
+                crate::pass::note("fill");
                 let t = next_temp[j];
                 next_temp[j] += 1;
                 let (first, end) = read_range(&inst, v, regs);
@@ -179,7 +179,7 @@ pub fn spill(p: &mut Program, vs: &[u32], opts: &CompileOptions) {
                 let whole = matches!(inst.dst.kind, RegKind::Vgrf { offset, stride: 1, .. } if offset % REG_SIZE == 0)
                     && inst.size_written() >= (end - first) * REG_SIZE;
                 if inst.is_partial_write() || !inst.nomask || !whole {
-                    crate::pipeline::note("spill-keeps-untouched-channels");
+                    crate::pass::note("spill-keeps-untouched-channels");
                     out.extend(transfer(t, end - first, at, false, &inst, opts));
                 }
                 rebase(&mut inst.dst, t, first);

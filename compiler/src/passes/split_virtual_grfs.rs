@@ -11,12 +11,12 @@
 //! number, the others are appended.
 
 use crate::inst::Inst;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg, RegKind};
 
-/// The rewrites this pass notes, most specific first (see `passes::rewrite_kinds`).
-pub const REWRITES: &[&str] = &["vgrf-split"];
+/// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
+const REWRITES: &[&str] = &["vgrf-split"];
 
 /// The VGRF operand `r` names and the registers `[first, last]` of it that accessing
 /// `bytes` (at least one element) from its offset touches.
@@ -62,8 +62,15 @@ fn piece_starts(p: &Program) -> Vec<Vec<bool>> {
     starts
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "split_virtual_grfs",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
     let starts = piece_starts(p);
     // For each VGRF and register: the new VGRF and the register it becomes there.
     let mut place: Vec<Vec<(u32, u32)>> = vec![];

@@ -3,7 +3,7 @@
 //! run input and output on the emulator to show they agree on every observable write. A
 //! negative case also shows that the rewrite the pass must not make would change an output.
 
-use compiler::pipeline::CompileOptions;
+use compiler::pass::{CompileOptions, PassError};
 use compiler::program::Program;
 use compiler::text::{parse_program, print_inst};
 use oracle::compare::compare;
@@ -11,7 +11,7 @@ use oracle::differential::input_sets;
 use oracle::{Outcome, RunConfig, RunResult, run};
 
 /// A pass's entry point.
-pub type PassFn = fn(&mut Program, &CompileOptions) -> Result<bool, String>;
+pub type PassFn = fn(&mut Program, &CompileOptions) -> Result<bool, PassError>;
 
 /// Generated input sets each program pair runs on, after the program's own inputs.
 pub const GENERATED_INPUT_SETS: usize = 8;

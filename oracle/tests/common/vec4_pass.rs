@@ -4,7 +4,7 @@
 //! agree on every URB output.
 
 use super::opt_pass::{PassFn, lines, parse, printed};
-use compiler::pipeline::CompileOptions;
+use compiler::pass::CompileOptions;
 use compiler::program::Program;
 use oracle::compare::compare;
 use oracle::differential::input_sets;

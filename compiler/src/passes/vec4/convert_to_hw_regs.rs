@@ -18,9 +18,9 @@ use super::df_region::{HwSwizzle, apply_logical_swizzle, is_supported_64bit_regi
 use super::register_allocation::assign;
 use crate::inst::Inst;
 use crate::opcode::Opcode;
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::passes::fixed_operand;
 use crate::payload::PayloadLayout;
-use crate::pipeline::{CompileOptions, note};
 use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg, RegKind, Region, Swizzle};
 use crate::types::Type;
@@ -29,7 +29,7 @@ use crate::types::Type;
 /// operand, a source dying under a compressed instruction (where the allocator's hazard
 /// rule matters), NibCtrl pieces (every two-vertex DF instruction split per vertex has
 /// one), then the plain encodings.
-pub const REWRITES: &[&str] = &[
+const REWRITES: &[&str] = &[
     "df-writemask-xy-zw",
     "df-uniform-whole",
     "df-uniform-zw",
@@ -215,8 +215,15 @@ fn convert(
     }
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "convert_to_hw_regs",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; progress when any operand was converted.
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let layout = PayloadLayout::new(p);
     let starts = assign(p, layout.regs as u32, opts)?;
     if starts.iter().any(Option::is_some) {

@@ -6,7 +6,7 @@
 
 use crate::device::DeviceInfo;
 use crate::inst::Inst;
-use crate::pipeline::CompileOptions;
+use crate::pass::CompileOptions;
 use crate::reg::Swizzle;
 
 /// The four logical swizzles every generation reads natively from a 2-wide DF row with a

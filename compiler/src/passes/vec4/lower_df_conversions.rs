@@ -18,13 +18,13 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg, Swizzle};
 use crate::types::Type;
 
 /// Rewrite kinds this pass notes.
-pub const REWRITES: &[&str] = &["from-double", "to-double"];
+const REWRITES: &[&str] = &["from-double", "to-double"];
 
 /// Whether `inst` is an Align16 conversion between DF and a 32-bit type.
 fn is_df_conversion(inst: &Inst) -> bool {
@@ -98,8 +98,15 @@ fn to_double(p: &mut Program, inst: &Inst) -> Vec<Inst> {
     ]
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "lower_df_conversions",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; progress when a conversion was expanded.
-pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     let mut out = vec![];
     for inst in p.take_insts() {

@@ -17,12 +17,12 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Reg, RegKind};
 
 /// Rewrite kinds this pass notes, most specific first.
-pub const REWRITES: &[&str] = &[
+const REWRITES: &[&str] = &[
     "split-uniform-source",
     "split-overlap-temp",
     "split-df-sel",
@@ -145,8 +145,15 @@ fn split(p: &mut Program, inst: &Inst, w: u32, opts: &CompileOptions) -> Vec<Ins
     out
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "vec4_lower_simd_width",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; progress when an instruction was split.
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     let mut out = vec![];
     for inst in p.take_insts() {

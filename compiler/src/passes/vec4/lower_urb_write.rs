@@ -8,13 +8,13 @@
 
 use crate::inst::{Inst, MsgDesc, MsgKind};
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg};
 use crate::types::Type;
 
 /// Rewrite kinds this pass notes.
-pub const REWRITES: &[&str] = &["urb-write-df", "urb-write"];
+const REWRITES: &[&str] = &["urb-write-df", "urb-write"];
 
 /// A NoMask Align1 move of `exec` dwords.
 fn dwords(exec: u8, dst: Reg, src: Reg) -> Inst {
@@ -77,8 +77,15 @@ fn lower(p: &mut Program, inst: &Inst) -> Vec<Inst> {
     out
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "lower_urb_write",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; progress when a URB write was lowered.
-pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     let mut out = vec![];
     for inst in p.take_insts() {

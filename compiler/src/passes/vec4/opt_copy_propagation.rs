@@ -13,12 +13,12 @@ use super::bytes::{overlap, read, written};
 use super::restrictions as r;
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Reg, RegKind, Swizzle};
 
 /// Rewrite kinds this pass notes, most specific first.
-pub const REWRITES: &[&str] = &["propagate-uniform", "propagate-constant", "propagate-copy"];
+const REWRITES: &[&str] = &["propagate-uniform", "propagate-constant", "propagate-copy"];
 
 /// Whether `inst` is a copy whose destination may stand for its source.
 fn is_copy(inst: &Inst) -> bool {
@@ -74,8 +74,15 @@ fn propagated(inst: &Inst, arg: usize, copy: &Inst, generation: u32) -> Option<R
     })
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "vec4_opt_copy_propagation",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; progress when a source was replaced.
-pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, PassError> {
     let generation = p.device.info().verx10 / 10;
     let mut progress = false;
     for block in &mut p.blocks {

@@ -13,12 +13,12 @@ use super::bytes::{overlap, read, written};
 use super::restrictions::cse_same_channels;
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::Swizzle;
 
 /// Rewrite kinds this pass notes.
-pub const REWRITES: &[&str] = &["cse-copy"];
+const REWRITES: &[&str] = &["cse-copy"];
 
 /// Whether `inst` computes a value CSE may reuse: a pure ALU operation (a MOV only of a
 /// uniform or immediate, else it is a copy already).
@@ -66,8 +66,15 @@ fn copy_of(inst: &Inst, earlier: &Inst) -> Inst {
     m
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "vec4_opt_cse",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; progress when an instruction became a copy.
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     for block in &mut p.blocks {
         let mut available: Vec<Inst> = vec![];

@@ -12,11 +12,11 @@
 use super::bytes::{Span, overlap, read, written};
 use super::restrictions::write_kills_liveness;
 use crate::inst::Inst;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 
 /// Rewrite kinds this pass notes.
-pub const REWRITES: &[&str] = &["dead-value"];
+const REWRITES: &[&str] = &["dead-value"];
 
 /// Whether nothing but its destination makes `inst` worth keeping.
 fn removable(inst: &Inst) -> bool {
@@ -60,8 +60,15 @@ impl Live {
     }
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "vec4_opt_dead_code_eliminate",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; progress when an instruction was removed.
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let mut read_anywhere = Live::default();
     for inst in p.insts() {
         for s in &inst.srcs {

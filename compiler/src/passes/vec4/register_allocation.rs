@@ -14,7 +14,7 @@
 
 use super::restrictions::has_source_and_destination_hazard;
 use crate::opcode::Opcode;
-use crate::pipeline::CompileOptions;
+use crate::pass::{CompileOptions, PassError};
 use crate::program::Program;
 use crate::reg::{Reg, RegKind};
 
@@ -85,14 +85,18 @@ fn note_dying_sources(p: &Program, ranges: &[Option<(usize, usize)>]) {
             _ => false,
         });
         if dies && inst.size_written() > crate::reg::REG_SIZE {
-            crate::pipeline::note("compressed-src-dies");
+            crate::pass::note("compressed-src-dies");
         }
     }
 }
 
 /// The first GRF of each VGRF (`None` for VGRFs no instruction touches), placed from GRF
 /// `first` on.
-pub fn assign(p: &Program, first: u32, opts: &CompileOptions) -> Result<Vec<Option<u32>>, String> {
+pub fn assign(
+    p: &Program,
+    first: u32,
+    opts: &CompileOptions,
+) -> Result<Vec<Option<u32>>, PassError> {
     let ranges = ranges(p);
     note_dying_sources(p, &ranges);
     let hazards = hazards(p, opts);
@@ -136,9 +140,7 @@ pub fn assign(p: &Program, first: u32, opts: &CompileOptions) -> Result<Vec<Opti
             r = end;
         }
         if r + size > grfs {
-            return Err(format!(
-                "v{v} does not fit: {grfs} GRFs, and the vec4 pipeline does not spill"
-            ));
+            return Err(PassError::Vec4RegisterFileFull { vgrf: v, grfs });
         }
         start[v] = Some(r);
     }

@@ -3,7 +3,7 @@
 //! on its own by a zoo bug and each pass states exactly which it applies.
 
 use crate::inst::Inst;
-use crate::pipeline::CompileOptions;
+use crate::pass::CompileOptions;
 use crate::reg::REG_SIZE;
 
 /// DCE (§6, 553700cf55): whether writing `inst`'s destination ends the liveness of the

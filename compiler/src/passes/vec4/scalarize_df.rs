@@ -20,12 +20,12 @@ use super::bytes::{overlap, read, written};
 use super::df_region::is_supported_64bit_region;
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Reg, Swizzle, WriteMask};
 
 /// Rewrite kinds this pass notes, most specific first.
-pub const REWRITES: &[&str] = &[
+const REWRITES: &[&str] = &[
     "scalarize-around-flag-write",
     "scalarize-through-temporary",
     "scalarize-writemask-xy-zw",
@@ -159,8 +159,15 @@ fn split_around_flag_write(p: &mut Program, inst: &Inst, opts: &CompileOptions) 
     out
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "scalarize_df",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; progress when an instruction was split.
-pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     let mut out = vec![];
     for inst in p.take_insts() {

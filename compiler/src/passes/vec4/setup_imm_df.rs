@@ -9,13 +9,13 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pipeline::{CompileOptions, note};
+use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg, Swizzle};
 use crate::types::Type;
 
 /// Rewrite kinds this pass notes.
-pub const REWRITES: &[&str] = &["imm-df-dim", "imm-df-two-movs"];
+const REWRITES: &[&str] = &["imm-df-dim", "imm-df-two-movs"];
 
 /// The instructions that load `bits` into the dvec4 `tmp`.
 fn load(p: &Program, tmp: Reg, bits: u64) -> Vec<Inst> {
@@ -42,8 +42,15 @@ fn load(p: &Program, tmp: Reg, bits: u64) -> Vec<Inst> {
         .collect()
 }
 
+/// This pass, as the registry (`passes::registry`) and the pipelines know it.
+pub const PASS: Pass = Pass {
+    name: "setup_imm_df",
+    rewrites: REWRITES,
+    run,
+};
+
 /// Runs the pass; progress when a DF immediate was moved into a register.
-pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, String> {
+pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, PassError> {
     if p.device.info().verx10 / 10 != 7 {
         return Ok(false);
     }

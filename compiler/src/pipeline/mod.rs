@@ -3,53 +3,24 @@
 //! is counted; panics are caught and reported with the pass name. The oracle localises a
 //! failing case by stopping after pass k or skipping a named pass.
 
-use crate::passes;
+mod order;
+
+/// Re-exported for triage, whose paths stay put while it is rewritten in parallel; the
+/// options and rewrite kinds belong to `crate::pass`, where new code should name them.
+pub use crate::pass::{CompileOptions, is_device_parameter};
+pub use order::{mandatory, optimising, vec4_mandatory, vec4_optimising};
+
+use crate::pass::{Pass, PassError};
 use crate::program::Program;
 use crate::validate::{Violation, validate};
 use serde::Serialize;
-
-/// How to compile.
-#[derive(Clone, Debug, Default)]
-pub struct CompileOptions {
-    /// `-O0`: mandatory lowering only.
-    pub o0: bool,
-    /// Spill every spillable VGRF to scratch (like INTEL_DEBUG=spill_fs).
-    pub spill_all: bool,
-    /// Stop after the first pass run with this label (`opt_cse#2`) or name.
-    pub stop_after: Option<String>,
-    /// Passes not to run, by name.
-    pub skip: Vec<String>,
-    /// Keep the IR after every pass (for dumps and localisation).
-    pub keep_ir: bool,
-    /// The historical bug to inject (only in `zoo` builds).
-    pub zoo: crate::zoo::Selected,
-    /// Differential checks compare this pipeline against the `-O0` compilation of the same
-    /// program (`--baseline o0`) instead of against the input run directly: both sides then
-    /// share the mandatory lowering, so a failure is an optimisation bug, not a lowering
-    /// bug. The compiler itself ignores it.
-    pub baseline_o0: bool,
-    /// Allocate after this pre-RA scheduling mode only (spilling, if it needs any, still in
-    /// program order). Mesa picks the first mode in turn that allocates without spilling
-    /// (brw-backend.md §7.1), so which one a program gets depends on its register
-    /// pressure; naming it lets a reduced reproducer of an allocation failure keep the
-    /// schedule its original had without keeping the pressure that chose it.
-    pub pre_ra_schedule: Option<crate::passes::schedule::Mode>,
-}
-
-/// A pass: a name and a function that rewrites the program, returning whether it changed
-/// anything, or why it could not compile it.
-#[derive(Clone, Copy)]
-pub struct Pass {
-    pub name: &'static str,
-    pub run: fn(&mut Program, &CompileOptions) -> Result<bool, String>,
-}
 
 /// A step of the pipeline: one pass, or a list of passes run in turn until none of them
 /// makes progress (Mesa's optimisation loop).
 #[derive(Clone, Copy)]
 pub enum Stage {
-    Once(Pass),
-    Fixpoint(&'static [Pass]),
+    Once(&'static Pass),
+    Fixpoint(&'static [&'static Pass]),
 }
 
 /// Iterations after which an optimisation loop stops even if a pass still reports
@@ -66,10 +37,10 @@ pub struct PassRecord {
     pub progress: bool,
     /// Validator violations in the pass's output.
     pub violations: Vec<Violation>,
-    /// The kinds of rewrite the pass made (see [`note`]), sorted: what a failure's bucket
+    /// The kinds of rewrite the pass made (see [`crate::pass::note`]), sorted: what a failure's bucket
     /// is keyed on, since a reduced reproducer exercises little more than the faulty one.
     pub rewrites: Vec<&'static str>,
-    /// Figures the pass measured (see [`tally`]), e.g. the register allocator's spills.
+    /// Figures the pass measured (see [`crate::pass::tally`]), e.g. the register allocator's spills.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub tallies: std::collections::BTreeMap<&'static str, u64>,
     /// The IR after the pass, when asked for.
@@ -85,6 +56,9 @@ pub enum Outcome {
     /// A pass refused the program (e.g. more registers than the device has).
     Failed {
         pass: String,
+        /// The error's stable code ([`PassError::code`]): what tells compile errors apart
+        /// when their messages differ only in numbers or wording.
+        code: &'static str,
         message: String,
     },
     /// A pass panicked.
@@ -117,19 +91,15 @@ impl Compilation {
 
 /// The ordered stages for these options: `-O0` is the mandatory lowering and RA only.
 pub fn pipeline(opts: &CompileOptions) -> Vec<Stage> {
-    if opts.o0 {
-        passes::mandatory()
-    } else {
-        passes::optimising()
-    }
+    if opts.o0 { mandatory() } else { optimising() }
 }
 
-/// The vec4 stage's pipeline for these options (fp64-align16.md §9, `passes::vec4`).
+/// The vec4 stage's pipeline for these options (fp64-align16.md §9).
 pub fn vec4_pipeline(opts: &CompileOptions) -> Vec<Stage> {
     if opts.o0 {
-        passes::vec4::mandatory()
+        vec4_mandatory()
     } else {
-        passes::vec4::optimising()
+        vec4_optimising()
     }
 }
 
@@ -161,34 +131,7 @@ pub fn pass_names(opts: &CompileOptions) -> Vec<&'static str> {
 }
 
 thread_local! {
-    /// The rewrites the running pass noted.
-    static REWRITES: std::cell::RefCell<std::collections::BTreeSet<&'static str>> =
-        const { std::cell::RefCell::new(std::collections::BTreeSet::new()) };
-    /// The figures the running pass tallied.
-    static TALLIES: std::cell::RefCell<std::collections::BTreeMap<&'static str, u64>> =
-        const { std::cell::RefCell::new(std::collections::BTreeMap::new()) };
-    /// Set while a pass runs: its panics are reported in the outcome, not printed.
-    static IN_PASS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     static PANIC_LOCATION: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-}
-
-/// Whether a rewrite kind is a device parameter (the scratch size encoding) rather than a
-/// rule the pass chose: moving a program to another device changes it and nothing else.
-pub fn is_device_parameter(rewrite: &str) -> bool {
-    rewrite.starts_with("scratch-size-")
-}
-
-/// Records that the running pass made a rewrite of this kind (a short kebab-case name,
-/// e.g. `split-eot`): the pass record lists them, and bucket keys of failures use them.
-pub fn note(rewrite: &'static str) {
-    REWRITES.with(|r| r.borrow_mut().insert(rewrite));
-}
-
-/// Records a figure the running pass measured (the register allocator's `spills`, `fills`
-/// and `max-live-registers`): only the pass knows which of the scratch messages it wrote
-/// are its own, so shader-db statistics read them from the pass record.
-pub fn tally(name: &'static str, value: u64) {
-    TALLIES.with(|t| t.borrow_mut().insert(name, value));
 }
 
 /// Installs (once) a panic hook that records where a pass panicked and keeps it quiet;
@@ -198,7 +141,7 @@ fn install_panic_hook() {
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            if IN_PASS.with(|f| f.get()) {
+            if crate::pass::in_pass() {
                 let at = info
                     .location()
                     .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()))
@@ -216,13 +159,11 @@ fn run_pass(
     pass: &Pass,
     work: &mut Program,
     opts: &CompileOptions,
-) -> Result<Result<bool, String>, (String, String)> {
+) -> Result<Result<bool, PassError>, (String, String)> {
     install_panic_hook();
-    REWRITES.with(|r| r.borrow_mut().clear());
-    TALLIES.with(|t| t.borrow_mut().clear());
-    IN_PASS.with(|f| f.set(true));
+    crate::pass::begin_run();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (pass.run)(work, opts)));
-    IN_PASS.with(|f| f.set(false));
+    crate::pass::end_run();
     result.map_err(|e| {
         (
             panic_message(e),
@@ -249,6 +190,22 @@ enum Stop {
     Ended(Outcome),
 }
 
+/// In debug builds, panics when `pass` noted a rewrite kind it does not declare: bucket
+/// keys rank a culprit's kinds by the declared list, so an undeclared kind would silently
+/// rank last. Checked after the run, outside the pass's panic catching, so the panic is
+/// the caller's (a test's), not a compile outcome.
+fn check_declared(pass: &Pass, noted: &[&'static str]) {
+    if cfg!(debug_assertions) {
+        for kind in noted {
+            assert!(
+                pass.rewrites.contains(kind),
+                "pass {} noted rewrite kind `{kind}`, which its `rewrites` does not declare",
+                pass.name
+            );
+        }
+    }
+}
+
 /// Runs `pass` on `program` and records it under `label`. The pass works in place: when
 /// it fails or panics, `program` is the IR as the pass left it.
 ///
@@ -265,6 +222,8 @@ fn step(
 ) -> Result<bool, Stop> {
     match run_pass(pass, program, opts) {
         Ok(Ok(progress)) => {
+            let rewrites = crate::pass::noted();
+            check_declared(pass, &rewrites);
             let violations = match records.last() {
                 Some(prev) if !progress => prev.violations.clone(),
                 _ => validate(program),
@@ -277,8 +236,8 @@ fn step(
                 name: pass.name,
                 label,
                 progress,
-                rewrites: REWRITES.with(|r| r.borrow().iter().copied().collect()),
-                tallies: TALLIES.with(|t| t.borrow().clone()),
+                rewrites,
+                tallies: crate::pass::tallied(),
                 violations,
                 ir: opts.keep_ir.then(|| program.clone()),
             });
@@ -288,9 +247,10 @@ fn step(
                 Ok(progress)
             }
         }
-        Ok(Err(message)) => Err(Stop::Ended(Outcome::Failed {
+        Ok(Err(error)) => Err(Stop::Ended(Outcome::Failed {
             pass: pass.name.into(),
-            message,
+            code: error.code(),
+            message: error.to_string(),
         })),
         Err((message, location)) => Err(Stop::Ended(Outcome::Panicked {
             pass: pass.name.into(),
@@ -310,14 +270,14 @@ fn run_stages(
     for stage in stages_for(program, opts) {
         match stage {
             Stage::Once(pass) => {
-                if !skipped(&pass) {
-                    step(&pass, pass.name.to_string(), program, records, opts)?;
+                if !skipped(pass) {
+                    step(pass, pass.name.to_string(), program, records, opts)?;
                 }
             }
             Stage::Fixpoint(passes) => {
                 for iteration in 1..=MAX_LOOP_ITERATIONS {
                     let mut progress = false;
-                    for pass in passes.iter().filter(|p| !skipped(p)) {
+                    for &pass in passes.iter().filter(|p| !skipped(p)) {
                         let label = format!("{}#{iteration}", pass.name);
                         progress |= step(pass, label, program, records, opts)?;
                     }
@@ -340,11 +300,11 @@ fn unsupported_input(input: &Program) -> Option<Outcome> {
         return None;
     }
     let ip = input.insts().position(|i| i.is_align16())?;
+    let error = PassError::Align16Input { ip };
     Some(Outcome::Failed {
         pass: "input".into(),
-        message: format!(
-            "ip {ip} is an Align16 instruction: the scalar pipeline has no Align16 (vec4) lowering; run Align16 hardware IR with `eufuzz run --strict`"
-        ),
+        code: error.code(),
+        message: error.to_string(),
     })
 }
 
@@ -440,5 +400,182 @@ mod tests {
             },
         );
         assert_eq!(stopped.passes.last().unwrap().label, "opt_cse#1");
+    }
+
+    fn compiled(text: &str, spill_all: bool) -> Compilation {
+        let p = crate::text::parse_program(text).unwrap();
+        let opts = CompileOptions {
+            spill_all,
+            ..Default::default()
+        };
+        compile(&p, &opts)
+    }
+
+    fn scratch_sends(p: &Program, write: bool) -> u64 {
+        p.insts()
+            .filter(|i| match i.desc {
+                Some(d) => {
+                    matches!(
+                        (d.kind, write),
+                        (crate::inst::MsgKind::ScratchWrite, true)
+                            | (crate::inst::MsgKind::ScratchRead, false)
+                    )
+                }
+                None => false,
+            })
+            .count() as u64
+    }
+
+    #[test]
+    fn spills_and_fills_count_only_the_scratch_messages_allocation_added() {
+        let text = "eu 1\ntarget skl\ndispatch 8\nscratch 1024\nattr attr0 1\nvgrf v0 1\n\
+                    vgrf v1 1\n\nSTART B0\n    mov(8) v0:F, attr0:F\n    \
+                    scratch_write(8) null:UD, v0:UD, 0:UD\n    \
+                    add(8) v1:F, v0:F, 1.0:F\n    \
+                    fb_write_logical(8) null:UD, v1:F, 4:UD, 0:UD { EOT }\nEND B0\n";
+        let plain = compiled(text, false);
+        let s = crate::stats::program_stats(&plain);
+        // Nothing spilled: the program's own scratch write is not a spill.
+        assert_eq!((s.spills, s.fills), (0, 0));
+        assert_eq!(scratch_sends(&plain.program, true), 1);
+        let spilled = compiled(text, true);
+        let s = crate::stats::program_stats(&spilled);
+        assert!(s.spills > 0 && s.fills > 0, "{s:?}");
+        assert_eq!(scratch_sends(&spilled.program, true), s.spills + 1);
+        assert_eq!(scratch_sends(&spilled.program, false), s.fills);
+    }
+
+    /// A pass that notes a kind it does not declare.
+    const UNDECLARED: Pass = Pass {
+        name: "undeclared",
+        rewrites: &["declared"],
+        run: |_, _| {
+            crate::pass::note("declared");
+            crate::pass::note("not-declared");
+            Ok(false)
+        },
+    };
+
+    #[test]
+    #[cfg_attr(
+        debug_assertions,
+        should_panic(expected = "pass undeclared noted rewrite kind `not-declared`")
+    )]
+    fn noting_an_undeclared_kind_fails_in_debug_builds() {
+        let mut p = simple();
+        let mut records = vec![];
+        let _ = step(
+            &UNDECLARED,
+            UNDECLARED.name.into(),
+            &mut p,
+            &mut records,
+            &CompileOptions::default(),
+        );
+    }
+
+    #[test]
+    fn every_pipeline_pass_is_registered() {
+        let all = [
+            mandatory(),
+            optimising(),
+            vec4_mandatory(),
+            vec4_optimising(),
+        ];
+        for stage in all.into_iter().flatten() {
+            let passes = match stage {
+                Stage::Once(p) => vec![p],
+                Stage::Fixpoint(ps) => ps.to_vec(),
+            };
+            for p in passes {
+                let registered = crate::passes::registry::find(p.name)
+                    .unwrap_or_else(|| panic!("{} is not registered", p.name));
+                assert_eq!(registered.rewrites, p.rewrites, "{}", p.name);
+            }
+        }
+    }
+
+    /// The corpus programs the kind check compiles: every hand-written one and a tenth of
+    /// the generated realistic shaders, scalar and vec4, on the devices they target.
+    fn corpus() -> Vec<String> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return;
+            };
+            for e in entries.flatten() {
+                let path = e.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|x| x == "eu") {
+                    out.push(path);
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let mut paths = vec![];
+        walk(&root, &mut paths);
+        paths.sort();
+        let mut realistic = 0;
+        paths
+            .into_iter()
+            .filter(|p| {
+                if !p.components().any(|c| c.as_os_str() == "realistic") {
+                    return true;
+                }
+                realistic += 1;
+                realistic % 10 == 0
+            })
+            .filter_map(|p| std::fs::read_to_string(p).ok())
+            .collect()
+    }
+
+    /// Compile options to try a corpus file with: the defaults, `-O0`, `--spill-all`, and
+    /// in zoo builds the file's own `# zoo:` bug with each of those.
+    fn option_sets(text: &str) -> Vec<CompileOptions> {
+        let mut zoos = vec![crate::zoo::Selected::default()];
+        for line in text.lines() {
+            if let Some(name) = line.strip_prefix("# zoo: ")
+                && let Ok(bug) = crate::zoo::select(name.trim())
+            {
+                zoos.push(bug);
+            }
+        }
+        let mut sets = vec![];
+        for zoo in zoos {
+            for (o0, spill_all) in [(false, false), (true, false), (false, true)] {
+                sets.push(CompileOptions {
+                    o0,
+                    spill_all,
+                    zoo,
+                    ..Default::default()
+                });
+            }
+        }
+        sets
+    }
+
+    /// Every kind a pass notes while compiling the corpus is one it declares: `step`
+    /// asserts it in debug builds, so a pass that notes an undeclared kind panics here.
+    #[test]
+    #[cfg_attr(not(debug_assertions), ignore = "the check is a debug assertion")]
+    fn passes_note_only_the_kinds_they_declare() {
+        let files = corpus();
+        let mut compiled = 0;
+        let mut vec4 = 0;
+        let mut devices = std::collections::HashSet::new();
+        for text in &files {
+            let Ok(p) = crate::text::parse_program(text) else {
+                continue;
+            };
+            for opts in option_sets(text) {
+                // Whatever the outcome: only `step`'s check may panic out of `compile`.
+                let _ = compile(&p, &opts);
+                compiled += 1;
+            }
+            vec4 += usize::from(p.stage.is_vec4());
+            devices.insert(p.device);
+        }
+        assert!(compiled > 500, "only {compiled} compilations");
+        assert!(vec4 >= 10, "only {vec4} vec4 programs");
+        assert!(devices.len() >= 10, "devices: {devices:?}");
     }
 }

@@ -1,5 +1,5 @@
 //! The dependency graph of a straight run of instructions, for the instruction scheduler
-//! (`super::schedule`): an edge `a → b` (a before b in program order) means b must stay
+//! (`crate::passes::schedule`): an edge `a → b` (a before b in program order) means b must stay
 //! after a, with the cycles b has to wait after a issues.
 //!
 //! Every instruction is summarised as the resources it reads and writes, each a byte (or
