@@ -16,6 +16,9 @@ use compiler::{Device, Inst};
 
 /// One restriction rule.
 pub struct RuleDef {
+    /// Where the rule is defined (`module::STATIC`): a family's variant of a check shares the
+    /// check's name and often its message, so only this tells two rules apart.
+    pub id: &'static str,
     /// Stable kebab-case name (bucket signatures use it).
     pub name: &'static str,
     /// Mesa's error text (or ours, for checks Mesa leaves to the encoder).
@@ -51,16 +54,21 @@ pub struct Checker {
     rules: Vec<&'static RuleDef>,
 }
 
+/// The rules checked on `device`, in the order they are evaluated: the first one broken is
+/// the one a finding is bucketed under.
+pub fn rules(device: Device) -> impl Iterator<Item = &'static RuleDef> {
+    let info = device.info();
+    table(device)
+        .iter()
+        .filter(|row| (row.applies)(info))
+        .map(|row| row.rule)
+}
+
 impl Checker {
     pub fn new(device: Device) -> Checker {
-        let info = device.info();
         Checker {
-            info,
-            rules: table(device)
-                .iter()
-                .filter(|row| (row.applies)(info))
-                .map(|row| row.rule)
-                .collect(),
+            info: device.info(),
+            rules: rules(device).collect(),
         }
     }
 

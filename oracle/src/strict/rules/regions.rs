@@ -9,6 +9,7 @@ use compiler::reg::{REG_SIZE, Reg, RegKind, Region};
 macro_rules! rule {
     ($id:ident, $name:literal, $msg:literal, $f:expr) => {
         pub static $id: $crate::strict::RuleDef = $crate::strict::RuleDef {
+            id: concat!(module_path!(), "::", stringify!($id)),
             name: $name,
             message: $msg,
             broken: $f,
