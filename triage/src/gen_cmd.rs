@@ -26,9 +26,9 @@ pub struct KnobArgs {
 
 impl KnobArgs {
     pub fn resolve(&self) -> Result<Knobs, String> {
-        let mut k = Knobs::from_env()?;
+        let mut k = Knobs::from_env().map_err(|e| e.to_string())?;
         if let Some(text) = &self.knobs {
-            k.add(text)?;
+            k.add(text).map_err(|e| e.to_string())?;
         }
         for (key, value) in [
             ("devices", &self.devices),
@@ -37,7 +37,7 @@ impl KnobArgs {
             ("features", &self.features),
         ] {
             if let Some(v) = value {
-                k.add(&format!("{key}={v}"))?;
+                k.add(&format!("{key}={v}")).map_err(|e| e.to_string())?;
             }
         }
         Ok(k)

@@ -81,7 +81,7 @@ pub fn options_line(s: &Settings) -> String {
 /// What every case runs with, from the settings.
 pub fn setup(s: &Settings) -> Result<Setup, String> {
     Ok(Setup {
-        knobs: oracle::generator::knobs::Knobs::parse(&s.knobs)?,
+        knobs: oracle::generator::knobs::Knobs::parse(&s.knobs).map_err(|e| e.to_string())?,
         compile: compiler::pipeline::CompileOptions {
             spill_all: s.spill_all,
             baseline_o0: s.baseline_o0,
