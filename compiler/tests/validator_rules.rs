@@ -3,7 +3,7 @@
 
 use compiler::program::Block;
 use compiler::text::parse_program;
-use compiler::validate::{ALL_RULES, Rule, validate};
+use compiler::validate::{ALL_RULES, Rule, Violation, validate, validate_inst};
 use compiler::{Inst, Opcode, Program, Reg, Type};
 use std::collections::BTreeSet;
 
@@ -20,12 +20,33 @@ fn prog(target: &str, dispatch: u32, body: &str) -> Program {
 }
 
 fn rules_of(p: &Program) -> BTreeSet<Rule> {
-    validate(p).into_iter().map(|v| v.rule).collect()
+    let violations = validate(p);
+    per_instruction_verdicts_agree(p, &violations);
+    violations.into_iter().map(|v| v.rule).collect()
+}
+
+/// `validate_inst` on each instruction reports exactly what `validate` reports at that
+/// instruction, apart from the control-flow rules, which need the whole program: the
+/// generator filters with `validate_inst`, so a checker only `validate` runs would let it
+/// emit programs the pass manager then rejects.
+fn per_instruction_verdicts_agree(p: &Program, violations: &[Violation]) {
+    let whole_program = [Rule::CfUnmatched, Rule::HaltTarget];
+    for (ip, inst) in p.insts().enumerate() {
+        let mut alone = validate_inst(p, ip, inst);
+        alone.sort_by_key(|v| v.rule);
+        let in_program: Vec<Violation> = violations
+            .iter()
+            .filter(|v| v.ip == Some(ip) && !whole_program.contains(&v.rule))
+            .cloned()
+            .collect();
+        assert_eq!(alone, in_program, "ip {ip}: {inst:?}");
+    }
 }
 
 /// Asserts `bad` reports `rule` and `good` reports nothing.
 fn case(rule: Rule, good: Program, bad: Program) {
     let good_v = validate(&good);
+    per_instruction_verdicts_agree(&good, &good_v);
     assert!(
         good_v.is_empty(),
         "{rule}: good program has violations: {good_v:?}"

@@ -258,17 +258,9 @@ impl Report {
 /// Checks every rule on a program; an empty result means the program is valid.
 pub fn validate(p: &Program) -> Vec<Violation> {
     let mut r = Report { violations: vec![] };
-    structure::check(p, &mut r);
-    vec4::check_program(p, &mut r);
-    control_flow::check(p, &mut r);
+    check_program(p, &mut r);
     for (ip, inst) in p.insts().enumerate() {
-        exec::check(p, ip, inst, &mut r);
-        operands::check(p, ip, inst, &mut r);
-        types::check(p, ip, inst, &mut r);
-        messages::check(p, ip, inst, &mut r);
-        subgroup::check(ip, inst, &mut r);
-        align16::check(ip, inst, &mut r);
-        vec4::check(p, ip, inst, &mut r);
+        check_inst(p, ip, inst, &mut r);
     }
     r.violations
         .sort_by_key(|v| (v.ip.map_or(0, |ip| ip + 1), v.rule));
@@ -277,17 +269,34 @@ pub fn validate(p: &Program) -> Vec<Violation> {
 
 /// The per-instruction rules for `inst` as if it stood at `ip` of `p` (declarations, device
 /// and dispatch width come from `p`): lets a generator keep only instructions the validator
-/// accepts without building the whole program first.
+/// accepts without building the whole program first. The whole-program rules (the header and
+/// block structure, reported with no `ip`, and control-flow nesting: `cf-unmatched`,
+/// `halt-target`) are left to [`validate`]: they need the instructions around `inst`.
 pub fn validate_inst(p: &Program, ip: usize, inst: &Inst) -> Vec<Violation> {
     let mut r = Report { violations: vec![] };
-    exec::check(p, ip, inst, &mut r);
-    operands::check(p, ip, inst, &mut r);
-    types::check(p, ip, inst, &mut r);
-    messages::check(p, ip, inst, &mut r);
-    subgroup::check(ip, inst, &mut r);
-    align16::check(ip, inst, &mut r);
-    vec4::check(p, ip, inst, &mut r);
+    check_inst(p, ip, inst, &mut r);
     r.violations
+}
+
+/// The whole-program checks, which only [`validate`] runs: they need the instructions around
+/// any one instruction (block split, control-flow nesting) or only the program's header.
+fn check_program(p: &Program, r: &mut Report) {
+    structure::check(p, r);
+    vec4::check_program(p, r);
+    control_flow::check(p, r);
+}
+
+/// The per-instruction checkers, listed once for [`validate`] and [`validate_inst`]: the
+/// generator filters with the latter, so a checker missing there would let it emit programs
+/// the former rejects.
+fn check_inst(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
+    exec::check(p, ip, inst, r);
+    operands::check(p, ip, inst, r);
+    types::check(p, ip, inst, r);
+    messages::check(p, ip, inst, r);
+    subgroup::check(ip, inst, r);
+    align16::check(ip, inst, r);
+    vec4::check(p, ip, inst, r);
 }
 
 #[cfg(test)]

@@ -908,13 +908,25 @@ fn skip_if_idle(t: &mut Thread, ctx: &Ctx, next: usize) {
     };
 }
 
+/// A control-flow instruction with no frame to close. The validator reports such a program
+/// (`cf-unmatched`); the emulator, handed one anyway, faults at the instruction.
+#[derive(Debug, thiserror::Error)]
+pub enum ControlError {
+    #[error("ELSE without an open IF")]
+    ElseWithoutIf,
+    #[error("ENDIF without an open IF")]
+    EndifWithoutIf,
+    #[error("WHILE without an open DO")]
+    WhileWithoutDo,
+}
+
 /// Executes a control-flow instruction and moves the thread's ip.
 pub fn exec_control(
     t: &mut Thread,
     d: &DInst,
     ctx: &Ctx,
     diags: &mut Vec<Diagnostic>,
-) -> Result<(), String> {
+) -> Result<(), ControlError> {
     let ip = t.ip;
     let (pass, undefined) = cf_condition(t, d);
     if undefined {
@@ -943,7 +955,7 @@ pub fn exec_control(
                 else_mask, in_else, ..
             }) = t.stack.last_mut()
             else {
-                return Err("ELSE without an open IF".into());
+                return Err(ControlError::ElseWithoutIf);
             };
             t.active = *else_mask;
             *else_mask = 0;
@@ -952,7 +964,7 @@ pub fn exec_control(
         }
         Opcode::Endif => {
             let Some(Frame::If { restore, .. }) = t.stack.pop() else {
-                return Err("ENDIF without an open IF".into());
+                return Err(ControlError::EndifWithoutIf);
             };
             t.active = restore;
             skip_if_idle(t, ctx, ip + 1);
@@ -987,7 +999,7 @@ pub fn exec_control(
                 ..
             }) = t.stack.last_mut()
             else {
-                return Err("WHILE without an open DO".into());
+                return Err(ControlError::WhileWithoutDo);
             };
             t.active |= *continued;
             *continued = 0;

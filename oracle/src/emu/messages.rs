@@ -87,16 +87,44 @@ pub struct MessageEffect {
 }
 
 /// Bytes and their defined flags.
+/// Why a message-like instruction cannot run at all: the run faults at it (the verdict is
+/// an emulator fault, not a wrong value), so each names what the program got wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum MessageError {
+    #[error("message reads bytes {start}..{end} outside the register space")]
+    ReadOutside { start: usize, end: usize },
+    #[error("{} needs register operands", .0.name())]
+    NeedsRegisterOperands(Opcode),
+    #[error("message operand reaches outside the register space")]
+    OperandOutside,
+    #[error("message destination outside the register space")]
+    DestinationOutside,
+    #[error("urb_write_logical needs a register operand")]
+    UrbWriteNotRegister,
+    #[error("{} is not a message", .0.name())]
+    NotAMessage(Opcode),
+    #[error("LOAD_PAYLOAD needs a register destination")]
+    LoadPayloadDstNotRegister,
+    #[error("LOAD_PAYLOAD writes outside the register space")]
+    LoadPayloadOutside,
+    #[error("SEND payload must be a register")]
+    SendPayloadNotRegister,
+    #[error("SEND without a message descriptor")]
+    SendWithoutDescriptor,
+    #[error("SEND writes back outside the register space")]
+    SendWriteBackOutside,
+}
+
 type Bytes = (Vec<u8>, Vec<u8>);
 /// A view of bytes and their defined flags (parts of a payload, without copying them).
 type ByteView<'a> = (&'a [u8], &'a [u8]);
 
-fn read_block(t: &Thread, addr: usize, len: usize) -> Result<Bytes, String> {
+fn read_block(t: &Thread, addr: usize, len: usize) -> Result<Bytes, MessageError> {
     if !t.space.contains(addr as u64, len as u64) {
-        return Err(format!(
-            "message reads bytes {addr}..{} outside the register space",
-            addr + len
-        ));
+        return Err(MessageError::ReadOutside {
+            start: addr,
+            end: addr + len,
+        });
     }
     Ok((
         t.space.bytes[addr..addr + len].to_vec(),
@@ -180,21 +208,27 @@ impl Components<'_> {
     }
 }
 
-fn components<'a>(d: &'a DInst, reg: &Reg, loc: &'a Loc) -> Result<Components<'a>, String> {
+fn components<'a>(d: &'a DInst, reg: &Reg, loc: &'a Loc) -> Result<Components<'a>, MessageError> {
     match loc {
         Loc::Space(offs) => Ok(Components {
             offs,
             comp_bytes: d.inst.component_bytes(reg),
         }),
-        _ => Err(format!("{} needs register operands", d.inst.op.name())),
+        _ => Err(MessageError::NeedsRegisterOperands(d.inst.op)),
     }
 }
 
-fn check_span(t: &Thread, comps: &Components, n: u32, k: u32, size: usize) -> Result<(), String> {
+fn check_span(
+    t: &Thread,
+    comps: &Components,
+    n: u32,
+    k: u32,
+    size: usize,
+) -> Result<(), MessageError> {
     for c in 0..n {
         for kk in 0..k {
             if !t.space.contains(comps.addr(c, kk) as u64, size as u64) {
-                return Err("message operand reaches outside the register space".into());
+                return Err(MessageError::OperandOutside);
             }
         }
     }
@@ -518,9 +552,9 @@ impl Ctxt<'_, '_> {
         len: usize,
         (n, mask): (u32, u32),
         known: impl Fn(u32) -> bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), MessageError> {
         if !self.t.space.contains(dst_addr as u64, len as u64) {
-            return Err("message destination outside the register space".into());
+            return Err(MessageError::DestinationOutside);
         }
         let (space, scratch) = (&mut self.t.space, &self.mem.scratch);
         for j in 0..len / 4 {
@@ -561,7 +595,7 @@ pub fn exec_message(
     ctx: &Ctx,
     mem: &mut Memory,
     diags: &mut Vec<Diagnostic>,
-) -> Result<MessageEffect, String> {
+) -> Result<MessageEffect, MessageError> {
     let e = enables(t, d, ctx.dispatch_width);
     let violated = !d.violations.is_empty();
     let mask = e.exec;
@@ -625,7 +659,7 @@ pub fn exec_message(
             let values = inst.message_components() as usize;
             let elem = inst.srcs[0].ty.size() as usize;
             let Some(base) = super::operand::first_byte(&d.srcs[0]) else {
-                return Err("urb_write_logical needs a register operand".into());
+                return Err(MessageError::UrbWriteNotRegister);
             };
             let data = read_block(cx.t, base as usize, values * 8 * elem)?;
             let slots = super::urb::logical_slots((&data.0, &data.1), values, elem);
@@ -746,7 +780,7 @@ pub fn exec_message(
         }
         Opcode::LoadPayload => load_payload(&mut cx, d, mask, &e)?,
         Opcode::Send => send(&mut cx, d, mask, &e, &mut effect)?,
-        _ => return Err(format!("{} is not a message", inst.op.name())),
+        _ => return Err(MessageError::NotAMessage(inst.op)),
     }
     Ok(effect)
 }
@@ -758,11 +792,11 @@ fn load_payload(
     d: &DInst,
     mask: u32,
     e: &super::exec::Enables,
-) -> Result<(), String> {
+) -> Result<(), MessageError> {
     let inst = &d.inst;
     let n = inst.exec_size as u32;
     let Some(dst_base) = super::operand::first_byte(&d.dst) else {
-        return Err("LOAD_PAYLOAD needs a register destination".into());
+        return Err(MessageError::LoadPayloadDstNotRegister);
     };
     let header = inst.header_size as usize;
     let reg = REG_SIZE as usize;
@@ -774,7 +808,7 @@ fn load_payload(
                 None => (vec![0; reg], vec![0; reg]),
             };
             if !cx.t.space.contains(at as u64, reg as u64) {
-                return Err("LOAD_PAYLOAD writes outside the register space".into());
+                return Err(MessageError::LoadPayloadOutside);
             }
             cx.t.space.write_bytes(at, &bytes.0, &bytes.1);
             at += reg;
@@ -784,7 +818,7 @@ fn load_payload(
         let comp_bytes = inst.component_bytes(&inst.dst) as usize;
         let stride_bytes = comp_bytes / n.max(1) as usize;
         if !cx.t.space.contains(at as u64, comp_bytes as u64) {
-            return Err("LOAD_PAYLOAD writes outside the register space".into());
+            return Err(MessageError::LoadPayloadOutside);
         }
         for c in (0..n).filter(|c| mask >> c & 1 != 0) {
             let (v, mut def) = if matches!(src.loc, Loc::Null) {
@@ -813,12 +847,12 @@ fn load_payload(
 }
 
 /// Reads a register-aligned payload of `regs` registers starting at an operand.
-fn payload(cx: &Ctxt, op: &super::operand::Operand, regs: u8) -> Result<Bytes, String> {
+fn payload(cx: &Ctxt, op: &super::operand::Operand, regs: u8) -> Result<Bytes, MessageError> {
     if regs == 0 {
         return Ok((vec![], vec![]));
     }
     let Some(a) = super::operand::first_byte(op) else {
-        return Err("SEND payload must be a register".into());
+        return Err(MessageError::SendPayloadNotRegister);
     };
     read_block(cx.t, a as usize, regs as usize * REG_SIZE as usize)
 }
@@ -829,7 +863,7 @@ fn send(
     mask: u32,
     e: &super::exec::Enables,
     effect: &mut MessageEffect,
-) -> Result<(), String> {
+) -> Result<(), MessageError> {
     let inst = &d.inst;
     let Some(MsgDesc {
         kind,
@@ -839,7 +873,7 @@ fn send(
         header,
     }) = inst.desc
     else {
-        return Err("SEND without a message descriptor".into());
+        return Err(MessageError::SendWithoutDescriptor);
     };
     let n = inst.exec_size as u32;
     let rpc = (n as usize * 4).div_ceil(REG_SIZE as usize).max(1);
@@ -861,7 +895,7 @@ fn send(
         && rlen > 0
         && !cx.t.space.contains(base as u64, rlen_bytes as u64)
     {
-        return Err("SEND writes back outside the register space".into());
+        return Err(MessageError::SendWriteBackOutside);
     }
     let write_back_flagged = |cx: &mut Ctxt, k: usize, c: u32, v: u32, flags: [u8; 4]| {
         if let Some(base) = dst_base {

@@ -203,7 +203,7 @@ fn step(
     let d = &insts[ip];
     let op = d.inst.op;
     if op.is_control_flow() || op == Opcode::Nop {
-        exec::exec_control(t, d, ctx, diags).map_err(|m| (Some(ip), m))?;
+        exec::exec_control(t, d, ctx, diags).map_err(|e| (Some(ip), e.to_string()))?;
         return Ok(if t.ip >= insts.len() {
             Step::Done
         } else {
@@ -211,8 +211,8 @@ fn step(
         });
     }
     if op.is_message() || op == Opcode::LoadPayload {
-        let effect =
-            messages::exec_message(t, d, ip, ctx, mem, diags).map_err(|m| (Some(ip), m))?;
+        let effect = messages::exec_message(t, d, ip, ctx, mem, diags)
+            .map_err(|e| (Some(ip), e.to_string()))?;
         budget.channel_ops += effect.channels as u64;
         if let Some(w) = effect.rt_write {
             out.rt_writes.push(w);

@@ -285,21 +285,52 @@ pub struct Knobs {
     pub stage: Stage,
 }
 
+/// A knob text the generator cannot honour: it names the offending word and, where the
+/// choices are few, lists them, since knobs are typed by hand on the command line, in
+/// `EUFUZZ_KNOBS` and in campaign settings.
+#[derive(Debug, thiserror::Error)]
+pub enum KnobError {
+    #[error("knob `{0}` is not key=value")]
+    NotKeyValue(String),
+    #[error("unknown profile `{0}` (fuzz, realistic)")]
+    UnknownProfile(String),
+    #[error("unknown stage `{0}` (fs, vs)")]
+    UnknownStage(String),
+    #[error("unknown device `{0}`")]
+    UnknownDevice(String),
+    #[error("dispatch width `{0}` is not 8, 16 or 32")]
+    DispatchWidth(String),
+    #[error("unknown opcode `{0}`")]
+    UnknownOpcode(String),
+    #[error(
+        "unknown feature `{}` (one of: {})",
+        .0,
+        ALL_FEATURES.map(Feature::name).join(" ")
+    )]
+    UnknownFeature(String),
+    #[error("`{key}` takes no denials (`-{name}`)")]
+    NoDenials { key: String, name: String },
+    #[error("unknown knob `{0}` (devices, dispatch, ops, features, profile, stage)")]
+    UnknownKnob(String),
+    #[error("{}: {}", KNOBS_ENV, .0)]
+    InEnv(Box<KnobError>),
+}
+
 impl Knobs {
     /// Parses `key=a,b,-c …` (keys `devices`, `dispatch`, `ops`, `features`, `profile`,
     /// `stage`; a leading `-` denies). Later knobs add to earlier ones.
-    pub fn parse(text: &str) -> Result<Knobs, String> {
+    pub fn parse(text: &str) -> Result<Knobs, KnobError> {
         let mut k = Knobs::default();
         k.add(text)?;
         Ok(k)
     }
 
     /// Adds the knobs in `text` to these.
-    pub fn add(&mut self, text: &str) -> Result<(), String> {
+    pub fn add(&mut self, text: &str) -> Result<(), KnobError> {
         for word in text.split_whitespace() {
             let (key, list) = word
                 .split_once('=')
-                .ok_or_else(|| format!("knob `{word}` is not key=value"))?;
+                .ok_or_else(|| KnobError::NotKeyValue(word.into()))?;
             for item in list.split(',').filter(|s| !s.is_empty()) {
                 let (deny, name) = match item.strip_prefix('-') {
                     Some(n) => (true, n),
@@ -311,25 +342,25 @@ impl Knobs {
                             "fuzz" => Profile::Fuzz,
                             "realistic" => Profile::Realistic,
                             _ => {
-                                return Err(format!("unknown profile `{name}` (fuzz, realistic)"));
+                                return Err(KnobError::UnknownProfile(name.into()));
                             }
                         }
                     }
                     "stage" if !deny => {
                         self.stage = Stage::from_name(name)
-                            .ok_or_else(|| format!("unknown stage `{name}` (fs, vs)"))?;
+                            .ok_or_else(|| KnobError::UnknownStage(name.into()))?;
                     }
                     "devices" | "device" if !deny => self.devices.push(
                         Device::from_name(name)
-                            .ok_or_else(|| format!("unknown device `{name}`"))?,
+                            .ok_or_else(|| KnobError::UnknownDevice(name.into()))?,
                     ),
                     "dispatch" if !deny => match name.parse::<u8>() {
                         Ok(w @ (8 | 16 | 32)) => self.dispatch.push(w),
-                        _ => return Err(format!("dispatch width `{name}` is not 8, 16 or 32")),
+                        _ => return Err(KnobError::DispatchWidth(name.into())),
                     },
                     "ops" => {
                         let op = Opcode::from_name(name)
-                            .ok_or_else(|| format!("unknown opcode `{name}`"))?;
+                            .ok_or_else(|| KnobError::UnknownOpcode(name.into()))?;
                         if deny {
                             self.deny_ops.push(op)
                         } else {
@@ -337,12 +368,8 @@ impl Knobs {
                         }
                     }
                     "features" => {
-                        let f = Feature::from_name(name).ok_or_else(|| {
-                            format!(
-                                "unknown feature `{name}` (one of: {})",
-                                ALL_FEATURES.map(Feature::name).join(" ")
-                            )
-                        })?;
+                        let f = Feature::from_name(name)
+                            .ok_or_else(|| KnobError::UnknownFeature(name.into()))?;
                         if deny {
                             self.deny_features.push(f)
                         } else {
@@ -350,12 +377,13 @@ impl Knobs {
                         }
                     }
                     "devices" | "device" | "dispatch" | "profile" | "stage" => {
-                        return Err(format!("`{key}` takes no denials (`-{name}`)"));
+                        return Err(KnobError::NoDenials {
+                            key: key.into(),
+                            name: name.into(),
+                        });
                     }
                     _ => {
-                        return Err(format!(
-                            "unknown knob `{key}` (devices, dispatch, ops, features, profile, stage)"
-                        ));
+                        return Err(KnobError::UnknownKnob(key.into()));
                     }
                 }
             }
@@ -364,9 +392,9 @@ impl Knobs {
     }
 
     /// The knobs in `EUFUZZ_KNOBS`, if set.
-    pub fn from_env() -> Result<Knobs, String> {
+    pub fn from_env() -> Result<Knobs, KnobError> {
         match std::env::var(KNOBS_ENV) {
-            Ok(text) => Knobs::parse(&text).map_err(|e| format!("{KNOBS_ENV}: {e}")),
+            Ok(text) => Knobs::parse(&text).map_err(|e| KnobError::InEnv(Box::new(e))),
             Err(_) => Ok(Knobs::default()),
         }
     }
@@ -438,6 +466,41 @@ fn allowed_and_denied<T>(allow: &[T], deny: &[T], name: fn(&T) -> &'static str) 
 
 #[cfg(test)]
 mod tests {
+
+    /// The errors' text is what users read on the command line and in campaign logs: it
+    /// stays word for word what it was when the errors were strings.
+    #[test]
+    fn knob_errors_say_what_they_said() {
+        let features = ALL_FEATURES.map(Feature::name).join(" ");
+        for (text, message) in [
+            ("devices", "knob `devices` is not key=value".to_string()),
+            ("profile=x", "unknown profile `x` (fuzz, realistic)".into()),
+            ("stage=gs", "unknown stage `gs` (fs, vs)".into()),
+            ("devices=x", "unknown device `x`".into()),
+            ("dispatch=4", "dispatch width `4` is not 8, 16 or 32".into()),
+            ("ops=x", "unknown opcode `x`".into()),
+            (
+                "features=x",
+                format!("unknown feature `x` (one of: {features})"),
+            ),
+            ("dispatch=-8", "`dispatch` takes no denials (`-8`)".into()),
+            (
+                "x=y",
+                "unknown knob `x` (devices, dispatch, ops, features, profile, stage)".into(),
+            ),
+        ] {
+            let e = Knobs::parse(text).err().map(|e| e.to_string());
+            assert_eq!(e.as_deref(), Some(message.as_str()), "{text}");
+        }
+        let inner = Knobs::parse("x=y").err().map(Box::new);
+        assert_eq!(
+            inner.map(|e| KnobError::InEnv(e).to_string()).as_deref(),
+            Some(
+                "EUFUZZ_KNOBS: unknown knob `x` (devices, dispatch, ops, features, profile, stage)"
+            )
+        );
+    }
+
     use super::*;
 
     #[test]
@@ -466,6 +529,7 @@ mod tests {
         assert!(
             Knobs::parse("profile=odd")
                 .unwrap_err()
+                .to_string()
                 .contains("unknown profile")
         );
     }
@@ -480,25 +544,48 @@ mod tests {
         assert!(
             Knobs::parse("stage=gs")
                 .unwrap_err()
+                .to_string()
                 .contains("unknown stage")
         );
         assert!(
             Knobs::parse("stage=-vs")
                 .unwrap_err()
+                .to_string()
                 .contains("no denials")
         );
     }
 
     #[test]
     fn bad_knobs_are_named() {
-        assert!(Knobs::parse("devices=pvc").unwrap_err().contains("pvc"));
-        assert!(Knobs::parse("dispatch=12").unwrap_err().contains("12"));
+        assert!(
+            Knobs::parse("devices=pvc")
+                .unwrap_err()
+                .to_string()
+                .contains("pvc")
+        );
+        assert!(
+            Knobs::parse("dispatch=12")
+                .unwrap_err()
+                .to_string()
+                .contains("12")
+        );
         assert!(
             Knobs::parse("features=fp128")
                 .unwrap_err()
+                .to_string()
                 .contains("fp128")
         );
-        assert!(Knobs::parse("speed=fast").unwrap_err().contains("speed"));
-        assert!(Knobs::parse("loop").unwrap_err().contains("key=value"));
+        assert!(
+            Knobs::parse("speed=fast")
+                .unwrap_err()
+                .to_string()
+                .contains("speed")
+        );
+        assert!(
+            Knobs::parse("loop")
+                .unwrap_err()
+                .to_string()
+                .contains("key=value")
+        );
     }
 }

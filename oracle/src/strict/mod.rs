@@ -2,13 +2,12 @@
 //! those of Mesa's `elk_eu_validate.c` (Gen4–8) and `brw_eu_validate.c` (Gfx9+), as listed in
 //! eu-hardware.md §6 — each with a stable kebab-case name and Mesa's error text.
 //!
-//! The rules are data: [`elk::TABLE`] and [`brw::TABLE`] list, per generation family, which
-//! rules apply and on which parts, so each row can be read against the spec's tables. Rule
-//! logic lives in one function per rule, grouped by the spec's sections.
+//! The rules are data: [`table::TABLE`] lists every rule once with the parts it applies
+//! to, so each row can be read against the spec's tables. Rule logic lives in one function
+//! per rule, grouped by the spec's sections.
 
-mod brw;
-mod elk;
 mod rules;
+mod table;
 
 use crate::emu::decode::Restriction;
 use compiler::device::DeviceInfo;
@@ -16,6 +15,9 @@ use compiler::{Device, Inst};
 
 /// One restriction rule.
 pub struct RuleDef {
+    /// Where the rule is defined (`module::STATIC`): a family's variant of a check shares the
+    /// check's name and often its message, so only this tells two rules apart.
+    pub id: &'static str,
     /// Stable kebab-case name (bucket signatures use it).
     pub name: &'static str,
     /// Mesa's error text (or ours, for checks Mesa leaves to the encoder).
@@ -24,19 +26,10 @@ pub struct RuleDef {
     pub broken: fn(&Inst, &DeviceInfo) -> bool,
 }
 
-/// A table row: a rule and the parts of the family it applies to.
+/// A table row: a rule and the parts it applies to.
 pub struct Row {
     pub rule: &'static RuleDef,
     pub applies: fn(&DeviceInfo) -> bool,
-}
-
-/// The rule table of a device's generation family.
-pub fn table(device: Device) -> &'static [Row] {
-    if device.info().verx10 >= 90 {
-        brw::TABLE
-    } else {
-        elk::TABLE
-    }
 }
 
 /// The restrictions `inst` breaks on `device`.
@@ -51,16 +44,21 @@ pub struct Checker {
     rules: Vec<&'static RuleDef>,
 }
 
+/// The rules checked on `device`, in the order they are evaluated: the first one broken is
+/// the one a finding is bucketed under.
+pub fn rules(device: Device) -> impl Iterator<Item = &'static RuleDef> {
+    let info = device.info();
+    table::TABLE
+        .iter()
+        .filter(|row| (row.applies)(info))
+        .map(|row| row.rule)
+}
+
 impl Checker {
     pub fn new(device: Device) -> Checker {
-        let info = device.info();
         Checker {
-            info,
-            rules: table(device)
-                .iter()
-                .filter(|row| (row.applies)(info))
-                .map(|row| row.rule)
-                .collect(),
+            info: device.info(),
+            rules: rules(device).collect(),
         }
     }
 
@@ -77,13 +75,9 @@ impl Checker {
     }
 }
 
-/// Every rule name known to some table, for tests and documentation.
+/// Every rule name known to the table, for tests and documentation.
 pub fn all_rule_names() -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = elk::TABLE
-        .iter()
-        .chain(brw::TABLE)
-        .map(|r| r.rule.name)
-        .collect();
+    let mut names: Vec<&'static str> = table::TABLE.iter().map(|r| r.rule.name).collect();
     names.sort_unstable();
     names.dedup();
     names

@@ -10,7 +10,6 @@
 use super::regions::rule;
 use super::{is_mixed_float, is_send_like, region, subnr};
 use compiler::Inst;
-use compiler::device::DeviceInfo;
 use compiler::reg::{REG_SIZE, Reg, RegKind};
 
 fn align16(inst: &Inst) -> bool {
@@ -245,12 +244,3 @@ rule!(
     "An Align16 DF SEL must not be compressed (exec 8) on Gen7: it misreads the predicate (fp64-align16.md §4)",
     |i, _| align16(i) && i.op == compiler::Opcode::Sel && i.exec_size >= 8 && has_df(i)
 );
-
-/// Table predicates.
-pub fn has_align16(d: &DeviceInfo) -> bool {
-    d.has_align16
-}
-
-pub fn gen7(d: &DeviceInfo) -> bool {
-    d.verx10 / 10 == 7
-}

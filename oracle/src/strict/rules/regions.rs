@@ -2,13 +2,13 @@
 
 use super::{elem_size, is_grf, is_send_like, reg_srcs, region, subnr};
 use compiler::Inst;
-use compiler::device::DeviceInfo;
 use compiler::reg::{REG_SIZE, Reg, RegKind, Region};
 
 /// Declares a rule: `rule!(ID, "name", "Mesa's message", |inst, device| broken)`.
 macro_rules! rule {
     ($id:ident, $name:literal, $msg:literal, $f:expr) => {
         pub static $id: $crate::strict::RuleDef = $crate::strict::RuleDef {
+            id: concat!(module_path!(), "::", stringify!($id)),
             name: $name,
             message: $msg,
             broken: $f,
@@ -331,11 +331,6 @@ rule!(SRC0_NULL, "src0-null", "src0 is null", |i, _| {
 rule!(SRC1_NULL, "src1-null", "src1 is null", |i, _| {
     !is_send_like(i) && two_source(i) && i.srcs.get(1).is_some_and(Reg::is_null)
 });
-
-/// Used by the tables: true on every part.
-pub fn always(_: &DeviceInfo) -> bool {
-    true
-}
 
 rule!(
     // brw-backend.md §1.7: "Pre-gen8: a SIMD32 instruction applies the low 16 mask bits to
