@@ -1,4 +1,4 @@
-//! The instruction builder with Mesa's builder assertions (`brw_builder`, brw-backend.md §2),
+//! The instruction builder with Mesa's builder assertions (`brw_builder`, docs/hardware/brw-backend.md §2),
 //! reported as errors instead of aborts so that a pass bug becomes a verdict, not a crash.
 //!
 //! A builder carries the execution controls new instructions get: width, first channel

@@ -3,7 +3,7 @@
 //! Every per-device decision in the backend (lowered SIMD widths, integer-multiply lowering,
 //! regioning restrictions, scratch encoding) and in the emulator's strict mode reads these
 //! capability bits rather than comparing generation numbers, so the table is the one place
-//! to check against the platform map (eu-hardware.md §0.1, brw-backend.md §1.5, §6, §8).
+//! to check against the platform map (docs/hardware/eu-hardware.md §0.1, docs/hardware/brw-backend.md §1.5, §6, §8).
 
 use arbitrary::Arbitrary;
 use serde::{Deserialize, Serialize};
@@ -226,7 +226,7 @@ mod tests {
 
     #[test]
     fn platform_map_facts() {
-        // eu-hardware.md §0.1: DxD multiply only on BDW and big-core Gen9.
+        // docs/hardware/eu-hardware.md §0.1: DxD multiply only on BDW and big-core Gen9.
         let dxd: Vec<_> = ALL_DEVICES
             .iter()
             .filter(|d| d.info().has_integer_dword_mul)

@@ -1,5 +1,5 @@
 //! Hardware facts about instructions that both the lowering passes and the emulator's strict
-//! mode need: execution type (eu-hardware.md §3.4), mixed-float mode, "double precision".
+//! mode need: execution type (docs/hardware/eu-hardware.md §3.4), mixed-float mode, "double precision".
 
 use crate::types::Type;
 use crate::{Inst, Opcode};
@@ -16,8 +16,8 @@ pub fn hw_src_count(inst: &Inst) -> usize {
 
 /// Instructions the region and type rules skip: messages, control flow, and the subgroup
 /// pseudo-instructions FIND_LIVE_CHANNEL and BROADCAST, which reach hardware IR as stand-ins
-/// for the sequences Mesa's generator emits (brw-backend.md §7.2 `lower_find_live_channel`:
-/// `ce0` ANDed with the dispatch mask `sr0.2`, then FBL; eu-hardware.md §2.1). This model
+/// for the sequences Mesa's generator emits (docs/hardware/brw-backend.md §7.2 `lower_find_live_channel`:
+/// `ce0` ANDed with the dispatch mask `sr0.2`, then FBL; docs/hardware/eu-hardware.md §2.1). This model
 /// does not give `sr0` a value, and `ce0`'s bits of undispatched channels are undefined, so
 /// the sequence cannot be expressed exactly: the strict emulator executes the pseudo-op.
 pub fn is_send_like(inst: &Inst) -> bool {
@@ -48,7 +48,7 @@ fn typed_srcs(inst: &Inst) -> &[crate::reg::Reg] {
     &inst.srcs[..n]
 }
 
-/// The execution type (eu-hardware.md §3.4).
+/// The execution type (docs/hardware/eu-hardware.md §3.4).
 pub fn exec_type(inst: &Inst) -> Type {
     let dst = inst.dst.ty;
     match typed_srcs(inst) {
@@ -107,7 +107,7 @@ pub fn first_generation(op: crate::opcode::Opcode) -> Option<u32> {
     match op {
         Bfrev | Bfe | Bfi1 | Bfi2 | Fbh | Fbl | Cbit | Addc | Subb => Some(70),
         Rol | Ror => Some(110),
-        // eu-hardware.md §7.3: ADD3 from Gfx12.5.
+        // docs/hardware/eu-hardware.md §7.3: ADD3 from Gfx12.5.
         Add3 => Some(125),
         _ => None,
     }

@@ -160,7 +160,7 @@ pub struct MsgDesc {
     pub header: bool,
 }
 
-/// Access mode (eu-hardware.md §1.3): how operands are addressed. Align1 walks
+/// Access mode (docs/hardware/eu-hardware.md §1.3): how operands are addressed. Align1 walks
 /// `<vstride;width,hstride>` regions per channel; Align16 treats operands as vec4s of 32-bit
 /// components with a swizzle per source and a writemask on the destination (Gen4 through
 /// Gfx10 only).
@@ -188,7 +188,7 @@ pub struct Inst {
     /// AccWrEnable: also update the accumulator.
     pub acc_wr: bool,
     /// NoDDClr: do not clear the destination's dependency scoreboard entry (a pre-Gfx12
-    /// scheduling hint, brw-backend.md §1.1 `no_dd_clear`). It changes no result: the
+    /// scheduling hint, docs/hardware/brw-backend.md §1.1 `no_dd_clear`). It changes no result: the
     /// emulator runs instructions in order; the strict rules say where it may appear.
     #[serde(default)]
     pub no_dd_clear: bool,

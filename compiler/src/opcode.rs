@@ -71,13 +71,13 @@ pub enum Opcode {
     /// The vec4 stage's output message (`stage vs`, a model of Mesa's VS URB write with
     /// EOT): `urb_write_logical(8) null:UD, DATA, SLOT:UD, COUNT:UD`. It writes `COUNT`
     /// consecutive vec4 values of DATA, laid out as a vec4 VGRF of DATA's type
-    /// (fp64-align16.md §1.1: a 32-bit vec4 is one register, vertex 0 in bytes 0–15 and
+    /// (docs/hardware/fp64-align16.md §1.1: a 32-bit vec4 is one register, vertex 0 in bytes 0–15 and
     /// vertex 1 in 16–31; a dvec4 is two registers, one per vertex), to the output slots
     /// from `SLOT` on; a dvec4 takes two slots (x,y then z,w), as Mesa's 64-bit outputs do.
     /// Channel `c` of the instruction is component `c % 4` of vertex `c / 4`: the emulator
     /// records each enabled vertex's components per slot (`emu::result::UrbWrite`).
     UrbWriteLogical,
-    /// `SHADER_OPCODE_FIND_LIVE_CHANNEL` (brw-backend.md §1.1): the index, relative to the
+    /// `SHADER_OPCODE_FIND_LIVE_CHANNEL` (docs/hardware/brw-backend.md §1.1): the index, relative to the
     /// instruction's group, of the first channel of its `exec_size` channels that the
     /// current execution mask enables (§9.2: dispatched, not parked by control flow or
     /// HALT), written as one scalar UD. NoMask is required and does not change the result:
@@ -91,7 +91,7 @@ pub enum Opcode {
     /// whatever its channel's enable. An index at or beyond `exec_size` leaves the
     /// destination undefined.
     Broadcast,
-    /// `VEC4_OPCODE_PICK_LOW_32BIT` (fp64-align16.md §5.3): the 32-bit destination channel
+    /// `VEC4_OPCODE_PICK_LOW_32BIT` (docs/hardware/fp64-align16.md §5.3): the 32-bit destination channel
     /// `c` (packed) receives the low dword of the source's DF element `c`. An Align1
     /// operation: Align16 would need 32-bit logical swizzles the IR does not carry.
     PickLow32,
@@ -103,7 +103,7 @@ pub enum Opcode {
     SetLow32,
     /// `VEC4_OPCODE_SET_HIGH_32BIT` (§5.3): as SET_LOW, the high dword.
     SetHigh32,
-    /// `DIM` (fp64-align16.md §1.2, §10 item 7): Haswell's one way to load a 64-bit
+    /// `DIM` (docs/hardware/fp64-align16.md §1.2, §10 item 7): Haswell's one way to load a 64-bit
     /// immediate, which its ALU instructions cannot take: every enabled DF channel of the
     /// destination receives the DF immediate source.
     Dim,
@@ -315,7 +315,7 @@ impl Opcode {
         matches!(self, Opcode::FindLiveChannel | Opcode::Broadcast)
     }
 
-    /// The Align1 opcodes that move one dword of each DF element (fp64-align16.md §5.3):
+    /// The Align1 opcodes that move one dword of each DF element (docs/hardware/fp64-align16.md §5.3):
     /// `scalarize_df` leaves them whole, and they take no swizzle or writemask.
     pub fn is_dword_half_move(self) -> bool {
         matches!(
@@ -351,12 +351,12 @@ impl Opcode {
         matches!(self, Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not)
     }
 
-    /// Hardware operations that accept a conditional modifier (brw-backend.md §10.3 #2: FBL
-    /// cannot carry one, so a compare cannot be folded into it; eu-hardware.md §6.10: BFI2
+    /// Hardware operations that accept a conditional modifier (docs/hardware/brw-backend.md §10.3 #2: FBL
+    /// cannot carry one, so a compare cannot be folded into it; docs/hardware/eu-hardware.md §6.10: BFI2
     /// cannot). The documents list no more; the other bit-scan/count operations (FBH, CBIT,
     /// BFREV, LZD), bit-field ops, rotates, MACH and the math functions are left out as the
     /// conservative reading: a modifier there is rejected rather than given invented flag
-    /// semantics (MAC included). ADD3 takes one (brw-backend.md §10.3 #33, `add3.nz`). SEL's
+    /// semantics (MAC included). ADD3 takes one (docs/hardware/brw-backend.md §10.3 #33, `add3.nz`). SEL's
     /// modifier selects min/max instead of writing the flag.
     pub fn can_do_cmod(self) -> bool {
         use Opcode::*;

@@ -31,13 +31,13 @@ pub struct CompileOptions {
     pub baseline_o0: bool,
     /// Allocate after this pre-RA scheduling mode only (spilling, if it needs any, still in
     /// program order). Mesa picks the first mode in turn that allocates without spilling
-    /// (brw-backend.md §7.1), so which one a program gets depends on its register
+    /// (docs/hardware/brw-backend.md §7.1), so which one a program gets depends on its register
     /// pressure; naming it lets a reduced reproducer of an allocation failure keep the
     /// schedule its original had without keeping the pressure that chose it.
     pub pre_ra_schedule: Option<ScheduleMode>,
 }
 
-/// A scheduling mode (brw-backend.md §7.1). It lives here, not with the scheduler
+/// A scheduling mode (docs/hardware/brw-backend.md §7.1). It lives here, not with the scheduler
 /// (`passes::schedule`, which re-exports it as `Mode`), because it is a compile option.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ScheduleMode {

@@ -18,7 +18,7 @@ pub struct Block {
 ///
 /// * `Fragment` (the default, no header line): Mesa's scalar (brw/fs) model — one channel
 ///   per pixel, ATTR/UNIFORM read per channel / as scalars, output by `fb_write_logical`.
-/// * `Vertex` (`stage vs`): Mesa's vec4 backend (fp64-align16.md §1.1), SIMD4x2 dispatch:
+/// * `Vertex` (`stage vs`): Mesa's vec4 backend (docs/hardware/fp64-align16.md §1.1), SIMD4x2 dispatch:
 ///   dispatch width 8 = two vertices × four components, channel `c` is component `c % 4`
 ///   of vertex `c / 4`. A 32-bit vec4 VGRF/ATTR value is one register (vertex 0 in bytes
 ///   0–15, vertex 1 in 16–31), a dvec4 two (vertex 0 in the first, vertex 1 in the second);
@@ -57,9 +57,9 @@ impl Stage {
 
     /// Why `device` cannot run programs of this stage, if it cannot. The vec4 stage is
     /// modelled on Gen7/7.5 only (ivb, byt, hsw): the parts whose vertex shaders Mesa's vec4
-    /// backend compiles with FP64 (fp64-align16.md §8 and the series it describes). Gen4–6
+    /// backend compiles with FP64 (docs/hardware/fp64-align16.md §8 and the series it describes). Gen4–6
     /// have no DF; from Gfx8 Mesa compiles vertex shaders with the scalar backend, and
-    /// Align16 is gone on Gfx11+ (eu-hardware.md §1.3). `check --all-devices` skips such a
+    /// Align16 is gone on Gfx11+ (docs/hardware/eu-hardware.md §1.3). `check --all-devices` skips such a
     /// device with this reason; the validator reports it (`vec4-stage`).
     pub fn unsupported_on(self, device: Device) -> Option<&'static str> {
         let verx10 = device.info().verx10;
@@ -92,7 +92,7 @@ pub struct Program {
     pub stage: Stage,
     /// Dispatch width: 8, 16 or 32 channels per thread.
     pub dispatch_width: u8,
-    /// Packed dispatch (brw-backend.md §9.2, `brw_stage_has_packed_dispatch`; compute
+    /// Packed dispatch (docs/hardware/brw-backend.md §9.2, `brw_stage_has_packed_dispatch`; compute
     /// shaders): every thread starts with its lowest N ≥ 1 channels live, so channel 0 is
     /// live at thread start. Without it (the fragment-shader model) any channels may be
     /// dispatched, channel 0 included. Inputs for such a program give packed masks

@@ -29,7 +29,7 @@ impl Region {
         }
     }
 
-    /// VertStride of a one-dimensional indirect region (eu-hardware.md §1.1 code 0xF,
+    /// VertStride of a one-dimensional indirect region (docs/hardware/eu-hardware.md §1.1 code 0xF,
     /// `BRW_VERTICAL_STRIDE_ONE_DIMENSIONAL`): only meaningful on a register-indirect operand,
     /// where width > 1 is "Vx1" (one address subregister per row) and width 1 is "VxH" (one
     /// per channel), §1.4. Printed `Vx1`/`VxH`, never as a number.
@@ -42,7 +42,7 @@ impl Region {
 
     /// The region stored for an Align16 operand with VertStride `vstride`: Align16 encodes
     /// only VertStride for a source and nothing but HorzStride 1 for a destination
-    /// (eu-hardware.md §1.3), so width and hstride are fixed at 4 and 1 (`<V>` in the text
+    /// (docs/hardware/eu-hardware.md §1.3), so width and hstride are fixed at 4 and 1 (`<V>` in the text
     /// form; the emulator's Align16 addressing reads only `vstride`).
     pub const fn align16(vstride: u8) -> Region {
         Region::new(vstride, 4, 1)
@@ -154,7 +154,7 @@ pub enum RegKind {
     Uniform { nr: u32, offset: u32 },
     /// Physical GRF `g<nr>`; `subnr` is a byte offset.
     Fixed { nr: u16, subnr: u8, region: Region },
-    /// Register-indirect GRF access `g[a0.<addr> + <offset>]` (eu-hardware.md §1.4): the
+    /// Register-indirect GRF access `g[a0.<addr> + <offset>]` (docs/hardware/eu-hardware.md §1.4): the
     /// origin is address subregister `a0.<addr>` (16-bit, a GRF byte address) plus a signed
     /// immediate byte offset, known only when the instruction runs. A `Vx1`/`VxH` region
     /// (`Region::ONE_DIMENSIONAL`) takes one address subregister per row / per channel,
@@ -176,7 +176,7 @@ pub enum RegKind {
     Imm(u64),
 }
 
-/// An Align16 source swizzle (eu-hardware.md §1.3): for each of the four components of a
+/// An Align16 source swizzle (docs/hardware/eu-hardware.md §1.3): for each of the four components of a
 /// 4-channel group, which 32-bit component of the vec4 it reads. Packed like Mesa's
 /// `BRW_SWIZZLE4` (component `i` in bits `2i..2i+2`) so every byte value is a swizzle and
 /// the type stays a plain `Copy` value. Align1 instructions ignore it; the validator
@@ -216,7 +216,7 @@ impl Swizzle {
     }
 
     /// Whether both 32-bit pairs are of the form `(2k, 2k+1)`: read on a DF source, each
-    /// pair then names one whole DF of a 16-byte row (fp64-align16.md §1.3).
+    /// pair then names one whole DF of a 16-byte row (docs/hardware/fp64-align16.md §1.3).
     pub fn selects_df_pairs(self) -> bool {
         let c = self.comps();
         c[0].is_multiple_of(2) && c[1] == c[0] + 1 && c[2].is_multiple_of(2) && c[3] == c[2] + 1
@@ -240,8 +240,8 @@ impl Default for Swizzle {
     }
 }
 
-/// An Align16 destination writemask (eu-hardware.md §1.3): bit `i` enables component `i`
-/// of every 4-channel group (for 64-bit data, DF component `i`, fp64-align16.md §2). Only
+/// An Align16 destination writemask (docs/hardware/eu-hardware.md §1.3): bit `i` enables component `i`
+/// of every 4-channel group (for 64-bit data, DF component `i`, docs/hardware/fp64-align16.md §2). Only
 /// the low four bits mean anything; Align1 instructions ignore it and the validator reports
 /// a partial mask there.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Arbitrary)]
@@ -473,7 +473,7 @@ impl Reg {
     }
 
     /// Operand for channels starting `channels` later (Mesa's `horiz_offset`). A vector
-    /// immediate gives channel `c` of an instruction its element `c` (eu-hardware.md §6.8),
+    /// immediate gives channel `c` of an instruction its element `c` (docs/hardware/eu-hardware.md §6.8),
     /// so the later channels' operand starts at a later element.
     pub fn horiz_offset(self, channels: u32) -> Reg {
         match self.kind {

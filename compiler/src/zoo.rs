@@ -1,4 +1,4 @@
-//! The historical-bug zoo: Mesa bugs (brw-backend.md §11) that can be re-injected into the
+//! The historical-bug zoo: Mesa bugs (docs/hardware/brw-backend.md §11) that can be re-injected into the
 //! passes, selected by kebab-case name (several at once as `a,b,c`, or `all`, so bucketing
 //! can be measured on a mix of bugs). Only builds with the `zoo` feature
 //! contain them; elsewhere no bug exists and every check below is the constant `false`.
@@ -72,7 +72,7 @@ mod bugs {
         CopypropNomaskDivergentLoop,
         /// §11.13: a coalescable `mov.cmod` deleted with its flag write.
         CoalesceDropsCmodMov,
-        /// fp64-align16.md §11: a Z/W source encoded without moving to sub-register 16.
+        /// docs/hardware/fp64-align16.md §11: a Z/W source encoded without moving to sub-register 16.
         DfZwNoSuboffset,
         /// §11: a Z/W source at sub-register 16 keeps a non-zero VertStride.
         DfZwNonzeroVstride,

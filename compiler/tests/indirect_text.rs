@@ -1,4 +1,4 @@
-//! The text form of register-indirect operands (eu-hardware.md §1.4, §1.1): exact
+//! The text form of register-indirect operands (docs/hardware/eu-hardware.md §1.4, §1.1): exact
 //! spellings, `parse(print(p)) == p`, and located errors for malformed addresses.
 
 use compiler::reg::{Arf, RegKind, Region};
@@ -160,7 +160,7 @@ fn malformed_indirect_operands_are_located() {
     );
 }
 
-/// The validator checks the address subregisters an indirect operand takes (eu-hardware.md
+/// The validator checks the address subregisters an indirect operand takes (docs/hardware/eu-hardware.md
 /// §1.4: a0.0..a0.15; Vx1 one per row, VxH one per channel).
 #[test]
 fn validator_rejects_missing_address_subregisters() {

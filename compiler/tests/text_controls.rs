@@ -24,7 +24,7 @@ fn dependency_controls_round_trip() {
 
 #[test]
 fn wide_exec_sizes_parse_for_the_strict_rule() {
-    // ExecSize 64/128 have no encoding (eu-hardware.md §1.1); the text form keeps them so
+    // ExecSize 64/128 have no encoding (docs/hardware/eu-hardware.md §1.1); the text form keeps them so
     // that the strict checker, not the parser, names the broken rule (invalid-exec-size).
     for n in [64, 128] {
         let text = program(&format!(

@@ -603,7 +603,7 @@ fn messages_and_payloads_take_no_source_modifiers() {
 
 #[test]
 fn cmod_not_supported() {
-    // brw-backend.md §10.3 #2: FBL cannot carry a conditional modifier.
+    // docs/hardware/brw-backend.md §10.3 #2: FBL cannot carry a conditional modifier.
     case(
         Rule::CmodNotSupported,
         prog("skl", 8, "fbl(8) v0:UD, attr0:UD"),
@@ -634,7 +634,7 @@ fn cmod_not_supported() {
 
 #[test]
 fn add3_exists_from_gfx12_5_with_word_or_dword_integers() {
-    // eu-hardware.md §7.3: ADD3 on Gfx12.5+, integer D/UD/W/UW only.
+    // docs/hardware/eu-hardware.md §7.3: ADD3 on Gfx12.5+, integer D/UD/W/UW only.
     let body = "add3(8) v0:D, attr0:D, v1:D, 7:W";
     case(
         Rule::UnsupportedOpcode,
@@ -666,7 +666,7 @@ fn typed_null_destinations_need_their_type() {
 
 #[test]
 fn condition_missing() {
-    // eu-hardware.md §6.10: CMP/CMPN must have a condition; SEL is predicated or has one.
+    // docs/hardware/eu-hardware.md §6.10: CMP/CMPN must have a condition; SEL is predicated or has one.
     case(
         Rule::ConditionMissing,
         prog("skl", 8, "cmp.l.f0.0(8) null:F, attr0:F, 1.0:F"),
@@ -709,7 +709,7 @@ fn subgroup_form() {
     ] {
         case(Rule::SubgroupForm, skl16(good), skl16(bad));
     }
-    // brw-backend.md §10.3 #3: the virtual op cannot carry a conditional modifier.
+    // docs/hardware/brw-backend.md §10.3 #3: the virtual op cannot carry a conditional modifier.
     case(
         Rule::CmodNotSupported,
         skl16(good),

@@ -461,7 +461,7 @@ fn compare_stray_writes(
 /// to what `reference` (the input program's own run) defines. A compiled program can
 /// define more than its input: a read of a never-written register lands in a physical
 /// register an unrelated dead write happened to fill. The oracle compares only what the
-/// input defines (DESIGN.md, verdicts), so those bytes are not the baseline's to demand.
+/// input defines (ARCHITECTURE.md, "Verdicts"), so those bytes are not the baseline's to demand.
 pub fn restrict_defined(baseline: &mut RunResult, reference: &RunResult) {
     for (b, r) in baseline.threads.iter_mut().zip(&reference.threads) {
         let defined = per_channel(&r.rt_writes);

@@ -89,7 +89,7 @@ pub fn legalising_pass(rule: &str) -> &'static str {
 }
 
 /// The vec4 pass whose job is to make instructions satisfy hardware rule `rule`
-/// (fp64-align16.md §9): the exec-size rules are the SIMD split's, the DF swizzle and
+/// (docs/hardware/fp64-align16.md §9): the exec-size rules are the SIMD split's, the DF swizzle and
 /// writemask rules `scalarize_df`'s, every other operand rule the hardware encoding's.
 pub fn vec4_legalising_pass(rule: &str) -> &'static str {
     match rule {

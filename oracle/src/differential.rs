@@ -1,6 +1,6 @@
 //! The differential check: the input program on the emulator in logical mode (the
 //! reference) against the default pipeline's output in strict hardware mode, on several
-//! input sets, judged by refinement (DESIGN.md "Verdicts"). Failing verdicts name the pass
+//! input sets, judged by refinement (ARCHITECTURE.md, "Verdicts"). Failing verdicts name the pass
 //! that caused them ([`crate::culprit`]).
 
 use crate::compare::{Difference, compare};

@@ -6,7 +6,7 @@
 //! Two input sets in three are *correlated* ([`Pool`]): drawn independently, two operands are
 //! almost never equal, so the cases that need `a == b` — `Inf − Inf`, a subtract-compare of
 //! equal operands, INT_MIN against its neighbour — would take a hundred input sets to occur
-//! (brw-backend.md §10.3 #13: the subtract-merge with ±Inf needed > 64). A correlated set
+//! (docs/hardware/brw-backend.md §10.3 #13: the subtract-merge with ±Inf needed > 64). A correlated set
 //! draws every dword from a small palette of special values shared by all uniforms, attrs
 //! and buffers, and from a per-channel vector shared by every attr and buffer at the same
 //! channel, so equal values (and boundary pairs x, x ± 1) meet in one channel or across
@@ -246,7 +246,7 @@ pub fn draw(p: &Program, partial_quarters: u64, below: &mut impl FnMut(u64) -> u
                 // Vertex 0 alone or both vertices (compiler::program::Stage).
                 compiler::program::VEC4_DISPATCH_MASKS[below(2) as usize]
             } else if p.packed_dispatch {
-                // The lowest 1..=width channels (brw-backend.md §9.2).
+                // The lowest 1..=width channels (docs/hardware/brw-backend.md §9.2).
                 all >> below(width as u64)
             } else {
                 below(1 << 32) as u32 & all

@@ -1,8 +1,8 @@
 //! Known answers for Align16 execution. Every expected value below is derived from the
-//! spec text cited next to it (eu-hardware.md §1.3, fp64-align16.md §1–§3, §10), never from
+//! spec text cited next to it (docs/hardware/eu-hardware.md §1.3, docs/hardware/fp64-align16.md §1–§3, §10), never from
 //! running the emulator.
 //!
-//! Data layout used throughout: a dvec4 per vertex (fp64-align16.md §1.1) in g40 (vertex 0:
+//! Data layout used throughout: a dvec4 per vertex (docs/hardware/fp64-align16.md §1.1) in g40 (vertex 0:
 //! x0..w0 = 10, 11, 12, 13) and g41 (vertex 1: x1..w1 = 20, 21, 22, 23), loaded with an
 //! Align1 move from attr0. 32-bit tests use the floats 1..8 in g40 (vertex 0 = 1, 2, 3, 4 in
 //! bytes 0..16, vertex 1 = 5, 6, 7, 8 in bytes 16..32).
@@ -92,7 +92,7 @@ fn dvec(v: usize, k: usize) -> f64 {
 
 #[test]
 fn vstride0_at_subreg16_reads_the_section_3_1_sequence() {
-    // fp64-align16.md §3.1: `mov(8) r2.x:DF r0.2<0>.xyzw:DF` reads, for x0 y0 z0 w0 x1 y1
+    // docs/hardware/fp64-align16.md §3.1: `mov(8) r2.x:DF r0.2<0>.xyzw:DF` reads, for x0 y0 z0 w0 x1 y1
     // z1 w1, the DFs r0.2 r0.3 r0.2 r0.3 r1.2 r1.3 r1.2 r1.3. With a full writemask every
     // one of them lands in g50/g51.
     let regs = run(
@@ -121,7 +121,7 @@ fn vstride0_at_subreg16_reads_the_section_3_1_sequence() {
 
 #[test]
 fn every_row_of_the_section_1_4_swizzle_table_on_hsw() {
-    // fp64-align16.md §1.4: the logical swizzle each emitted hardware operand yields, on
+    // docs/hardware/fp64-align16.md §1.4: the logical swizzle each emitted hardware operand yields, on
     // gN = g40 holding the dvec4 of both vertices. `<4>` rows also hold with `<2>` on HSW
     // (§1.2: both mean a 16-byte row pitch).
     let rows = [
@@ -155,7 +155,7 @@ fn every_row_of_the_section_1_4_swizzle_table_on_hsw() {
 
 #[test]
 fn gen8_does_not_bump_a_vstride0_source_for_the_second_half() {
-    // fp64-align16.md §11 df-gen7-swizzle-on-gen8: without the Gen7 decompression bug
+    // docs/hardware/fp64-align16.md §11 df-gen7-swizzle-on-gen8: without the Gen7 decompression bug
     // (§3.1), a VertStride-0 source replicates for vertex 1 too: "vertex 1 reads vertex 0
     // data".
     let regs = run(
@@ -170,7 +170,7 @@ fn gen8_does_not_bump_a_vstride0_source_for_the_second_half() {
 
 #[test]
 fn the_second_half_reads_what_the_first_half_wrote() {
-    // fp64-align16.md §3.1 / §10 item 2: an exec-8 DF instruction runs as two 4-wide halves
+    // docs/hardware/fp64-align16.md §3.1 / §10 item 2: an exec-8 DF instruction runs as two 4-wide halves
     // in order, half 1 reading its sources (one GRF on) after half 0 has written. Here half
     // 0 writes 2·(10, 11, 12, 13) into g41, which half 1 then reads as its source.
     let regs = run(
@@ -188,7 +188,7 @@ fn the_second_half_reads_what_the_first_half_wrote() {
 
 #[test]
 fn halves_and_nibbles_use_their_own_channel_enables() {
-    // fp64-align16.md §3.1: half 1 of an exec-8 DF instruction uses channel enables 4..7;
+    // docs/hardware/fp64-align16.md §3.1: half 1 of an exec-8 DF instruction uses channel enables 4..7;
     // §10 item 3: an exec-4 DF instruction takes enables from bits group..group+3 (NibCtrl)
     // and reads its sources without a register bump.
     let regs = run_on(
@@ -222,7 +222,7 @@ fn halves_and_nibbles_use_their_own_channel_enables() {
 
 #[test]
 fn a_32bit_swizzle_permutes_each_vec4() {
-    // eu-hardware.md §1.3: a source swizzle picks, per 4-channel group, the 32-bit
+    // docs/hardware/eu-hardware.md §1.3: a source swizzle picks, per 4-channel group, the 32-bit
     // component of that group's vec4; VertStride 4 steps to the next vec4, 0 replicates.
     let regs = run(
         "hsw",
@@ -258,7 +258,7 @@ fn a_32bit_swizzle_permutes_each_vec4() {
 
 #[test]
 fn a_writemask_leaves_the_other_components_untouched() {
-    // eu-hardware.md §1.3: bit i of the 4-bit writemask enables component i of each vec4.
+    // docs/hardware/eu-hardware.md §1.3: bit i of the 4-bit writemask enables component i of each vec4.
     let regs = run(
         "skl",
         &[
@@ -275,7 +275,7 @@ fn a_writemask_leaves_the_other_components_untouched() {
 
 #[test]
 fn unconfirmed_df_effects_are_undefined() {
-    // fp64-align16.md §2/§12: what a .xy or .zw writemask writes on a DF destination is not
+    // docs/hardware/fp64-align16.md §2/§12: what a .xy or .zw writemask writes on a DF destination is not
     // documented, so nothing written there may be trusted: every component of g50/g51.
     for mask in ["xy", "zw"] {
         let inst = format!("    mov(8) g50.{mask}:DF, g40<4>.xyzw:DF {{ Align16 }}");
@@ -307,7 +307,7 @@ fn unconfirmed_df_effects_are_undefined() {
 
 #[test]
 fn strict_mode_rejects_align16_on_icl_with_the_named_rule() {
-    // eu-hardware.md §1.3 / §6.1: "Align16 mode doesn't exist on Gfx11+".
+    // docs/hardware/eu-hardware.md §1.3 / §6.1: "Align16 mode doesn't exist on Gfx11+".
     let text = "eu 1\ntarget icl\ndispatch 8\nSTART B0\n    mov(8) g20<8;8,1>:F, 1.0:F\n    mov(8) g21:F, g20<4>.xyzw:F { Align16 }\nEND B0\n";
     let p = parse_program(text).unwrap();
     let cfg = RunConfig {
@@ -334,9 +334,9 @@ fn strict_mode_rejects_align16_on_icl_with_the_named_rule() {
 
 #[test]
 fn a_compressed_32bit_vstride0_source_is_bumped_on_gen7_only() {
-    // fp64-align16.md §3.1: "the same bug hits any compressed Gen7 instruction with a
+    // docs/hardware/fp64-align16.md §3.1: "the same bug hits any compressed Gen7 instruction with a
     // vstride-0, width>1 source ... second half of a compressed instruction adds 1 GRF to
-    // every source except true scalars"; eu-hardware.md §1.3: otherwise VertStride 0
+    // every source except true scalars"; docs/hardware/eu-hardware.md §1.3: otherwise VertStride 0
     // replicates the same vec4 for every 4-channel group. g40 holds 1..8, g41 9..16.
     let load = "    mov(16) g40<8;8,1>:F, attr0:F { NoMask }";
     let inst = "    mov(16) g50:F, g40<0>.xyzw:F { NoMask Align16 }";
@@ -368,7 +368,7 @@ fn a_compressed_32bit_vstride0_source_is_bumped_on_gen7_only() {
 
 #[test]
 fn a_masked_off_component_writes_nothing_and_its_flag_bit_is_unknown() {
-    // eu-hardware.md §1.3: the writemask enables components. Whether it also gates the
+    // docs/hardware/eu-hardware.md §1.3: the writemask enables components. Whether it also gates the
     // conditional modifier's flag write is not documented, so those bits are undefined;
     // the enabled components' bits are the comparison (1 < 2.5, 2 < 2.5, 3, 4 not).
     let regs = run(

@@ -1,4 +1,4 @@
-//! Conditional modifiers only where the hardware has them (brw-backend.md §10.3 #2): the
+//! Conditional modifiers only where the hardware has them (docs/hardware/brw-backend.md §10.3 #2): the
 //! generator never emits one elsewhere, and a strict run of `fbl.ge` leaves its flag undefined
 //! instead of setting it.
 

@@ -1,4 +1,4 @@
-//! Known answers for the Align1 dword-half moves and DIM (fp64-align16.md §5.3, §10 items
+//! Known answers for the Align1 dword-half moves and DIM (docs/hardware/fp64-align16.md §5.3, §10 items
 //! 6–7). Every expected value is derived from the spec text, never from running the
 //! emulator: PICK_LOW/HIGH gather the low/high dword of each DF element into a packed
 //! 32-bit result; SET_LOW/HIGH write one dword of each DF element and leave the other;

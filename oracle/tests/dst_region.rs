@@ -1,4 +1,4 @@
-//! A fixed-GRF destination's region is only its horizontal stride (eu-hardware.md §1.2,
+//! A fixed-GRF destination's region is only its horizontal stride (docs/hardware/eu-hardware.md §1.2,
 //! "Destination (region is just HorzStride)"): execution writes exactly the bytes the strict
 //! rules count, whatever vstride/width the operand carries.
 

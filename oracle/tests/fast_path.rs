@@ -159,7 +159,7 @@ fn fast_path_matches_the_reference_implementation() {
 
 /// Register-indirect operands resolve against `a0` when they run, so the fast path must not
 /// take them (it resolves addresses once per program): both paths agree on every GRF byte,
-/// and the indirect results are really there (eu-hardware.md §1.4).
+/// and the indirect results are really there (docs/hardware/eu-hardware.md §1.4).
 #[test]
 fn indirect_operands_agree_with_the_reference() {
     let text = "eu 1\ntarget skl\ndispatch 16\nthreads 2\nattr attr0 2\nattr attr1 2\nSTART B0\n\

@@ -1,5 +1,5 @@
 //! Register-indirect restriction rules beyond the one case each in `strict_rules.rs`: the
-//! shapes each rule must not touch, and the variants the documents name (eu-hardware.md
+//! shapes each rule must not touch, and the variants the documents name (docs/hardware/eu-hardware.md
 //! §1.4, §5.1, §5.4, §6.5, §6.9).
 
 use compiler::Device;

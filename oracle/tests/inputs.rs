@@ -116,7 +116,7 @@ fn two_operand_program() -> Program {
     )
 }
 
-/// Independent draws almost never give `a == b == ±Inf` in one channel (brw-backend.md
+/// Independent draws almost never give `a == b == ±Inf` in one channel (docs/hardware/brw-backend.md
 /// §10.3 #13 needed > 64 input sets); correlated sets make such equalities, equal push
 /// constants, boundary pairs (x, x ± 1) and values repeated across channels common. Over
 /// these 64 seeds, independent draws alone give 1, 3, 9 and 0 sets of the four kinds.

@@ -1,5 +1,5 @@
 //! Known answers: small programs whose expected outputs are derived by hand from the
-//! documents (`/work/shared/spec/eu-hardware.md`, `brw-backend.md`), each naming the section
+//! documents (`/work/shared/spec/eu-hardware.md`, `docs/hardware/brw-backend.md`), each naming the section
 //! it comes from. No expectation here was produced by running the emulator: when one
 //! disagrees with it, the emulator is what gets fixed (against the cited section).
 //!

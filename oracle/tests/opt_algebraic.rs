@@ -1,4 +1,4 @@
-//! Mesa-style tests of `opt_algebraic` (brw-backend.md §7.1 step 2): each exact rule, and
+//! Mesa-style tests of `opt_algebraic` (docs/hardware/brw-backend.md §7.1 step 2): each exact rule, and
 //! float folds that look tempting but that the emulator shows would change an output.
 
 mod common;
@@ -100,7 +100,7 @@ fn logic_identities_with_the_immediate_in_either_source() {
 
 #[test]
 fn a_negated_logic_source_is_left() {
-    // On logic operations `negate` is a bitwise NOT (eu-hardware.md §3.6), on a MOV it is
+    // On logic operations `negate` is a bitwise NOT (docs/hardware/eu-hardware.md §3.6), on a MOV it is
     // the arithmetic negation: ~x is not −x.
     let text = shown("or(8) v0:D, -attr0:D, 0:D\nmov(8) v1:D, 0:D");
     let input = program("skl", 8, &text);
@@ -134,7 +134,7 @@ fn two_integer_immediates_fold_with_wrap_around() {
 
 #[test]
 fn a_saturating_constant_operation_is_left() {
-    // Integer `.sat` clamps the full result (eu-hardware.md §3.5): 0x7fffffff + 1 gives
+    // Integer `.sat` clamps the full result (docs/hardware/eu-hardware.md §3.5): 0x7fffffff + 1 gives
     // 0x7fffffff, not the wrapped value.
     let text = shown("add.sat(8) v0:D, 2147483647:D, 1:D\nmov(8) v1:D, 0:D");
     let input = program("skl", 8, &text);

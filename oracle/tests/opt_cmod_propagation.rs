@@ -1,4 +1,4 @@
-//! Mesa-style tests of `opt_cmod_propagation` (brw-backend.md §7.1 step 6, §10.3 1–21,
+//! Mesa-style tests of `opt_cmod_propagation` (docs/hardware/brw-backend.md §7.1 step 6, §10.3 1–21,
 //! §11.14–18, §1.7): the positive folds compare the printed output and the progress flag and
 //! agree on the emulator; each negative case of §10.3 (one test each, named after Mesa's
 //! test as §10.3 gives it) shows no progress and that the forbidden rewrite would change an

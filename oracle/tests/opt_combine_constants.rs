@@ -1,6 +1,6 @@
-//! Mesa-style tests of `opt_combine_constants` (brw-backend.md §7.1/§7.2 after
+//! Mesa-style tests of `opt_combine_constants` (docs/hardware/brw-backend.md §7.1/§7.2 after
 //! `lower_load_payload`, §7.4 combine-constants commits, §11.21): immediates a slot cannot
-//! hold (eu-hardware.md §3.3, §7.3) become one NoMask scalar load per constant in the
+//! hold (docs/hardware/eu-hardware.md §3.3, §7.3) become one NoMask scalar load per constant in the
 //! common dominator of its uses; legal immediates stay.
 
 mod common;
@@ -19,7 +19,7 @@ fn with_write(body: &str) -> String {
 
 #[test]
 fn an_align16_mad_immediate_becomes_a_nomask_scalar_load() {
-    // eu-hardware.md §7.3: Align16 three-source instructions (Gfx9) take no immediate.
+    // docs/hardware/eu-hardware.md §7.3: Align16 three-source instructions (Gfx9) take no immediate.
     let input = program(
         "skl",
         8,
@@ -156,7 +156,7 @@ fn a_constant_used_in_a_loop_and_after_it_is_loaded_before_the_do() {
 
 #[test]
 fn a_two_source_immediate_src0_that_cannot_be_swapped_is_promoted() {
-    // eu-hardware.md §3.3: an immediate only in src1. A shift cannot swap its sources; the
+    // docs/hardware/eu-hardware.md §3.3: an immediate only in src1. A shift cannot swap its sources; the
     // ADD can (lower_alu_restrictions swaps it), so its immediate stays.
     let input = program(
         "skl",
@@ -187,7 +187,7 @@ fn a_two_source_immediate_src0_that_cannot_be_swapped_is_promoted() {
 
 #[test]
 fn align1_keeps_a_16_bit_immediate_in_src0_and_promotes_a_32_bit_one() {
-    // eu-hardware.md §3.3/§7.3 (Gfx11+ Align1): src0 and src2 may hold 16-bit immediates.
+    // docs/hardware/eu-hardware.md §3.3/§7.3 (Gfx11+ Align1): src0 and src2 may hold 16-bit immediates.
     let input = program(
         "icl",
         8,

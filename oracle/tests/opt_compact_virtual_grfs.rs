@@ -1,4 +1,4 @@
-//! Tests of `compact_virtual_grfs` (brw-backend.md §7.1 step 15): unused VGRFs go, the
+//! Tests of `compact_virtual_grfs` (docs/hardware/brw-backend.md §7.1 step 15): unused VGRFs go, the
 //! others are renumbered in order with their sizes.
 
 mod common;

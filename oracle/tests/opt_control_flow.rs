@@ -1,4 +1,4 @@
-//! Mesa-style tests of the control-flow clean-ups: `opt_predicated_break` (brw-backend.md
+//! Mesa-style tests of the control-flow clean-ups: `opt_predicated_break` (docs/hardware/brw-backend.md
 //! §7.1 step 5) and `dead_control_flow_eliminate` (§7.1 step 9).
 
 mod common;

@@ -1,4 +1,4 @@
-//! Mesa-style tests of `opt_copy_propagation` (brw-backend.md §7.1 step 4, §10.3 30): the
+//! Mesa-style tests of `opt_copy_propagation` (docs/hardware/brw-backend.md §7.1 step 4, §10.3 30): the
 //! pass rewrites reads of a copy to read its source; the copy itself stays for DCE.
 
 mod common;
@@ -175,7 +175,7 @@ fn copies_do_not_cross_channel_groups() {
 #[test]
 fn a_constant_goes_into_src1_and_a_modifier_on_the_read_is_folded() {
     // §7.1 step 4 constant propagation: src1 of a two-source instruction takes an
-    // immediate (eu-hardware.md §3.3); `-t` of t = 2.0 is the immediate -2.0 (§3.6).
+    // immediate (docs/hardware/eu-hardware.md §3.3); `-t` of t = 2.0 is the immediate -2.0 (§3.6).
     let input = program(
         "skl",
         8,
@@ -206,7 +206,7 @@ fn a_constant_goes_into_src1_and_a_modifier_on_the_read_is_folded() {
 
 #[test]
 fn an_integer_negation_of_a_constant_wraps_in_its_type() {
-    // eu-hardware.md §3.6: integer negate is two's complement, so -INT_MIN is INT_MIN;
+    // docs/hardware/eu-hardware.md §3.6: integer negate is two's complement, so -INT_MIN is INT_MIN;
     // a W read negates in 16 bits.
     let body = |a: &str, b: &str| {
         format!(
@@ -229,7 +229,7 @@ fn an_integer_negation_of_a_constant_wraps_in_its_type() {
 
 #[test]
 fn a_constant_in_src0_of_a_commutative_operation_is_commuted_into_src1() {
-    // eu-hardware.md §3.3: src0 of a two-source instruction takes no immediate; integer
+    // docs/hardware/eu-hardware.md §3.3: src0 of a two-source instruction takes no immediate; integer
     // ADD and AND give the same result with their operands swapped.
     let body = |lines: &str| {
         format!(
@@ -258,7 +258,7 @@ fn a_constant_in_src0_of_a_commutative_operation_is_commuted_into_src1() {
 
 #[test]
 fn constants_stay_out_of_three_source_math_and_non_commutative_src0() {
-    // eu-hardware.md §3.3/§7.3: no immediate in src0 of a two-source instruction (SHL is
+    // docs/hardware/eu-hardware.md §3.3/§7.3: no immediate in src0 of a two-source instruction (SHL is
     // not commutative), none in an Align16 three-source instruction on SKL; §7.1: math
     // takes its operands in registers here.
     let body = with_write(
@@ -278,7 +278,7 @@ fn constants_stay_out_of_three_source_math_and_non_commutative_src0() {
 #[test]
 fn a_dword_constant_is_not_commuted_into_a_32x16_multiply() {
     // §11.11 (Mesa db204121686): on Haswell `mul d:D, t:D, w:W` is a 32×16 multiply whose
-    // dword operand must be src0 (eu-hardware.md §4), and src0 takes no immediate (§3.3):
+    // dword operand must be src0 (docs/hardware/eu-hardware.md §4), and src0 takes no immediate (§3.3):
     // t = 0x7fffffff stays in a register. Commuted into src1 the multiplier would read
     // only the constant's low word — the `copyprop-dw-const-into-mul` zoo bug's rewrite.
     let body = |mul: &str| {
@@ -324,7 +324,7 @@ fn a_vector_immediate_is_not_substituted_into_a_typed_use() {
 
 #[test]
 fn a_qword_constant_goes_into_a_mov_only() {
-    // eu-hardware.md §3.3: 64-bit immediates exist only for single-source instructions.
+    // docs/hardware/eu-hardware.md §3.3: 64-bit immediates exist only for single-source instructions.
     let body = |mov: &str, add: &str| {
         format!(
             "
@@ -500,7 +500,7 @@ fn trip_counts() -> compiler::inputs::Inputs {
 
 #[test]
 fn a_constant_read_as_hf_stays_in_its_register() {
-    // HF immediates are not propagated (their mixed-float rules, eu-hardware.md §6.5,
+    // HF immediates are not propagated (their mixed-float rules, docs/hardware/eu-hardware.md §6.5,
     // speak of registers): 65529:UW read as HF is the NaN 0xfff9, and commuted into src1
     // its payload would lose to u0's NaN (the result takes the first NaN source's).
     let text = |add: &str| {

@@ -1,4 +1,4 @@
-//! Mesa-style tests of `opt_cse` (brw-backend.md §7.1 step 3, §7.4 CSE commits, §10.3 33).
+//! Mesa-style tests of `opt_cse` (docs/hardware/brw-backend.md §7.1 step 3, §7.4 CSE commits, §10.3 33).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Mesa-style tests of `opt_dead_code_eliminate` (brw-backend.md §7.1 step 7, §7.4 DCE
+//! Mesa-style tests of `opt_dead_code_eliminate` (docs/hardware/brw-backend.md §7.1 step 7, §7.4 DCE
 //! commits).
 
 mod common;

@@ -1,4 +1,4 @@
-//! Mesa-style tests of `eliminate_find_live_channel` (brw-backend.md §7.1 step 14, §7.2
+//! Mesa-style tests of `eliminate_find_live_channel` (docs/hardware/brw-backend.md §7.1 step 14, §7.2
 //! pre-loop, §9.2): FIND_LIVE_CHANNEL becomes `mov 0` only where channel 0 is live — packed
 //! dispatch, outside control flow, before any HALT, in group 0 — and the negative cases
 //! show on the emulator that the rewrite elsewhere would change an output. Also §10.3 #3:

@@ -1,5 +1,5 @@
 //! Mesa-style tests of `move_load_const` (issue 10: Mesa's 2018 `nir_move_load_const`
-//! idea; brw-backend.md §9.1/§9.2 for what the execution mask does across blocks): a
+//! idea; docs/hardware/brw-backend.md §9.1/§9.2 for what the execution mask does across blocks): a
 //! whole-VGRF constant load sinks into its one using block, never into a loop it was
 //! outside of, never past a second using block, never where a use reads channels the
 //! moved load would not write; each decision is noted in the pass record.

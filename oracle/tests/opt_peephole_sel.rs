@@ -1,4 +1,4 @@
-//! Mesa-style tests of `opt_peephole_sel` (brw-backend.md §7.1 step 8): IF/ELSE/ENDIF whose
+//! Mesa-style tests of `opt_peephole_sel` (docs/hardware/brw-backend.md §7.1 step 8): IF/ELSE/ENDIF whose
 //! sides only copy into the same destinations become predicated SELs, and the shapes where
 //! that would change an output are left.
 
@@ -98,7 +98,7 @@ fn an_immediate_then_value_swaps_the_sources_and_inverts_the_predicate() {
 
 #[test]
 fn two_immediates_go_through_a_fresh_register() {
-    // SEL takes an immediate only in src1 (eu-hardware.md §3.3); 1065353216 and
+    // SEL takes an immediate only in src1 (docs/hardware/eu-hardware.md §3.3); 1065353216 and
     // 1056964608 are the bits of 1.0 and 0.5.
     let input = program(
         "skl",

@@ -1,4 +1,4 @@
-//! Mesa-style tests of `opt_redundant_halt` (brw-backend.md §7.2 `opt_remove_redundant_halts`,
+//! Mesa-style tests of `opt_redundant_halt` (docs/hardware/brw-backend.md §7.2 `opt_remove_redundant_halts`,
 //! §7.1 `opt_redundant_discard_jumps`; HALT semantics §9.2): a HALT that its HALT_TARGET
 //! follows with nothing in between, and a HALT_TARGET no HALT reaches, are removed; the
 //! negative cases show on the emulator that removing them elsewhere changes an output.

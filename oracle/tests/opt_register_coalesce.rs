@@ -1,4 +1,4 @@
-//! Mesa-style tests of `opt_register_coalesce` (brw-backend.md §7.1 step 12, §10.3 32,
+//! Mesa-style tests of `opt_register_coalesce` (docs/hardware/brw-backend.md §7.1 step 12, §10.3 32,
 //! §11.12, §11.13): a whole-VGRF `mov y, x` whose registers' live ranges do not interfere
 //! is deleted by renaming y to x; the negative cases show on the emulator that the
 //! forbidden coalescing would change an output.

@@ -1,4 +1,4 @@
-//! Mesa-style tests of `opt_saturate_propagation` (brw-backend.md §7.1 step 11 and the
+//! Mesa-style tests of `opt_saturate_propagation` (docs/hardware/brw-backend.md §7.1 step 11 and the
 //! negative cases of §10.3 22–29): the positive moves of `.sat`, and negative cases that
 //! show on the emulator that the forbidden rewrite would change an output.
 
@@ -47,7 +47,7 @@ fn saturate_moves_into_an_add() {
 
 #[test]
 fn saturate_moves_into_a_predicated_sel() {
-    // A predicated SEL writes every enabled channel (eu-hardware.md §2.3): it is not a
+    // A predicated SEL writes every enabled channel (docs/hardware/eu-hardware.md §2.3): it is not a
     // partial write, so §10.3 23 does not apply.
     let input = program(
         "skl",

@@ -1,4 +1,4 @@
-//! Tests of `split_virtual_grfs` (brw-backend.md §7.1 pre-loop): registers of a VGRF that
+//! Tests of `split_virtual_grfs` (docs/hardware/brw-backend.md §7.1 pre-loop): registers of a VGRF that
 //! no operand accesses together become separate VGRFs; registers an operand spans stay
 //! together.
 

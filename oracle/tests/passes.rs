@@ -718,7 +718,7 @@ fn qword_multiply_into_null_keeps_its_conditional_modifier() {
 
 #[test]
 fn gen45_min_max_with_an_immediate_src0_loads_it_for_cmpn_and_sel() {
-    // eu-hardware.md §3.3: a two-source instruction takes an immediate in src1 only; the
+    // docs/hardware/eu-hardware.md §3.3: a two-source instruction takes an immediate in src1 only; the
     // CMPN of the Gen4/5 min/max lowering keeps the operand order (±0/NaN ties).
     check_pass(
         lower_alu_restrictions::run,
@@ -737,7 +737,7 @@ fn gen45_min_max_with_an_immediate_src0_loads_it_for_cmpn_and_sel() {
 
 #[test]
 fn dg2_vector_immediate_for_a_float_destination_takes_its_stride() {
-    // brw-backend.md §5.1, eu-hardware.md §5.4/§6.9: on DG2 a float destination's channels
+    // docs/hardware/brw-backend.md §5.1, docs/hardware/eu-hardware.md §5.4/§6.9: on DG2 a float destination's channels
     // must sit at the same byte positions as each source's (xehp-lsb-move).
     check_pass(
         lower_alu_restrictions::run,
@@ -756,7 +756,7 @@ fn dg2_vector_immediate_for_a_float_destination_takes_its_stride() {
 
 #[test]
 fn bytes_eight_apart_are_written_through_word_containers() {
-    // A destination hstride is at most 4 elements (eu-hardware.md §1.5): a byte slice of a
+    // A destination hstride is at most 4 elements (docs/hardware/eu-hardware.md §1.5): a byte slice of a
     // 64-bit value is computed 4 bytes apart, then each byte replaces the low part of the
     // word that holds it, the word's other byte written back unchanged.
     check_pass(
@@ -777,7 +777,7 @@ fn bytes_eight_apart_are_written_through_word_containers() {
 
 #[test]
 fn split_pieces_of_a_vector_immediate_start_at_their_own_element() {
-    // Channel c of an instruction reads element c of a V immediate (eu-hardware.md §6.8):
+    // Channel c of an instruction reads element c of a V immediate (docs/hardware/eu-hardware.md §6.8):
     // the piece for channels 4..7 reads elements 4..7 as its 0..3.
     check_pass(
         lower_simd_width::run,
@@ -797,7 +797,7 @@ fn split_pieces_of_a_vector_immediate_start_at_their_own_element() {
 #[test]
 fn a_mach_is_not_split_for_its_destination() {
     // Quarter control, not the group, picks the accumulator lanes a MACH reads
-    // (eu-hardware.md §1.7): a MACH into a destination 4 bytes into a register writes a
+    // (docs/hardware/eu-hardware.md §1.7): a MACH into a destination 4 bytes into a register writes a
     // packed temporary whole, and only the copy into place is split (Gen7: a destination
     // spanning two registers unevenly is split, §1.5).
     check_pass(

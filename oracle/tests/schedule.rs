@@ -1,4 +1,4 @@
-//! Mesa-style tests of the instruction scheduler (brw-backend.md §7.1 end, §7.4, §11.25):
+//! Mesa-style tests of the instruction scheduler (docs/hardware/brw-backend.md §7.1 end, §7.4, §11.25):
 //! reorderings the dependency rules allow, checked on the printed order and the emulator,
 //! and one case per kind of dependency where top-down scheduling would hoist a
 //! long-latency instruction (its critical path is longest) if the dependency were missed,

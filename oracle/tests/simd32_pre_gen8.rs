@@ -1,5 +1,5 @@
 //! Before Gen8 a non-NoMask SIMD32 instruction applies the low 16 execution-mask bits to both
-//! halves (brw-backend.md §1.7; the reason width lowering caps such instructions at SIMD16,
+//! halves (docs/hardware/brw-backend.md §1.7; the reason width lowering caps such instructions at SIMD16,
 //! §4.1 rule 7). Strict (hardware) mode models the aliasing and names the rule.
 
 use compiler::inputs::Inputs;

@@ -188,7 +188,7 @@ fn cases() -> Vec<Case> {
             "send(8) null:UD, acc0<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0)",
             "send(8) null:UD, g10<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0)",
         ),
-        // Register-indirect addressing (eu-hardware.md §1.4).
+        // Register-indirect addressing (docs/hardware/eu-hardware.md §1.4).
         (
             "indirect-src1",
             "skl",
@@ -752,7 +752,7 @@ fn cases() -> Vec<Case> {
             "mov(8) g10<8;8,1>:F, [1.0, 2.0, 0.5, 0.25]:VF",
         ),
         (
-            // brw-backend.md §10.3 #2; legal where the opcode takes a modifier.
+            // docs/hardware/brw-backend.md §10.3 #2; legal where the opcode takes a modifier.
             "cmod-not-supported",
             "skl",
             None,
@@ -767,7 +767,7 @@ fn cases() -> Vec<Case> {
             "add.z.f0.0(8) g10<8;8,1>:UD, g2<8;8,1>:UD, g4<8;8,1>:UD",
         ),
         (
-            // eu-hardware.md §3.3; not applicable to one-source instructions (see below).
+            // docs/hardware/eu-hardware.md §3.3; not applicable to one-source instructions (see below).
             "imm-src0-two-source",
             "skl",
             None,
@@ -796,7 +796,7 @@ fn cases() -> Vec<Case> {
             "send(8) null:UD, g120<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }",
         ),
         (
-            // brw-backend.md §1.7, §4.1 rule 7: not a restriction from Gen8 on.
+            // docs/hardware/brw-backend.md §1.7, §4.1 rule 7: not a restriction from Gen8 on.
             "simd32-masked-pre-gen8",
             "ivb",
             Some("bdw"),
@@ -804,7 +804,7 @@ fn cases() -> Vec<Case> {
             "mov(32) g10<8;8,1>:UW, g2<8;8,1>:UW { NoMask }",
         ),
         (
-            // eu-hardware.md §6.4: mixed float is exempt only on CHV among Gen4–8 parts.
+            // docs/hardware/eu-hardware.md §6.4: mixed float is exempt only on CHV among Gen4–8 parts.
             "dst-subreg-exec-align",
             "bdw",
             Some("chv"),
@@ -812,7 +812,7 @@ fn cases() -> Vec<Case> {
             "add(8) g10<16;8,2>:HF, g2<8;8,1>:F, g4<8;8,1>:F",
         ),
         (
-            // eu-hardware.md §5.1, §6.9: no DepCtrl on 64-bit operations on CHV/BXT/GLK.
+            // docs/hardware/eu-hardware.md §5.1, §6.9: no DepCtrl on 64-bit operations on CHV/BXT/GLK.
             "qword-lp-depctrl",
             "chv",
             Some("bdw"),
@@ -827,7 +827,7 @@ fn cases() -> Vec<Case> {
             "mov(4) g10<4;4,1>:DF, g2<4;4,1>:DF { NoMask }",
         ),
         (
-            // eu-hardware.md §0.1: Gfx12 has SWSB instead of the DepCtrl bits.
+            // docs/hardware/eu-hardware.md §0.1: Gfx12 has SWSB instead of the DepCtrl bits.
             "depctrl-gfx12",
             "tgl",
             Some("skl"),
@@ -835,7 +835,7 @@ fn cases() -> Vec<Case> {
             "mov(8) g10<8;8,1>:F, g2<8;8,1>:F",
         ),
         (
-            // eu-hardware.md §6.10, §7.3: ADD3 (Gfx12.5) is integer D/UD/W/UW only.
+            // docs/hardware/eu-hardware.md §6.10, §7.3: ADD3 (Gfx12.5) is integer D/UD/W/UW only.
             "add3-dst-type",
             "dg2",
             Some("tgl"),
@@ -850,14 +850,14 @@ fn cases() -> Vec<Case> {
             "add3(8) g10<8;8,1>:D, g2<16;8,2>:W, g4<8;8,1>:D, g6<8;8,1>:D",
         ),
         (
-            // eu-hardware.md §3.3: ADD3 immediates must be W/UW.
+            // docs/hardware/eu-hardware.md §3.3: ADD3 immediates must be W/UW.
             "add3-imm-type",
             "dg2",
             Some("tgl"),
             "add3(8) g10<8;8,1>:D, 1:D, g4<8;8,1>:D, g6<8;8,1>:D",
             "add3(8) g10<8;8,1>:D, 1:W, g4<8;8,1>:D, g6<8;8,1>:D",
         ),
-        // Align16 (eu-hardware.md §1.3, §5.2, §6.1, §6.5, §6.6, §6.9; fp64-align16.md §10.5)
+        // Align16 (docs/hardware/eu-hardware.md §1.3, §5.2, §6.1, §6.5, §6.6, §6.9; docs/hardware/fp64-align16.md §10.5)
         (
             "align16-gfx11",
             "icl",
@@ -1121,7 +1121,7 @@ fn new_rules_are_not_applicable_elsewhere() {
 }
 
 /// ExecSize 64 and 128 parse, and a strict run names `invalid-exec-size` rather than only
-/// faulting (eu-hardware.md §1.1: ExecSize codes 6 and 7 are invalid; §6.1).
+/// faulting (docs/hardware/eu-hardware.md §1.1: ExecSize codes 6 and 7 are invalid; §6.1).
 #[test]
 fn wide_exec_sizes_reach_the_strict_rule() {
     use oracle::{RunConfig, run};
@@ -1149,7 +1149,7 @@ fn wide_exec_sizes_reach_the_strict_rule() {
     }
 }
 
-/// MAC reads the accumulator implicitly (eu-hardware.md §4), which the 64-bit low-power rules
+/// MAC reads the accumulator implicitly (docs/hardware/eu-hardware.md §4), which the 64-bit low-power rules
 /// forbid (§5.1: "MAC, AccWrEnable, or non-null ARF src/dst") and the mixed-float HF rule
 /// counts as an accumulator source (§6.5).
 #[test]
@@ -1165,7 +1165,7 @@ fn mac_is_an_implicit_accumulator_read() {
     assert!(!rules("skl", hf2).contains(&"mixed-acc-hf-dst-stride"));
 }
 
-/// MAC computes acc + src0 × src1 (eu-hardware.md §4): 10 + 3 × −4 = −2 in every channel; a
+/// MAC computes acc + src0 × src1 (docs/hardware/eu-hardware.md §4): 10 + 3 × −4 = −2 in every channel; a
 /// float MAC's rounding is not documented, so its result is undefined.
 #[test]
 fn mac_adds_the_product_to_the_accumulator() {

@@ -1,4 +1,4 @@
-//! Printed-IR tests of the vec4 `convert_to_hw_regs` (fp64-align16.md §1.4, §3.2, §4):
+//! Printed-IR tests of the vec4 `convert_to_hw_regs` (docs/hardware/fp64-align16.md §1.4, §3.2, §4):
 //! register placement, payload inputs and the hardware encoding of DF Align16 operands.
 //! The payload of `vec4_program` is g0 (header), g1–g2 (sixteen uniform dwords), attr0 in
 //! g3–g4 and attr1 in g5–g6, so VGRFs are placed from g7 on.

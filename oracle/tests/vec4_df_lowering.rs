@@ -1,5 +1,5 @@
 //! Mesa-style tests of the Gen7 conversion sequences and DF immediates of the vec4 stage
-//! (fp64-align16.md §1.2, §5.2, §5.3).
+//! (docs/hardware/fp64-align16.md §1.2, §5.2, §5.3).
 
 mod common;
 

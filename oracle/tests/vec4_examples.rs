@@ -1,6 +1,6 @@
 //! The hand-written vec4-stage examples (`corpus/examples/vec4-*.eu`): each runs in logical
 //! mode on its own inputs, and its outputs are exactly the `# expected-output` lines its
-//! header derives by hand from fp64-align16.md — every (thread, slot, vertex) listed, with
+//! header derives by hand from docs/hardware/fp64-align16.md — every (thread, slot, vertex) listed, with
 //! the listed values, and nothing else written.
 //!
 //! Line format: `# expected-output thread T slot S vertex V TYPE: a b c d`, TYPE `df` (a

@@ -1,5 +1,5 @@
 //! The vec4 stage's logical semantics (`stage vs`) on the emulator: the SIMD4x2 register
-//! layout of fp64-align16.md §1.1, logical 64-bit swizzles and writemasks counting DF
+//! layout of docs/hardware/fp64-align16.md §1.1, logical 64-bit swizzles and writemasks counting DF
 //! components (§2, §10 item 8), vec4 uniform slots (§1.1), per-vertex dispatch, the URB
 //! write output and its comparison, and a reference that ignores hardware quirks (§10
 //! item 10). Every expected value below is worked out by hand from those sections.

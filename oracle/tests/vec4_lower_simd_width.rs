@@ -1,4 +1,4 @@
-//! Mesa-style tests of the vec4 `lower_simd_width` (fp64-align16.md §4, §8).
+//! Mesa-style tests of the vec4 `lower_simd_width` (docs/hardware/fp64-align16.md §4, §8).
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! Mesa-style tests of the vec4 CSE and DCE with their 64-bit restrictions
-//! (fp64-align16.md §6).
+//! (docs/hardware/fp64-align16.md §6).
 
 mod common;
 

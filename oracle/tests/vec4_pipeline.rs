@@ -1,4 +1,4 @@
-//! Whole compilations of vec4 programs (fp64-align16.md §9): each program below goes
+//! Whole compilations of vec4 programs (docs/hardware/fp64-align16.md §9): each program below goes
 //! through the vec4 pipeline (optimising and `-O0`) on Haswell and Ivybridge, and its
 //! compiled, strictly checked run must refine the reference on its own inputs and eight
 //! generated input sets. They cover what the generator does not make: DF immediates,

@@ -1,4 +1,4 @@
-//! Mesa-style tests of `scalarize_df` (fp64-align16.md §1.5, §1.6, §2).
+//! Mesa-style tests of `scalarize_df` (docs/hardware/fp64-align16.md §1.5, §1.6, §2).
 
 mod common;
 

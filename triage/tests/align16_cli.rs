@@ -1,5 +1,5 @@
 //! `eufuzz run --strict` on Align16 hardware IR: rejected on Gfx11+ with the named rule
-//! (eu-hardware.md §6.1 "Align16 mode doesn't exist on Gfx11+"), accepted on HSW.
+//! (docs/hardware/eu-hardware.md §6.1 "Align16 mode doesn't exist on Gfx11+"), accepted on HSW.
 
 use std::process::Command;
 

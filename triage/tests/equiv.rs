@@ -126,7 +126,7 @@ fn undecided_has_its_own_exit_code_in_equiv_and_check() {
     }
 }
 
-/// The wrong rewrites of corpus/equiv/ (brw-backend.md §10.3 #13, §11 #18 and a dropped
+/// The wrong rewrites of corpus/equiv/ (docs/hardware/brw-backend.md §10.3 #13, §11 #18 and a dropped
 /// saturate after a sample) are found with the default number of generated input sets.
 #[test]
 fn corpus_equiv_pairs_are_not_equivalent() {

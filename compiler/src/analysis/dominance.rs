@@ -128,7 +128,7 @@ fn reverse_postorder(succs: &[Vec<usize>], entry: usize) -> Vec<usize> {
 }
 
 /// Successor lists of the program's blocks: logical edges only (the paths channels take),
-/// or logical and physical ones (the paths the SIMD thread takes, brw-backend.md §9.1).
+/// or logical and physical ones (the paths the SIMD thread takes, docs/hardware/brw-backend.md §9.1).
 pub fn block_succs(cfg: &Cfg, physical_too: bool) -> Vec<Vec<usize>> {
     cfg.succs
         .iter()
@@ -144,7 +144,7 @@ pub fn block_succs(cfg: &Cfg, physical_too: bool) -> Vec<Vec<usize>> {
 
 /// For every block, the loops it is inside, outermost first, each named by its DO block.
 /// The DO block itself is outside its loop: the WHILE jumps back to the instruction after
-/// the DO (brw-backend.md §9.2), so the DO runs once per entry into the loop.
+/// the DO (docs/hardware/brw-backend.md §9.2), so the DO runs once per entry into the loop.
 pub fn loop_nests(p: &Program) -> Vec<Vec<usize>> {
     let mut open: Vec<usize> = vec![];
     p.blocks

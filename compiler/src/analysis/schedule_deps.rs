@@ -8,7 +8,7 @@
 //! crosses. The resources:
 //!
 //! * registers by byte range: each VGRF, ATTR and the push constants in their own space,
-//!   fixed GRFs in the GRF file (brw-backend.md §1.3, §1.4). Ranges are the union of the
+//!   fixed GRFs in the GRF file (docs/hardware/brw-backend.md §1.3, §1.4). Ranges are the union of the
 //!   operand's region footprint and its `size_read`/`size_written` (§1.2), so strided and
 //!   offset regions, partial and multi-register writes and message payloads are covered.
 //!   Before allocation a fixed GRF may hold a virtual register: payload GRFs hold the ATTR
@@ -19,7 +19,7 @@
 //!   reads the whole flag file; a conditional modifier writes its channels' bits (SEL's
 //!   too, since Gen4/5 lower it through a flag-writing CMPN, §10.3 20); an explicit flag
 //!   operand reads or writes its bytes.
-//! * the accumulator as one resource (§1.6, §5.5, eu-hardware.md §4): MUL, MACH, MAC,
+//! * the accumulator as one resource (§1.6, §5.5, docs/hardware/eu-hardware.md §4): MUL, MACH, MAC,
 //!   ADDC, SUBB, MULH and AccWrEnable write it implicitly, MACH, MAC, ADDC and SUBB read
 //!   it, and explicit `acc` operands read or write it.
 //! * the address register as one resource (`a0`).
@@ -110,7 +110,7 @@ const ALL_FLAG_BITS: (u64, u64) = (0, 128);
 
 /// Bytes `[lo, hi)` of a hardware-region operand relative to its register file's origin
 /// (`base`): the region footprint, and for a destination the bytes its horizontal stride
-/// walks (eu-hardware.md §1.2: a destination region is its hstride only).
+/// walks (docs/hardware/eu-hardware.md §1.2: a destination region is its hstride only).
 fn region_span(r: &Reg, base: u64, n: u32, is_dst: bool, size: u32) -> Option<(u64, u64)> {
     let (s, e) = r.footprint(n)?;
     let (s, mut e) = (base + s, base + e);

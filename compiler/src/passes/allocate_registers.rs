@@ -7,7 +7,7 @@
 //! and writes then become SENDs with headers, once the final scratch size is known. Ends
 //! with `lower_vgrfs_to_fixed_grfs`.
 //!
-//! Before allocating, the blocks are scheduled (brw-backend.md §7.1: "try pre-RA
+//! Before allocating, the blocks are scheduled (docs/hardware/brw-backend.md §7.1: "try pre-RA
 //! scheduling modes in order …; spilling only allowed on the last mode"): top-down for
 //! latency, then bottom-up LIFO for register pressure, then the program order (see
 //! `schedule`). A mode whose schedule does not fit the registers gives way to the next;

@@ -1,4 +1,4 @@
-//! `compact_virtual_grfs` (brw-backend.md §7.1 step 15): drops the VGRFs no operand names
+//! `compact_virtual_grfs` (docs/hardware/brw-backend.md §7.1 step 15): drops the VGRFs no operand names
 //! and renumbers the others densely, keeping their order and sizes. A VGRF no instruction
 //! reads or writes holds nothing any run can observe, and VGRF numbers carry no meaning
 //! beyond naming (inputs name ATTRs, uniforms and buffers, never VGRFs).

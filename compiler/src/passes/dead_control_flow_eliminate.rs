@@ -1,4 +1,4 @@
-//! `dead_control_flow_eliminate` (brw-backend.md §7.1 step 9): deletes IF/ENDIF and
+//! `dead_control_flow_eliminate` (docs/hardware/brw-backend.md §7.1 step 9): deletes IF/ENDIF and
 //! IF/ELSE/ENDIF with nothing inside. An empty IF only parks and restores channels
 //! (§9.2): with no instruction between, no channel's state can tell, and its predicate is a
 //! read with no effect.

@@ -1,4 +1,4 @@
-//! `eliminate_find_live_channel` (brw-backend.md §7.1 step 14, §7.2 pre-loop):
+//! `eliminate_find_live_channel` (docs/hardware/brw-backend.md §7.1 step 14, §7.2 pre-loop):
 //! FIND_LIVE_CHANNEL → `mov(1) dst, 0` where channel 0 is known to be live.
 //!
 //! §9.2: the execution mask is the dispatch mask minus the channels control flow or HALT

@@ -13,7 +13,7 @@
 //!   does not use, then a predicated SEL (CMPN ignores NaN like min/max).
 //! * A SIMD1 destination region with horizontal stride 0 gets stride 1 (the same byte).
 //! * Gfx12+ MUL of a dword by a narrower integer takes no source modifier on the narrower
-//!   register (eu-hardware.md §3.6, Wa_1604601757): it is applied by a MOV first.
+//!   register (docs/hardware/eu-hardware.md §3.6, Wa_1604601757): it is applied by a MOV first.
 
 use super::{byte_stride, reg_offset};
 use crate::inst::{CondMod, Inst};
@@ -92,7 +92,7 @@ fn two_source(p: &mut Program, inst: &mut Inst, out: &mut Vec<Inst>) -> bool {
     }
     if inst.srcs[0].is_imm() && !inst.srcs[1].is_imm() && dword_beside_narrower(inst) {
         // Swapped, the dword would be src1 next to a narrower integer, which Gen7+ forbids
-        // (eu-hardware.md §4 table: "the DW operand must be src0"): a value that fits a
+        // (docs/hardware/eu-hardware.md §4 table: "the DW operand must be src0"): a value that fits a
         // word is that word; any other stays in src0, in a register.
         inst.srcs[0] = match word_imm(inst.srcs[0]) {
             Some(w) => w,
@@ -195,7 +195,7 @@ fn widen_byte_source(p: &mut Program, inst: &mut Inst, i: usize, out: &mut Vec<I
 }
 
 /// Gfx12+: a MUL with a 4-byte integer execution type takes no modifier on a narrower
-/// integer register source (eu-hardware.md §3.6 and the §4 table, "When multiplying a DW
+/// integer register source (docs/hardware/eu-hardware.md §3.6 and the §4 table, "When multiplying a DW
 /// and any lower precision integer, source modifier is not supported"). The modifier is
 /// applied by a MOV into a temporary of the same type, which wraps as the MUL's own
 /// modifier stage would (§3.6: two's complement within the source type).
@@ -238,7 +238,7 @@ fn three_source(
                 changed = true;
             } else if !s.is_uniform() && (byte_stride(&s) != s.ty.size() || reg_offset(&s) != 0) {
                 // A packed row starting inside a register cannot be encoded as one Align16
-                // row either: register-aligned copies (eu-hardware.md §1.3).
+                // row either: register-aligned copies (docs/hardware/eu-hardware.md §1.3).
                 inst.srcs[i] = packed_copy(p, inst, s, out);
                 changed = true;
             }
@@ -349,7 +349,7 @@ fn aligned_placement(p: &Program, inst: &Inst, ty: Type) -> Option<(u32, u32)> {
 
 /// Where the destination-aligned region restriction covers `inst` (DG2 float
 /// destinations: the LSB of a channel may not move between source and destination,
-/// brw-backend.md §5.1, eu-hardware.md §5.4/§6.9), a packed temporary this pass made runs
+/// docs/hardware/brw-backend.md §5.1, docs/hardware/eu-hardware.md §5.4/§6.9), a packed temporary this pass made runs
 /// after `lower_regioning` and must itself sit at the destination's byte stride and
 /// offset: it is copied there with a raw integer move (integer destinations are not
 /// covered by the restriction).
@@ -445,7 +445,7 @@ fn minmax(
         .find(|&f| flag_dead_at(insts, ip, f))
         .ok_or(PassError::NoFreeFlag)?;
     // The CMPN is emitted here, after `two_source` could see it: an immediate in src0
-    // (eu-hardware.md §3.3) goes into a register for both instructions, keeping the operand
+    // (docs/hardware/eu-hardware.md §3.3) goes into a register for both instructions, keeping the operand
     // order (swapping would change CMPN's ±0/NaN tie behaviour).
     if inst.srcs[0].is_imm() {
         inst.srcs[0] = load_imm(p, inst.srcs[0], out);

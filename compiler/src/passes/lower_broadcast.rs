@@ -1,5 +1,5 @@
 //! `lower_broadcast`: BROADCAST with an immediate channel index becomes a NoMask SIMD1 MOV
-//! of that channel's element (brw-backend.md §1.1; Mesa emits BROADCAST as a MOV from a
+//! of that channel's element (docs/hardware/brw-backend.md §1.1; Mesa emits BROADCAST as a MOV from a
 //! fixed region when the index is an immediate, from an indirect one otherwise).
 //!
 //! `broadcast(N) d<0>:T, v:T, i:UD { NoMask }` reads the element channel `i` of the region

@@ -1,4 +1,4 @@
-//! `lower_integer_multiplication` (brw-backend.md §6).
+//! `lower_integer_multiplication` (docs/hardware/brw-backend.md §6).
 //!
 //! * D×D → D on parts without DxD multiply (gen7+: the multiplier reads src1's low word):
 //!   an immediate in [−32768, 65535] becomes one MUL by a W (negative) or UW immediate;
@@ -439,7 +439,7 @@ fn lower_qword(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst> 
     }
     // A narrower destination takes the 64-bit product through a temporary (a conversion);
     // so does a null one with a conditional modifier, whose flag is the only result: the
-    // test then runs on the product converted to the null's type (brw-backend.md §6).
+    // test then runs on the product converted to the null's type (docs/hardware/brw-backend.md §6).
     let wide = is_qword_int(inst.dst.ty) && !inst.dst.is_null();
     let product = if wide {
         inst.dst
@@ -514,7 +514,7 @@ pub fn lower_mul(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst
                 && b.is_int()
                 && inst.cmod.is_some()
             {
-                // eu-hardware.md §4: no conditional modifier on a MUL with any D/UD source.
+                // docs/hardware/eu-hardware.md §4: no conditional modifier on a MUL with any D/UD source.
                 split_cmod(p, inst)
             } else {
                 vec![inst]

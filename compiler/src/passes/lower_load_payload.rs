@@ -1,4 +1,4 @@
-//! `lower_load_payload` (brw-backend.md §7.3): header sources are copied as whole registers
+//! `lower_load_payload` (docs/hardware/brw-backend.md §7.3): header sources are copied as whole registers
 //! with NoMask UD moves; each remaining source is one component copied with the
 //! instruction's own execution controls, so channel masking applies; null sources are holes.
 

@@ -1,4 +1,4 @@
-//! `lower_regioning` (brw-backend.md §5): give every ALU instruction regions the hardware
+//! `lower_regioning` (docs/hardware/brw-backend.md §5): give every ALU instruction regions the hardware
 //! accepts, by writing through a temporary with the required destination stride, or
 //! copying sources into temporaries with the required stride and offset.
 //!
@@ -94,7 +94,7 @@ fn required_dst_stride(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
         return 4;
     }
     // The destination's own stride, as far as a region encodes it: the widest destination
-    // hstride is 4 elements (eu-hardware.md §1.5); `copy_back` puts a wider one in place.
+    // hstride is 4 elements (docs/hardware/eu-hardware.md §1.5); `copy_back` puts a wider one in place.
     let mut req = dst_stride(inst).min(4 * size);
     // A narrowing conversion writes exactly at the execution type's stride (a wider stride
     // is as illegal as a packed one).
@@ -166,7 +166,7 @@ fn like_mov(like: &Inst, dst: Reg, src: Reg) -> Inst {
     m
 }
 
-/// The widest destination hstride is 4 elements (eu-hardware.md §1.5–§1.6: hstride
+/// The widest destination hstride is 4 elements (docs/hardware/eu-hardware.md §1.5–§1.6: hstride
 /// 1/2/4), so bytes 8 apart (a byte slice of a 64-bit value) or bytes and words 16 apart
 /// cannot be written directly. Each element is the low part of a wider unsigned element
 /// that *is* 4 elements apart: read those wider elements, replace the part, write them
@@ -248,8 +248,8 @@ fn split_conversion(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
 }
 
 /// An ALU operation on half floats with a 64-bit destination converts its HF result to
-/// 64 bits, a conversion the hardware lacks (eu-hardware.md §6 table: "There are no direct
-/// conversions between 64-bit types and HF"; brw-backend.md §5). It computes into an HF
+/// 64 bits, a conversion the hardware lacks (docs/hardware/eu-hardware.md §6 table: "There are no direct
+/// conversions between 64-bit types and HF"; docs/hardware/brw-backend.md §5). It computes into an HF
 /// temporary instead, and a MOV (split through F by `split_conversion`) converts that to
 /// the destination, carrying the saturate and the conditional modifier, which act on the
 /// converted value (SEL keeps its modifier: it picks the min/max). CMP is left alone: its
@@ -299,7 +299,7 @@ fn single_row_regions(inst: &mut Inst) -> bool {
 }
 
 /// A byte source of a 64-bit instruction is a conversion between bytes and a 64-bit type,
-/// which the hardware lacks (eu-hardware.md §6 table; on the destination-aligned parts its
+/// which the hardware lacks (docs/hardware/eu-hardware.md §6 table; on the destination-aligned parts its
 /// 8-byte stride would not even be encodable, §1.5–§1.6: hstride 0/1/2/4). It is first
 /// converted to D (UD when unsigned; W/UW for a MUL), which keeps its value — the
 /// instruction executes at least that wide — and the instruction reads the widened copy.
@@ -320,7 +320,7 @@ fn widen_byte_sources(
             continue;
         }
         // A MUL reads it as a word: a dword would have to be src0 next to a narrower
-        // operand (eu-hardware.md §4 table: "the DW operand must be src0").
+        // operand (docs/hardware/eu-hardware.md §4 table: "the DW operand must be src0").
         let bytes = if inst.op == Opcode::Mul { 2 } else { 4 };
         let wide = Type::int_of_size(bytes, s.ty.is_signed());
         crate::pass::note("widen-byte-source");

@@ -1,4 +1,4 @@
-//! `lower_simd_width` (brw-backend.md §4): splits instructions wider than the hardware (or
+//! `lower_simd_width` (docs/hardware/brw-backend.md §4): splits instructions wider than the hardware (or
 //! the message) allows into pieces, and promotes gen4 texture messages to SIMD16.
 //!
 //! Pieces run low group first, high group last; only the last ends the thread. Sources
@@ -87,7 +87,7 @@ fn fpu_width(p: &Program, inst: &Inst) -> u32 {
     1 << (31 - w.max(1).leading_zeros())
 }
 
-/// Gen ≤ 7, destination spanning two registers at width `w` (eu-hardware.md §1.5, §6.7):
+/// Gen ≤ 7, destination spanning two registers at width `w` (docs/hardware/eu-hardware.md §1.5, §6.7):
 /// each destination register must come entirely from one register of every two-register
 /// source, and both source registers must be read from the same offset. A source
 /// misaligned against the destination (`mov(16) v:F, v+2:UW`) breaks that; narrower pieces
@@ -109,7 +109,7 @@ fn crosses_registers_unevenly(inst: &Inst, w: u32) -> bool {
 }
 
 /// Whether a destination spanning two registers at width `w` writes unequal amounts to
-/// them (Gen ≤ 8 for every opcode, later only for math: eu-hardware.md §1.5, §6.7), as a
+/// them (Gen ≤ 8 for every opcode, later only for math: docs/hardware/eu-hardware.md §1.5, §6.7), as a
 /// destination at a register offset (`v+4`) does.
 fn uneven_dst_split(inst: &Inst, w: u32) -> bool {
     let d = &inst.dst;
@@ -136,7 +136,7 @@ pub fn lowered_width(p: &Program, inst: &Inst) -> u32 {
         // One scalar result from all the group's channels: halves would each write it.
         FindLiveChannel | Broadcast => n,
         // Before Gen8 a masked SIMD32 instruction applies the low 16 mask bits to both halves
-        // (brw-backend.md §1.7, §4.1 rule 7): masked scratch access goes at most SIMD16.
+        // (docs/hardware/brw-backend.md §1.7, §4.1 rule 7): masked scratch access goes at most SIMD16.
         ScratchRead | ScratchWrite if info.verx10 < 80 && !inst.nomask => n.min(16),
         ScratchRead | ScratchWrite => n,
         LoadPayload if inst.header_size == 0 => {
@@ -358,9 +358,9 @@ fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst
 }
 
 /// MACH and MAC read the accumulator implicitly, and quarter control, not the channel
-/// group, picks which accumulator lanes (eu-hardware.md §1.7): a piece in group 4 or 6
+/// group, picks which accumulator lanes (docs/hardware/eu-hardware.md §1.7): a piece in group 4 or 6
 /// reads other channels' partial products (Mesa asserts such instructions are never split,
-/// brw-backend.md §4.2). When only the destination makes the
+/// docs/hardware/brw-backend.md §4.2). When only the destination makes the
 /// instruction narrower (a register offset or a stride splitting it unevenly), the
 /// instruction writes a packed temporary at full width and a MOV — which may be split —
 /// puts the result in place. A predicated instruction's temporary starts as a copy of the

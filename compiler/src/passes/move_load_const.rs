@@ -12,7 +12,7 @@
 //!   other blocks would run before the load, or without it);
 //! - that block is not inside a loop the load is outside of (else `not-moved-loop`): the
 //!   load would run again in every iteration, each time for that iteration's channels
-//!   only (brw-backend.md §9.2: BREAK and CONTINUE park channels until the loop ends or the
+//!   only (docs/hardware/brw-backend.md §9.2: BREAK and CONTINUE park channels until the loop ends or the
 //!   next iteration). For reads in the reading channels that is only slower; for any other
 //!   read it is wrong when a channel reaches the block only in a later iteration (a
 //!   CONTINUE, or an IF around the block, in an earlier one), which the post-dominance

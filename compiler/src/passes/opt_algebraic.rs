@@ -1,4 +1,4 @@
-//! `opt_algebraic` (brw-backend.md §7.1 step 2): peephole algebra. An instruction whose
+//! `opt_algebraic` (docs/hardware/brw-backend.md §7.1 step 2): peephole algebra. An instruction whose
 //! result a simpler one computes exactly is replaced by it, keeping its destination and
 //! exec controls (predicate, conditional modifier, saturate, flag subregister).
 //!
@@ -7,7 +7,7 @@
 //! produced):
 //! - integer `add x, a, 0`, `mul x, a, 1`, `or x, a, 0`, `xor x, a, 0` and `and x, a, -1`
 //!   → `mov x, a`; integer `mul x, a, 0` and `and x, a, 0` → `mov x, 0`. Integer results
-//!   are exact until the destination type truncates or saturates them (eu-hardware.md
+//!   are exact until the destination type truncates or saturates them (docs/hardware/eu-hardware.md
 //!   §3.5, §3.6), and a MOV converts the same value the same way. The immediate may be
 //!   either source of these commutative operations; a logic operation's source must carry
 //!   no modifier (there `negate` is a bitwise NOT, a MOV's is arithmetic, §3.6).
@@ -16,7 +16,7 @@
 //!   a source modifier: a SEL is a float operation that quiets a signalling NaN while an
 //!   unmodified same-type MOV copies its bits (§3.6: a MOV with a modifier is not a raw
 //!   move). Not on Gen4/5, where `sel.cond` is a CMPN + SEL pair that writes the flag
-//!   (brw-backend.md §1.7).
+//!   (docs/hardware/brw-backend.md §1.7).
 //! - `mov.sat x, imm` → `mov x, imm` when the immediate already lies in the clamp range:
 //!   a float in [+0.0, 1.0], or an integer of the destination's own type (§3.5).
 //! - integer `add`, `mul`, `and`, `or`, `xor` of two immediates → `mov x, result`, the
@@ -191,7 +191,7 @@ fn constant_fold(inst: &Inst) -> Option<(Inst, &'static str)> {
 }
 
 /// Whether `inst` only writes a VGRF and only reads VGRFs, inputs and immediates: an
-/// accumulator destination keeps more bits from a MUL than from a MOV (brw-backend.md
+/// accumulator destination keeps more bits from a MUL than from a MOV (docs/hardware/brw-backend.md
 /// §1.6), and architecture registers have effects of their own.
 fn plain_operands(inst: &Inst) -> bool {
     matches!(inst.dst.kind, RegKind::Vgrf { .. })

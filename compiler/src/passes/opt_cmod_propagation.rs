@@ -1,4 +1,4 @@
-//! `opt_cmod_propagation` (brw-backend.md §7.1 step 6): a test of a value the block computed
+//! `opt_cmod_propagation` (docs/hardware/brw-backend.md §7.1 step 6): a test of a value the block computed
 //! earlier — `cmp.cond null, x, 0`, `mov.cond null, x`, `and.nz null, x, 1`, `not.cond null,
 //! x` — is folded into the instruction that produced `x`, which then writes the flag itself,
 //! and the test is deleted; and `cmp.cond null, a, b` is merged into an earlier
@@ -74,7 +74,7 @@ const REWRITES: &[&str] = &[
     "cmod-from-cmp-zero",
 ];
 
-/// The zoo bugs this pass can inject (brw-backend.md §11.14–18).
+/// The zoo bugs this pass can inject (docs/hardware/brw-backend.md §11.14–18).
 #[derive(Clone, Copy, Default)]
 struct Bugs {
     /// §11.17: a `mov.cond` that converts between same-size types is folded too.
@@ -487,7 +487,7 @@ fn sub_merge_producer(insts: &[Inst], at: usize, bugs: Bugs, gen45: bool) -> Opt
 }
 
 /// Notes the controls a fold of `test` into `producer` crossed: a NoMask difference (the
-/// rule forbids it, brw-backend.md §11.16; only a faulty fold makes one, so a fold between
+/// rule forbids it, docs/hardware/brw-backend.md §11.16; only a faulty fold makes one, so a fold between
 /// two NoMask instructions, an ordinary one, does not name a reproducer's bucket after it)
 /// and a flag subregister moved onto the producer.
 fn note_controls(producer: &Inst, test: &Inst) {

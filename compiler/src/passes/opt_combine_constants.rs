@@ -1,9 +1,9 @@
-//! `opt_combine_constants` (brw-backend.md §7.1 after `lower_load_payload`, §7.2 between
+//! `opt_combine_constants` (docs/hardware/brw-backend.md §7.1 after `lower_load_payload`, §7.2 between
 //! `lower_load_payload` and `lower_integer_multiplication`): immediates the encoding cannot
 //! take in their slot are promoted to registers, each distinct constant loaded once for all
 //! the instructions that use it.
 //!
-//! Which slots cannot hold an immediate (eu-hardware.md §3.3, §7.3), the cases
+//! Which slots cannot hold an immediate (docs/hardware/eu-hardware.md §3.3, §7.3), the cases
 //! `lower_alu_restrictions` would otherwise load one instruction at a time:
 //! - three-source instructions on Align16 parts (up to Gfx10): no immediate at all;
 //!   on Align1 parts (Gfx11+): no immediate in src1 (a MAD whose src2 is a register swaps

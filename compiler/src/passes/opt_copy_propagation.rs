@@ -1,4 +1,4 @@
-//! `opt_copy_propagation` (brw-backend.md §7.1 step 4): reads of a MOV's destination are
+//! `opt_copy_propagation` (docs/hardware/brw-backend.md §7.1 step 4): reads of a MOV's destination are
 //! rewritten to read the MOV's source — another register, or an immediate (constant
 //! propagation) — so the MOV becomes dead for DCE.
 //!
@@ -13,7 +13,7 @@
 //! d4015bcb388). Within a block the available copies are exact: a copy made earlier in the
 //! block holds until either side is written.
 //!
-//! An immediate is placed only where the encoding takes one (eu-hardware.md §3.3): src0 of
+//! An immediate is placed only where the encoding takes one (docs/hardware/eu-hardware.md §3.3): src0 of
 //! MOV/NOT, src1 of a two-source ALU instruction (or src0 by commuting a commutative one),
 //! never a three-source, math, accumulator or message instruction, nor LOAD_PAYLOAD
 //! (§7.4 ec2e8bc33f5, 7b5e9336298). 64-bit immediates go into MOV only (§3.3). A source
@@ -60,7 +60,7 @@ fn packed_file(r: &Reg) -> Option<(bool, u32)> {
 }
 
 /// Immediate types this pass propagates: the ones every two-source encoding takes in src1
-/// (eu-hardware.md §3.3), and the 64-bit ones, which go into MOV only. Byte immediates do
+/// (docs/hardware/eu-hardware.md §3.3), and the 64-bit ones, which go into MOV only. Byte immediates do
 /// not exist, vector immediates are not one value per channel (a register never has
 /// their type, so no copy of one has matching types either), and HF is left out: its
 /// mixed-float rules (§6.5) speak of registers.
@@ -145,7 +145,7 @@ fn clobbers(inst: &Inst, r: &Reg) -> bool {
 }
 
 /// The immediate `bits` of a `ty` read with the given modifiers, as the immediate of
-/// that value (eu-hardware.md §3.6): floats flip or clear the sign bit (a NaN is left
+/// that value (docs/hardware/eu-hardware.md §3.6): floats flip or clear the sign bit (a NaN is left
 /// alone: its payload is not a number to negate), integers negate and take the absolute
 /// value in two's complement, wrapping in the type (|INT_MIN| wraps). Logic operations
 /// give negate a generation-dependent meaning (§3.6), so a modified read there is left.
@@ -205,7 +205,7 @@ enum Slot {
 
 /// Whether the integer MUL `inst` would multiply a dword by a narrower integer with the
 /// dword in src1 if source `s` became `imm`: the 32×16 multiplier needs the dword in
-/// src0 (eu-hardware.md §4, "the DW operand must be src0").
+/// src0 (docs/hardware/eu-hardware.md §4, "the DW operand must be src0").
 fn mul_dword_in_src1(inst: &Inst, s: usize, imm: &Reg) -> bool {
     let other = &inst.srcs[1 - s];
     inst.op == Opcode::Mul
@@ -216,7 +216,7 @@ fn mul_dword_in_src1(inst: &Inst, s: usize, imm: &Reg) -> bool {
         && other.ty.size() < 4
 }
 
-/// Where `imm` may replace source `s` of `inst` (eu-hardware.md §3.3): src0 of MOV and
+/// Where `imm` may replace source `s` of `inst` (docs/hardware/eu-hardware.md §3.3): src0 of MOV and
 /// NOT; src1 of a two-source ALU operation whose src0 is a register; src0 of a commutative
 /// one by swapping, when src1 is a register of the immediate's type and swapping changes
 /// nothing: integer ADD, AND, OR, XOR and MUL (a 32×16 MUL of a dword and a word is

@@ -1,4 +1,4 @@
-//! `opt_cse` (brw-backend.md §7.1 step 3): local common-subexpression elimination. An
+//! `opt_cse` (docs/hardware/brw-backend.md §7.1 step 3): local common-subexpression elimination. An
 //! instruction that recomputes a value an earlier instruction of the same block computed —
 //! and whose result still sits in that instruction's destination — becomes a copy of it.
 //!
@@ -70,7 +70,7 @@ fn reads_own_destination(inst: &Inst) -> bool {
 
 /// Whether `inst`'s two sources may be swapped without changing any bit of the result:
 /// logic operations, and integer addition and multiplication. Float ADD/MUL commute in
-/// value but not in bits: a NaN result carries one operand's payload (eu-hardware.md §3;
+/// value but not in bits: a NaN result carries one operand's payload (docs/hardware/eu-hardware.md §3;
 /// the emulator keeps src0's), and an integer operation reading the result can expose it.
 fn is_commutative(inst: &Inst) -> bool {
     let floats = std::iter::once(&inst.dst)

@@ -1,4 +1,4 @@
-//! `opt_dead_code_eliminate` (brw-backend.md §7.1 step 7): removes instructions whose
+//! `opt_dead_code_eliminate` (docs/hardware/brw-backend.md §7.1 step 7): removes instructions whose
 //! results nothing reads.
 //!
 //! This version is flow-insensitive, which keeps it obviously right: a VGRF that no

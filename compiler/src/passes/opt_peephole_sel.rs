@@ -1,11 +1,11 @@
-//! `opt_peephole_sel` (brw-backend.md §7.1 step 8): an IF/ELSE/ENDIF whose two sides only
+//! `opt_peephole_sel` (docs/hardware/brw-backend.md §7.1 step 8): an IF/ELSE/ENDIF whose two sides only
 //! copy values into the same destinations becomes predicated SELs before the IF, which is
 //! left empty for `dead_control_flow_eliminate` to delete.
 //!
 //! `(+f0) if; mov d, a; else; mov d, c; endif` writes `a` into `d` in the enabled channels
 //! whose flag bit is set and `c` in the others; `(+f0) sel d, a, c` before the IF runs in
 //! the same channels (the IF's block) and picks per channel by the same flag bit
-//! (eu-hardware.md §2.3, brw-backend.md §9.2). That holds when:
+//! (docs/hardware/eu-hardware.md §2.3, docs/hardware/brw-backend.md §9.2). That holds when:
 //! - the IF has a plain predicate (no horizontal any/all form, no embedded compare) and is
 //!   masked, and each side is nothing but MOVs, the k-th of either side writing the same
 //!   destination (register, region, type) with the IF's exec size and group, masked,
@@ -16,10 +16,10 @@
 //! - every MOV is a raw copy (source type = destination type, no modifier) of a VGRF,
 //!   ATTR, uniform or scalar immediate of 2 or 4 bytes. The SEL is emitted on the unsigned
 //!   integer type of that size so it copies bits as the MOV did: a float SEL would quiet a
-//!   signalling NaN (eu-hardware.md §3.6: only a MOV without modifiers is a raw move).
+//!   signalling NaN (docs/hardware/eu-hardware.md §3.6: only a MOV without modifiers is a raw move).
 //!   Reading a register in channels that end up taking the other side has no effect.
 //!
-//! SEL takes an immediate only as src1 (eu-hardware.md §3.3): an immediate THEN value
+//! SEL takes an immediate only as src1 (docs/hardware/eu-hardware.md §3.3): an immediate THEN value
 //! swaps the sources and inverts the predicate; two equal immediates become one MOV, and
 //! two different ones put the THEN value in a fresh VGRF first. The construct is left when
 //! the validator's instruction rules reject any of the new instructions on the device.

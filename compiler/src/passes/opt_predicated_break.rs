@@ -1,4 +1,4 @@
-//! `opt_predicated_break` (brw-backend.md §7.1 step 5): `(+f0) if; break; endif` becomes
+//! `opt_predicated_break` (docs/hardware/brw-backend.md §7.1 step 5): `(+f0) if; break; endif` becomes
 //! `(+f0) break` (likewise CONTINUE). Under the mask model of §9.2 both park exactly the
 //! active channels whose predicate passes until the loop's end (or its next iteration), and
 //! leave the others running on after the ENDIF; the IF only narrowed the mask the BREAK then

@@ -1,4 +1,4 @@
-//! `opt_redundant_halt`: Mesa's `opt_remove_redundant_halts` (brw-backend.md §7.2) and
+//! `opt_redundant_halt`: Mesa's `opt_remove_redundant_halts` (docs/hardware/brw-backend.md §7.2) and
 //! `opt_redundant_discard_jumps` (§7.1).
 //!
 //! Under the mask model of §9.2, HALT parks the active channels its predicate selects

@@ -1,4 +1,4 @@
-//! `opt_register_coalesce` (brw-backend.md §7.1 step 12): `mov y, x` is deleted by
+//! `opt_register_coalesce` (docs/hardware/brw-backend.md §7.1 step 12): `mov y, x` is deleted by
 //! renaming `y` to `x` everywhere, when the two registers' live ranges do not interfere —
 //! `x` is not touched after the MOV and `y` not before it — so one register can hold both.
 //!

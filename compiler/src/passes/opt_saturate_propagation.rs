@@ -1,4 +1,4 @@
-//! `opt_saturate_propagation` (brw-backend.md §7.1 step 11): `.sat` moves from a
+//! `opt_saturate_propagation` (docs/hardware/brw-backend.md §7.1 step 11): `.sat` moves from a
 //! `mov.sat y, x` into the instruction that produced `x`, and the MOV becomes a plain copy
 //! (which copy propagation and DCE may then remove). When the producer already saturates,
 //! the MOV's `.sat` is a no-op and is dropped.
@@ -7,18 +7,18 @@
 //! - the MOV is `mov.sat y, x` with no predicate, conditional modifier, accumulator update
 //!   or source modifier (§10.3 24, 25: a negated or absolute source cannot be pushed into
 //!   the producer in general), and `y`, `x` and the producer's destination all have the
-//!   same float type: only for floats does `.sat` mean the clamp to [0, 1] (eu-hardware.md
+//!   same float type: only for floats does `.sat` mean the clamp to [0, 1] (docs/hardware/eu-hardware.md
 //!   §3.5; an integer `.sat` clamps the full-precision result to the destination's range,
 //!   §11.19 / Mesa 35a2d259f27);
 //! - the producer is the last instruction before the MOV in the same block that writes any
 //!   byte of `x`'s VGRF (§10.3 27, Mesa d5d8bb1dbbb), and it writes exactly the region the
 //!   MOV reads with the same exec size, group and NoMask (§10.3 28);
 //! - it is unpredicated — a predicate makes it a partial write (§10.3 23, Mesa
-//!   7a7b8a02bed) — except SEL, whose predicate selects between its sources (eu-hardware.md
+//!   7a7b8a02bed) — except SEL, whose predicate selects between its sources (docs/hardware/eu-hardware.md
 //!   §2.3); it has no flag-writing conditional modifier (that tests the result after
-//!   saturation, brw-backend.md §1.7) and no accumulator update; every source is a float
+//!   saturation, docs/hardware/brw-backend.md §1.7) and no accumulator update; every source is a float
 //!   (no conversion from an integer); and its opcode is one with a float result that can
-//!   saturate: MOV, SEL, ADD, MUL, MAD, LRP, FRC and the RND family (eu-hardware.md §3.5
+//!   saturate: MOV, SEL, ADD, MUL, MAD, LRP, FRC and the RND family (docs/hardware/eu-hardware.md §3.5
 //!   lists what cannot; the math functions are left out as the conservative reading);
 //! - the MOV is the only instruction of the whole program that reads the producer's VGRF
 //!   (§10.3 22, 26, 29: any other reader — later, in between, in another block or the

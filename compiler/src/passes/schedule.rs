@@ -1,4 +1,4 @@
-//! The instruction scheduler and the static cycle estimate (brw-backend.md §7.1, end:
+//! The instruction scheduler and the static cycle estimate (docs/hardware/brw-backend.md §7.1, end:
 //! "try pre-RA scheduling modes in order …; graph-coloring RA; spilling only allowed on
 //! the last mode; … post-RA scheduling").
 //!

@@ -1,4 +1,4 @@
-//! `schedule_post_ra`: the post-RA instruction scheduler (brw-backend.md §7.1, after
+//! `schedule_post_ra`: the post-RA instruction scheduler (docs/hardware/brw-backend.md §7.1, after
 //! register allocation). Top-down list scheduling of each block over the fixed GRFs the
 //! allocator chose (`super::schedule`): register reuse now adds WAR/WAW dependencies on
 //! physical registers (Mesa 8b6d22109f4 was a missed write-after-write on fixed GRFs),

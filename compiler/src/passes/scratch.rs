@@ -1,4 +1,4 @@
-//! Scratch space (brw-backend.md §8): per-thread sizes and their encoding, message headers,
+//! Scratch space (docs/hardware/brw-backend.md §8): per-thread sizes and their encoding, message headers,
 //! the "unlimited scratch" base adjustment, and lowering scratch reads/writes to SENDs.
 //!
 //! The driver (the emulator) lays threads out `real` bytes apart and programs each thread's
@@ -124,7 +124,7 @@ fn sendable(r: &Reg) -> bool {
 /// go through a NoMask read (and a masked merge for writes).
 /// MOVs of `n` channels from `src` to `dst` in pieces no operand of which spans more than
 /// two registers (this runs after SIMD-width lowering), each with `like`'s mask controls.
-/// A piece's destination splits evenly across two registers (eu-hardware.md §1.5, §6.7);
+/// A piece's destination splits evenly across two registers (docs/hardware/eu-hardware.md §1.5, §6.7);
 /// before Gen8 it stays within one register, since a two-register destination there needs
 /// two-register sources read at the same offset (§6.7), which a strided or misaligned
 /// operand does not give.

@@ -1,4 +1,4 @@
-//! Spilling (brw-backend.md §8.4): a spilled VGRF lives in a scratch slot; every read fills a
+//! Spilling (docs/hardware/brw-backend.md §8.4): a spilled VGRF lives in a scratch slot; every read fills a
 //! fresh temporary first and every write goes to a temporary that is spilled after. Only
 //! the registers an instruction reads or writes move (as Mesa spills `regs_read` /
 //! `regs_written` at the operand's offset): a SIMD8 piece of a SIMD32 value moves one

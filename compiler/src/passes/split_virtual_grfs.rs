@@ -1,4 +1,4 @@
-//! `split_virtual_grfs` (brw-backend.md §7.1 pre-loop, §7.2): a VGRF of several registers
+//! `split_virtual_grfs` (docs/hardware/brw-backend.md §7.1 pre-loop, §7.2): a VGRF of several registers
 //! whose registers are never accessed together is split into independent VGRFs, one per
 //! group of registers some operand spans, so later passes (and register allocation) treat
 //! the pieces as separate values.

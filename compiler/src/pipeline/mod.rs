@@ -94,7 +94,7 @@ pub fn pipeline(opts: &CompileOptions) -> Vec<Stage> {
     if opts.o0 { mandatory() } else { optimising() }
 }
 
-/// The vec4 stage's pipeline for these options (fp64-align16.md §9).
+/// The vec4 stage's pipeline for these options (docs/hardware/fp64-align16.md §9).
 pub fn vec4_pipeline(opts: &CompileOptions) -> Vec<Stage> {
     if opts.o0 {
         vec4_mandatory()

@@ -25,7 +25,7 @@ pub fn mandatory() -> Vec<Stage> {
     ]
 }
 
-/// The optimisation loop in the order of brw-backend.md §7.1 steps 2–15 (the MRF passes
+/// The optimisation loop in the order of docs/hardware/brw-backend.md §7.1 steps 2–15 (the MRF passes
 /// model Gen ≤ 6 message registers this backend does not have): run to a fixpoint.
 /// `move_load_const` (a NIR pass in Mesa, not in §7.1) comes last, so it sees only the
 /// constant loads the clean-ups left; it only sinks loads, and nothing in the loop hoists
@@ -49,7 +49,7 @@ const OPT_LOOP: &[&Pass] = {
     ]
 };
 
-/// The default pipeline (brw-backend.md §7.1/§7.2): the pre-loop, the optimisation loop
+/// The default pipeline (docs/hardware/brw-backend.md §7.1/§7.2): the pre-loop, the optimisation loop
 /// to a fixpoint, then the mandatory lowering in its order with the clean-ups Mesa runs
 /// after each lowering step, and RA.
 ///
@@ -91,7 +91,7 @@ pub fn optimising() -> Vec<Stage> {
     ]
 }
 
-/// The vec4 mandatory lowering (`-O0`), in fp64-align16.md §9's order: the DF immediates
+/// The vec4 mandatory lowering (`-O0`), in docs/hardware/fp64-align16.md §9's order: the DF immediates
 /// and conversions Mesa emits while translating NIR, the SIMD split, `scalarize_df`, the
 /// URB write's payload, then register placement and hardware encoding.
 pub fn vec4_mandatory() -> Vec<Stage> {

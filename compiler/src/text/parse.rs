@@ -232,7 +232,7 @@ fn parse_region_tail(c: &mut Cursor, vstride: u8) -> Result<Region> {
     })
 }
 
-/// `[a0.N + K]<region>` after `g`: a register-indirect operand (eu-hardware.md §1.4).
+/// `[a0.N + K]<region>` after `g`: a register-indirect operand (docs/hardware/eu-hardware.md §1.4).
 fn parse_indirect(c: &mut Cursor) -> Result<RegKind> {
     c.expect('[', "`[` opening an indirect address")?;
     let at = c.pos;

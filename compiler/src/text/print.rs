@@ -416,7 +416,7 @@ fn print_operand(r: &Reg, slot: Slot) -> String {
 }
 
 /// The region of an indirect operand: `<Vx1;W,H>` / `<VxH;1,H>` for the one-dimensional
-/// VertStride (eu-hardware.md §1.1 code 0xF), `<H>` for a destination-style region (vstride 0,
+/// VertStride (docs/hardware/eu-hardware.md §1.1 code 0xF), `<H>` for a destination-style region (vstride 0,
 /// width 1, a non-zero hstride: only a destination's hstride counts, §1.2), else `<V;W,H>`.
 fn push_indirect_region(s: &mut String, region: Region) {
     let Region {

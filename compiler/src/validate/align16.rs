@@ -1,5 +1,5 @@
 //! The Align16 operand fields (`Reg::swizzle`, `Reg::writemask`) only mean something where
-//! an Align16 instruction reads them (eu-hardware.md §1.3): a swizzle on a source, a
+//! an Align16 instruction reads them (docs/hardware/eu-hardware.md §1.3): a swizzle on a source, a
 //! writemask of one to four components on a destination, on a register operand. Anywhere
 //! else the emulator would silently ignore the field, so the IR is reported instead.
 

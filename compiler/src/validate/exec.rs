@@ -69,7 +69,7 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
     if let Some(cmod) = inst.cmod
         && !inst.op.ir_can_do_cmod()
     {
-        // brw-backend.md §10.3 #2 (FBL), eu-hardware.md §6.10 (BFI2).
+        // docs/hardware/brw-backend.md §10.3 #2 (FBL), docs/hardware/eu-hardware.md §6.10 (BFI2).
         r.add(
             Rule::CmodNotSupported,
             Some(ip),
@@ -80,7 +80,7 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
             ),
         );
     }
-    // eu-hardware.md §2.3, §6.10: "CMP (or CMPN) must have a condition.", "SEL must either be
+    // docs/hardware/eu-hardware.md §2.3, §6.10: "CMP (or CMPN) must have a condition.", "SEL must either be
     // predicated or have a condition modifiers".
     let condition_missing = match inst.op {
         Opcode::Cmp | Opcode::Cmpn => inst.cmod.is_none(),

@@ -143,12 +143,12 @@ fn check_bounds(
     }
 }
 
-/// Address subregisters in `a0` (16-bit each, eu-hardware.md §1.4).
+/// Address subregisters in `a0` (16-bit each, docs/hardware/eu-hardware.md §1.4).
 const ADDRESS_SUBREGISTERS: u32 = 16;
 
 /// A register-indirect operand's GRF bytes are known only at run time (the emulator checks
 /// them), but the address subregisters it takes are static: a0.N, or one per row (Vx1) or per
-/// channel (VxH) from a0.N on (eu-hardware.md §1.4). All must exist.
+/// channel (VxH) from a0.N on (docs/hardware/eu-hardware.md §1.4). All must exist.
 fn check_address_subregisters(
     ip: usize,
     inst: &Inst,

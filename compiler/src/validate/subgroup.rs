@@ -1,4 +1,4 @@
-//! FIND_LIVE_CHANNEL and BROADCAST (brw-backend.md §1.1): the one form this IR gives them.
+//! FIND_LIVE_CHANNEL and BROADCAST (docs/hardware/brw-backend.md §1.1): the one form this IR gives them.
 //!
 //! Mesa emits both through an `exec_all()` builder and reads their result as a scalar
 //! (`component(dst, 0)`): they are NoMask operations over the channels of their group

@@ -22,7 +22,7 @@ enum Want {
     FloatMath,
     /// Integer, not 64-bit.
     IntNot64,
-    /// D, UD, W or UW (ADD3, eu-hardware.md §7.3).
+    /// D, UD, W or UW (ADD3, docs/hardware/eu-hardware.md §7.3).
     DwordOrWord,
 }
 
@@ -193,7 +193,7 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
             ),
         );
     }
-    // A null destination still has a type the hardware must encode (eu-hardware.md §3.2:
+    // A null destination still has a type the hardware must encode (docs/hardware/eu-hardware.md §3.2:
     // 64-bit codes decode everywhere and the operand-type rules then reject them, §6.4), so
     // type availability covers it too.
     let typed = std::iter::once(("destination", &inst.dst))
@@ -244,7 +244,7 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
     }
 }
 
-/// Where a DF immediate is fine on a part without DF immediates (fp64-align16.md §1.2): in
+/// Where a DF immediate is fine on a part without DF immediates (docs/hardware/fp64-align16.md §1.2): in
 /// DIM, Haswell's 64-bit immediate load, and in a logical (VGRF-destination) Align16
 /// instruction, whose immediate the vec4 pipeline's `setup_imm_df` loads into a register.
 fn df_imm_lowered(inst: &crate::inst::Inst) -> bool {

@@ -1,4 +1,4 @@
-//! Align16 operands (eu-hardware.md §1.3, fp64-align16.md §1.3, §2, §3): the per-channel
+//! Align16 operands (docs/hardware/eu-hardware.md §1.3, docs/hardware/fp64-align16.md §1.3, §2, §3): the per-channel
 //! byte addresses of swizzled vec4 sources and writemasked destinations, and the plan that
 //! tells the executor which channels the writemask disables, where the second half of a
 //! compressed instruction starts, and which results the documents leave unconfirmed.
@@ -14,16 +14,16 @@
 //!   the half is in row `c/2`, element `e = c%2`; the row starts at `base + (c/2)·P`, `P` =
 //!   16 bytes for a non-zero VertStride, 0 for VertStride 0; element `e` takes the 32-bit
 //!   swizzle pair `(sw[2e], sw[2e+1])`, which for the pairs Mesa emits, `(2k, 2k+1)`, is DF
-//!   `k` of the row (fp64-align16.md §1.3). Writemask bit `i` enables DF component `i` (§2).
+//!   `k` of the row (docs/hardware/fp64-align16.md §1.3). Writemask bit `i` enables DF component `i` (§2).
 //! * Compressed instructions (an operand spanning two GRFs: exec-8 DF, exec-16 32-bit) run
 //!   as two halves in order, the second reading after the first has written; the second
 //!   half's sources are the first half's addresses one GRF on, except immediates and, from
 //!   Gen8 on, VertStride-0 sources. On Gen7 a VertStride-0 source is bumped too: the
-//!   "decompression bug" Mesa exploits for DF Z/W access (fp64-align16.md §3.1). For a
+//!   "decompression bug" Mesa exploits for DF Z/W access (docs/hardware/fp64-align16.md §3.1). For a
 //!   non-zero VertStride this is the same address the linear formula gives.
 //! * Virtual operands (VGRF, ATTR, UNIFORM; logical code of the vec4 stage) are not
 //!   hardware regions: they use the logical vec4 layout of `compiler::program::Stage`
-//!   (fp64-align16.md §1.1, §10 items 8 and 10), with swizzles and writemasks counting
+//!   (docs/hardware/fp64-align16.md §1.1, §10 items 8 and 10), with swizzles and writemasks counting
 //!   components of the operand's own type. An instruction with any virtual operand is a
 //!   logical instruction: it runs as one step (no halves, no VertStride-0 bump) and has no
 //!   unconfirmed effects.
@@ -80,7 +80,7 @@ pub fn is_virtual(reg: &Reg) -> bool {
 
 /// Whether an Align16 instruction runs with logical (vec4 IR) semantics: any virtual
 /// operand makes it a logical instruction, which has no hardware halves and no
-/// hardware-unconfirmed effects (fp64-align16.md §10 item 10).
+/// hardware-unconfirmed effects (docs/hardware/fp64-align16.md §10 item 10).
 pub fn is_logical(inst: &Inst) -> bool {
     std::iter::once(&inst.dst).chain(&inst.srcs).any(is_virtual)
 }
@@ -127,7 +127,7 @@ fn virtual_span(reg: &Reg, layout: &Layout, strict: bool) -> Result<(u64, u64, u
 }
 
 /// Byte offset from a virtual operand's first byte of channel `c` in the vec4 stage's
-/// logical layout (`compiler::program::Stage`, fp64-align16.md §1.1, §10 item 8): channel
+/// logical layout (`compiler::program::Stage`, docs/hardware/fp64-align16.md §1.1, §10 item 8): channel
 /// `c` is component `k = c % 4` of vertex `q = c / 4`; a vec4 of the operand's type takes
 /// `4 · size` bytes (one GRF for 32-bit data, two for DF). A source reads component
 /// `swizzle[k]` of its vertex's vec4, counted in the operand's own type (a 64-bit `.zwxy`
@@ -216,7 +216,7 @@ pub fn resolve_src(
             let n = inst.exec_size.max(1) as u32;
             let halves = compressed(inst) && !is_logical(inst);
             // Gen7 bumps every non-scalar source for the second half, VertStride 0 included
-            // (fp64-align16.md §3.1); later parts replicate a VertStride-0 source.
+            // (docs/hardware/fp64-align16.md §3.1); later parts replicate a VertStride-0 source.
             let bump = if vstride == 0 && info.verx10 >= 80 {
                 0
             } else {
@@ -269,7 +269,7 @@ pub fn resolve_dst(
 
 /// Why the documents leave this instruction's result open, if they do. A logical
 /// instruction has none: its swizzles and writemasks count components of the operand's
-/// type, whatever the hardware would make of them (fp64-align16.md §10 item 10).
+/// type, whatever the hardware would make of them (docs/hardware/fp64-align16.md §10 item 10).
 fn unconfirmed(inst: &Inst, info: &DeviceInfo) -> Option<&'static str> {
     if is_logical(inst) {
         return None;
@@ -277,7 +277,7 @@ fn unconfirmed(inst: &Inst, info: &DeviceInfo) -> Option<&'static str> {
     let df_dst = is_64bit(&inst.dst);
     let mask = inst.dst.writemask.0 & 0xf;
     if df_dst && (mask == 0b0011 || mask == 0b1100) {
-        // fp64-align16.md §2/§12: Mesa says .xy/.zw "also work in 32-bit" and never emits
+        // docs/hardware/fp64-align16.md §2/§12: Mesa says .xy/.zw "also work in 32-bit" and never emits
         // them on DF; what the hardware writes is not documented (two readings fit: DF x/z
         // or DF x alone for .xy). Any DF component may or may not be written.
         return Some("DF Align16 destination with an .xy/.zw writemask: effect not confirmed");
@@ -293,7 +293,7 @@ fn unconfirmed(inst: &Inst, info: &DeviceInfo) -> Option<&'static str> {
         && inst.exec_size == 8
         && (df_dst || inst.srcs.iter().any(is_64bit))
     {
-        // fp64-align16.md §4 rule 3, §12: compressed Align16 DF SEL misreads the predicate
+        // docs/hardware/fp64-align16.md §4 rule 3, §12: compressed Align16 DF SEL misreads the predicate
         // on Gen7, in a pattern nobody documented.
         return Some("exec-8 Align16 DF SEL on Gen7 misreads its predicate: effect not confirmed");
     }
@@ -306,7 +306,7 @@ fn unconfirmed(inst: &Inst, info: &DeviceInfo) -> Option<&'static str> {
             );
         }
         if !is_64bit(s) && matches!(s.kind, RegKind::Fixed { region, .. } if region.vstride == 2) {
-            // eu-hardware.md §1.3 allows VertStride 2 from HSW on but describes only 0
+            // docs/hardware/eu-hardware.md §1.3 allows VertStride 2 from HSW on but describes only 0
             // (replicate) and 4 (next vec4) for 32-bit data; §1.2 of the DF sheet covers DF.
             return Some("32-bit Align16 source with VertStride 2: effect not confirmed");
         }

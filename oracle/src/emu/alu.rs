@@ -2,7 +2,7 @@
 //!
 //! Sources arrive decoded (modifiers applied). Integer results are exact until the
 //! destination type truncates or saturates them; float results are rounded to the precision
-//! of the execution type, which considers the destination too (eu-hardware.md §3.4: F and
+//! of the execution type, which considers the destination too (docs/hardware/eu-hardware.md §3.4: F and
 //! HF mixed among src0, src1 and dst run in F, so an all-HF add into an F destination is
 //! computed in F). Opcode details:
 //! * shifts use the low 5 bits of the count (6 for 64-bit operands); SHR is logical on the
@@ -36,7 +36,7 @@ pub struct In {
 }
 
 /// The float precision an operation computes in: the widest float source, raised from HF
-/// to F when the destination is F (eu-hardware.md §3.4: "if any pair among (src0, src1,
+/// to F when the destination is F (docs/hardware/eu-hardware.md §3.4: "if any pair among (src0, src1,
 /// dst) is F/HF mixed → F"; a one-source HF operation takes the destination type). `None`
 /// for integer execution.
 fn float_prec(srcs: &[In], dst: Type) -> Option<Prec> {
@@ -99,7 +99,7 @@ pub struct Ctl {
     pub ver: u32,
 }
 
-/// Gen4/5 RNDZ and RNDE (brw-backend.md §1.1 lists `R=7 (gen≤5 only)`, eu-hardware.md §2.3
+/// Gen4/5 RNDZ and RNDE (docs/hardware/brw-backend.md §1.1 lists `R=7 (gen≤5 only)`, docs/hardware/eu-hardware.md §2.3
 /// `.r`=7 (Gen≤5)). The documents do not define these two opcodes' results on Gen4/5; Mesa's
 /// Gen4/5 sequence for trunc/round-even is `rndz.r dst, x` (resp. `rnde.r`) followed by
 /// `(+f0) add dst, dst, 1.0`, which is only right if the instruction stores the value
@@ -121,7 +121,7 @@ fn gen4_round(op: Opcode, x: f64, prec: Prec) -> Out {
 
 /// BFI2(mask, insert, base): the insert value is shifted left by the mask's trailing zeros
 /// before it is merged under the mask. The documents give BFI2 only as Mesa's
-/// bitfield-insert partner of BFI1 (brw-backend.md §1.1, eu-hardware.md §6.10) without a
+/// bitfield-insert partner of BFI1 (docs/hardware/brw-backend.md §1.1, docs/hardware/eu-hardware.md §6.10) without a
 /// formula; the shift is what the issue (item 7) and Mesa's use of BFI1 + BFI2 for
 /// `bitfieldInsert(base, insert, offset, bits)` (BFI1 makes the mask `bits` wide at
 /// `offset`, BFI2 takes `insert` unshifted) require. A zero mask yields `base`.
@@ -212,7 +212,7 @@ fn eval_raw(op: Opcode, srcs: &[In], ctl: &Ctl) -> Out {
             None => Num::Int(int(s(0).num) + int(s(1).num)),
         },
         Avg => Num::Int((int(s(0).num) + int(s(1).num) + 1) >> 1),
-        // eu-hardware.md §7.3: integer D/UD/W/UW only; the sum wraps to the destination.
+        // docs/hardware/eu-hardware.md §7.3: integer D/UD/W/UW only; the sum wraps to the destination.
         Add3 => Num::Int(int(s(0).num) + int(s(1).num) + int(s(2).num)),
         Mul => match fp {
             Some(_) => round(fl(0) * fl(1)),

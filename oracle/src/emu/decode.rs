@@ -38,7 +38,7 @@ pub struct DInst<'p> {
     /// The fast-path kernel, for the common 32-bit ALU shapes.
     pub kernel: Option<super::fast::Kernel>,
     /// Hardware mode before Gen8, a non-NoMask SIMD32 instruction: the second half of the
-    /// channels uses the low 16 execution-mask bits again (brw-backend.md §1.7, "Pre-gen8: a
+    /// channels uses the low 16 execution-mask bits again (docs/hardware/brw-backend.md §1.7, "Pre-gen8: a
     /// SIMD32 instruction applies the low 16 mask bits to both halves"). Logical IR keeps
     /// per-channel semantics: its SIMD32 instructions are split before they reach hardware.
     pub low_mask_halves: bool,

@@ -1,4 +1,4 @@
-//! PICK_LOW/HIGH_32BIT and SET_LOW/HIGH_32BIT (fp64-align16.md §5.3, §10 item 6): Align1
+//! PICK_LOW/HIGH_32BIT and SET_LOW/HIGH_32BIT (docs/hardware/fp64-align16.md §5.3, §10 item 6): Align1
 //! moves of one dword of each DF element. They are run as raw UD moves whose DF side is
 //! re-addressed at decode time: the operand is resolved as the DF region it names, then
 //! each channel's address moves to the low (+0) or high (+4) dword and the type becomes

@@ -1,6 +1,6 @@
 //! Executing instructions on one thread.
 //!
-//! Channel enables (brw-backend.md §1.7, §9.2): channel `c` of an instruction is the thread's
+//! Channel enables (docs/hardware/brw-backend.md §1.7, §9.2): channel `c` of an instruction is the thread's
 //! channel `group + c`. It is enabled if the instruction is NoMask or the channel is active
 //! (dispatched and not disabled by control flow); a predicate then selects among enabled
 //! channels. A masked instruction reaching channels at or beyond the dispatch width writes
@@ -193,7 +193,7 @@ pub fn read_raw_bytes(t: &Thread, op: &Operand, c: u32) -> (u64, [u8; 8]) {
 }
 
 /// `ce0` as an instruction with channel offset `offset` reads it: the control-flow enables
-/// shifted down by the offset (eu-hardware.md §1.7: quarter control "magically shifts" the
+/// shifted down by the offset (docs/hardware/eu-hardware.md §1.7: quarter control "magically shifts" the
 /// value read from `ce0`). The register does not consider the dispatch mask (§2.1), so the
 /// bits of channels that were not dispatched (or lie beyond the dispatch width) hold
 /// control-flow state the documents do not describe: they are undefined. For a dispatched
@@ -245,7 +245,7 @@ pub fn read_raw(t: &Thread, op: &Operand, c: u32) -> (u64, bool) {
 }
 
 /// Whether a source negate means bitwise NOT: on logic ops (AND/OR/XOR/NOT) from Gen8 on;
-/// before Gen8 it is the arithmetic negation every integer source gets (eu-hardware.md
+/// before Gen8 it is the arithmetic negation every integer source gets (docs/hardware/eu-hardware.md
 /// §3.6; Mesa folds negates into logic ops only on Gen8+ for this reason).
 pub fn negate_is_not(op: compiler::Opcode, ver: u32) -> bool {
     op.is_logic() && ver >= 8
@@ -283,7 +283,7 @@ pub fn write_dst(t: &mut Thread, op: &Operand, c: u32, bits: u64, def: bool) {
         Loc::Indirect(ind) => match indirect::channel_address(t, ind, op.ty, c) {
             Ok(at) => t.space.write(at as usize, size, bits, def),
             // An undefined address could point anywhere in the GRF file: all of it becomes
-            // undefined (the conservative model; eu-hardware.md §1.4 does not say). An
+            // undefined (the conservative model; docs/hardware/eu-hardware.md §1.4 does not say). An
             // address outside the file drops the write. Both are reported.
             Err(indirect::Miss::UndefinedAddress(_)) => t.space.undefine(0, ind.grf_bytes as usize),
             Err(_) => {}
@@ -343,7 +343,7 @@ fn set_flag(t: &mut Thread, b: u32, v: bool, def: bool) {
     }
 }
 
-/// Executes FIND_LIVE_CHANNEL or BROADCAST (compiler `Opcode` docs; brw-backend.md §1.1,
+/// Executes FIND_LIVE_CHANNEL or BROADCAST (compiler `Opcode` docs; docs/hardware/brw-backend.md §1.1,
 /// §9.2): both write one scalar, channel 0 of the destination, whatever the mask (they are
 /// NoMask). FIND_LIVE_CHANNEL reads the execution mask of its channels
 /// `[group, group + exec_size)` — the active mask, which already excludes undispatched,
@@ -433,7 +433,7 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
         && !d.srcs[0].abs
         && !inst.saturate;
     // A predicated integer SEL of its own type without modifiers copies the chosen
-    // source's bits (eu-hardware.md §2.3: a per-channel select), so like a raw move it
+    // source's bits (docs/hardware/eu-hardware.md §2.3: a per-channel select), so like a raw move it
     // keeps which bytes of that source are defined.
     let raw_select = inst.op == Opcode::Sel
         && inst.predicate.is_some()
@@ -443,7 +443,7 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
         && dst_ty.is_int()
         && d.srcs.iter().all(|s| s.ty == dst_ty && !s.negate && !s.abs);
     // A float operation's NaN result gets the NaN mark on its bytes (compare.rs): the
-    // execution type is float (eu-hardware.md §3.4: a float source makes it float; integer
+    // execution type is float (docs/hardware/eu-hardware.md §3.4: a float source makes it float; integer
     // sources cannot yield a NaN bit pattern through conversion), and not a bitwise op.
     let float_exec =
         dst_ty.is_float() && !inst.op.is_logic() && d.srcs.iter().any(|s| s.ty.is_float());
@@ -454,7 +454,7 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
     for c in 0..n {
         if second_half == Some(c) {
             // A compressed Align16 instruction runs as two halves in order: the second
-            // reads its sources after the first has written (fp64-align16.md §3.1, §10.2).
+            // reads its sources after the first has written (docs/hardware/fp64-align16.md §3.1, §10.2).
             apply_effects(t, d, effects);
         }
         if !bit(e.exec, c) {
@@ -512,9 +512,9 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
         }
         if truncate_src1 {
             // The 32×16 multiplier only sees the low 16 bits of src1 (src0 before Gen7),
-            // eu-hardware.md §4, brw-backend.md §6. They are read as an unsigned word
+            // docs/hardware/eu-hardware.md §4, docs/hardware/brw-backend.md §6. They are read as an unsigned word
             // whatever the declared type: Mesa's MULH is `mul acc0, a, b` + `mach dst, a, b`
-            // with b retyped to UW only on Gen8+ (brw-backend.md §6 case 3, "gen8+: emulate
+            // with b retyped to UW only on Gen8+ (docs/hardware/brw-backend.md §6 case 3, "gen8+: emulate
             // the 32×16 partial product"), so on Gen7 a D src1 must give the same partial
             // product a × b.uw[0] for MACH (which adds a × the high word) to complete the
             // exact 64-bit product (§4: "MACH writes the high 32 bits ... the accumulator
@@ -526,7 +526,7 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
             };
             srcs[k].num = Num::Int(low as i128);
         }
-        // A predicated SEL is a per-channel select (eu-hardware.md §2.3): its result is the
+        // A predicated SEL is a per-channel select (docs/hardware/eu-hardware.md §2.3): its result is the
         // chosen source, defined when the predicate bit and that source are, whatever the
         // other source holds. Every other operation needs all its sources.
         let sel_pred = if inst.op == Opcode::Sel && inst.predicate.is_some() {
@@ -573,7 +573,7 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
                 };
                 let full = acc.value + ((a_v * b_hi) << 16);
                 // The low 32 bits of a sum depend only on the low 32 bits of its terms: after
-                // a 33-bit accumulator write (a MOV, brw-backend.md §1.6) the accumulator's
+                // a 33-bit accumulator write (a MOV, docs/hardware/brw-backend.md §1.6) the accumulator's
                 // low dword comes out right and only the high dword (MACH's destination) is
                 // garbage (issue item 7, the lower_regioning accumulator bug, §5.5).
                 let acc_bits = match acc.defined_bits {
@@ -589,7 +589,7 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
                 Out::Value(Num::Int(full >> 32))
             }
             Opcode::Mac => {
-                // eu-hardware.md §4: MAC reads the accumulator implicitly,
+                // docs/hardware/eu-hardware.md §4: MAC reads the accumulator implicitly,
                 // dst = acc + src0 × src1. Integer accumulators hold a sign-extended value
                 // with at least 32 defined bits after a write. For floats the documents do
                 // not say whether the product is rounded before the add: the result is
@@ -771,7 +771,7 @@ fn apply_effects(t: &mut Thread, d: &DInst, effects: &mut Vec<Effect>) {
     effects.clear();
 }
 
-/// The Align16 writemask (eu-hardware.md §1.3): a disabled component is not written. The
+/// The Align16 writemask (docs/hardware/eu-hardware.md §1.3): a disabled component is not written. The
 /// sheets do not say whether it also gates a conditional modifier's flag bit, so that bit
 /// becomes undefined. An unconfirmed instruction (align16.rs) may write any component:
 /// its results, already undefined, are all kept.
@@ -791,7 +791,7 @@ fn writemask_effects(plan: &super::align16::Plan, effects: &mut Vec<Effect>) {
 }
 
 /// The flag a conditional modifier sets from a final result, or `None` where the documents
-/// leave it undefined: `.o` (overflow) has a code (brw-backend.md §1.1, eu-hardware.md §2.3)
+/// leave it undefined: `.o` (overflow) has a code (docs/hardware/brw-backend.md §1.1, docs/hardware/eu-hardware.md §2.3)
 /// but no operation defines when it is set, and `.r` is defined only for Gen4/5 RNDZ/RNDE
 /// (see `alu::gen4_round`).
 fn flag_condition(cmod: CondMod, bits: u64, ty: Type) -> Option<bool> {
@@ -886,7 +886,7 @@ fn cf_condition(t: &Thread, d: &DInst) -> (u32, bool) {
 /// as the hardware's JIP does: an IF's ELSE (if still ahead) or ENDIF, a loop's WHILE, or at
 /// top level the HALT_TARGET of halted channels. Otherwise, at top level, execution goes
 /// on with the next instruction: an ENDIF's JIP outside control flow is the next
-/// instruction (eu-hardware.md §2.2), so a thread whose channels are all off still reaches
+/// instruction (docs/hardware/eu-hardware.md §2.2), so a thread whose channels are all off still reaches
 /// its EOT.
 fn skip_if_idle(t: &mut Thread, ctx: &Ctx, next: usize) {
     t.ip = next;
@@ -1026,7 +1026,7 @@ pub fn exec_control(
         Opcode::Halt => {
             t.halted |= pass;
             t.retire(pass, true);
-            // eu-hardware.md §2.2: outside control flow a HALT's JIP equals its UIP, the
+            // docs/hardware/eu-hardware.md §2.2: outside control flow a HALT's JIP equals its UIP, the
             // HALT target. With no channel left active it jumps there even if it halted
             // none (every channel undispatched), as it does when it halted the last ones.
             match ctx.decoded.next_halt_target(ip + 1) {

@@ -1,12 +1,12 @@
 //! Register-indirect operands (`g[a0.N + K]<region>`), resolved per channel when the
 //! instruction runs: the address register file `a0` decides which GRF bytes a channel
-//! touches (eu-hardware.md §1.4).
+//! touches (docs/hardware/eu-hardware.md §1.4).
 
 use super::state::Thread;
 use compiler::reg::{REG_SIZE, Region};
 use compiler::types::Type;
 
-/// Bytes in the address register file: `a0.0` .. `a0.15`, 16 bits each (eu-hardware.md §1.4
+/// Bytes in the address register file: `a0.0` .. `a0.15`, 16 bits each (docs/hardware/eu-hardware.md §1.4
 /// calls them address subregisters `a0.x`; their width is [P?] — 16 bits as Mesa's
 /// `a0.N:UW` writes assume).
 pub const ADDRESS_BYTES: usize = 32;
@@ -38,7 +38,7 @@ pub enum Miss {
 /// The origin of an indirect access: address subregister value plus immediate, where the low
 /// 5 bits of the two summed give the sub-register and the upper bits summed give the
 /// register; a carry out of the sub-register part is dropped, never moving to the next
-/// register (eu-hardware.md §1.4, the HSW PRM text quoted in Mesa's `brw_broadcast`). The
+/// register (docs/hardware/eu-hardware.md §1.4, the HSW PRM text quoted in Mesa's `brw_broadcast`). The
 /// immediate is signed; the documents do not say how a negative one splits [P?], so the same
 /// rule is applied to its two's-complement value (-4 = -32 + 28).
 pub fn origin(address: u16, imm: i16) -> i64 {
@@ -52,7 +52,7 @@ pub fn origin(address: u16, imm: i16) -> i64 {
 /// The address subregister channel `c` uses and the byte offset of its element from that
 /// subregister's origin. Vx1 (`Region::ONE_DIMENSIONAL`, width > 1): one subregister per row
 /// of `width` elements, a0.x, a0.x+1, ...; VxH (width 1): one per channel; any other region
-/// walks from the single origin as a direct region does (eu-hardware.md §1.4, §1.2).
+/// walks from the single origin as a direct region does (docs/hardware/eu-hardware.md §1.4, §1.2).
 fn subregister_and_offset(ind: &IndirectLoc, ty: Type, c: u32) -> (u32, u64) {
     let size = ty.size() as u64;
     let r = ind.region;
@@ -126,7 +126,7 @@ pub fn describe(miss: Miss, is_dst: bool) -> String {
 mod tests {
     use super::origin;
 
-    /// eu-hardware.md §1.4: the sub-register carry is dropped, the register parts add.
+    /// docs/hardware/eu-hardware.md §1.4: the sub-register carry is dropped, the register parts add.
     #[test]
     fn origin_drops_the_sub_register_carry() {
         assert_eq!(origin(64, 16), 80);

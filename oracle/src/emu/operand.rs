@@ -24,7 +24,7 @@ pub enum Loc {
     /// Byte offset of each channel's element in the address register file `a0`.
     Address(Rc<[u32]>),
     /// A register-indirect GRF operand: each channel's address is computed from `a0` when
-    /// the instruction runs (eu-hardware.md §1.4).
+    /// the instruction runs (docs/hardware/eu-hardware.md §1.4).
     Indirect(IndirectLoc),
     /// `ce0`: reads the channel-enable mask from channel `offset` (the instruction's
     /// quarter/nibble channel offset) on.
@@ -226,8 +226,8 @@ pub fn resolve(
 }
 
 /// Resolves a destination. A hardware destination's region is just its horizontal stride
-/// (eu-hardware.md §1.2 "Destination (region is just HorzStride)": channel `i` at
-/// `base + i*Hd*Sd`; brw-backend.md §1.4): whatever vstride/width the operand carries is not
+/// (docs/hardware/eu-hardware.md §1.2 "Destination (region is just HorzStride)": channel `i` at
+/// `base + i*Hd*Sd`; docs/hardware/brw-backend.md §1.4): whatever vstride/width the operand carries is not
 /// part of the encoding, so channel `c` lands at element `c*hstride` — the same bytes the
 /// strict rules count (`dst_bytes` in strict/rules/regions.rs).
 pub fn resolve_dst(

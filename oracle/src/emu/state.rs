@@ -127,7 +127,7 @@ pub const ACC_LANES: usize = 32;
 /// Full-precision integer product lanes keep 66 bits.
 pub const ACC_FULL_BITS: u8 = 66;
 
-/// A structured control-flow frame (the mask-stack model of brw-backend.md §9.2).
+/// A structured control-flow frame (the mask-stack model of docs/hardware/brw-backend.md §9.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Frame {
     If {
@@ -161,12 +161,12 @@ pub struct Thread {
     pub flags_def: u64,
     pub acc: [AccLane; ACC_LANES],
     /// The address register file `a0` (16-bit subregisters a0.0..a0.15, a defined flag per
-    /// byte): the origins of register-indirect operands (eu-hardware.md §1.4).
+    /// byte): the origins of register-indirect operands (docs/hardware/eu-hardware.md §1.4).
     pub address: Space,
     /// Channels currently enabled: dispatched, and not disabled by control flow.
     pub active: u32,
     /// The thread's dispatch mask (no bits at or beyond the dispatch width): which bits of
-    /// `ce0`, which ignores it, the model knows (eu-hardware.md §2.1).
+    /// `ce0`, which ignores it, the model knows (docs/hardware/eu-hardware.md §2.1).
     pub dispatched: u32,
     /// Channels parked by HALT until the HALT_TARGET.
     pub halted: u32,

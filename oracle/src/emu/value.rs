@@ -244,7 +244,7 @@ pub fn encode(n: Num, ty: Type, sat: bool) -> u64 {
 }
 
 /// Whether saturating `n` into float type `ty` starts from −0.0 (after rounding to `ty`).
-/// Saturate clamps to [0.0, 1.0] (eu-hardware.md §3.5 [P?], brw-backend.md §1.7), but
+/// Saturate clamps to [0.0, 1.0] (docs/hardware/eu-hardware.md §3.5 [P?], docs/hardware/brw-backend.md §1.7), but
 /// neither document says whether −0.0, which compares equal to 0.0, leaves the clamp as
 /// −0.0 or +0.0: the emulator makes that result undefined rather than pick a sign.
 pub fn saturates_negative_zero(n: Num, ty: Type) -> bool {
@@ -253,7 +253,7 @@ pub fn saturates_negative_zero(n: Num, ty: Type) -> bool {
 }
 
 /// Whether a conditional modifier holds for a final (converted, saturated) result.
-/// Z/NZ/G/GE/L/LE compare with zero; a NaN satisfies only NZ and U (brw-backend.md §1.7).
+/// Z/NZ/G/GE/L/LE compare with zero; a NaN satisfies only NZ and U (docs/hardware/brw-backend.md §1.7).
 /// O (overflow) and R (Gen4/5 round) are not a comparison: the caller decides them (their
 /// flag is undefined except for Gen4/5 RNDZ/RNDE `.r`).
 pub fn cmod_holds(cmod: CondMod, bits: u64, ty: Type) -> bool {

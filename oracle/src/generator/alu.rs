@@ -36,7 +36,7 @@ const FLOAT_IMMS: [f64; 12] = [
 pub(super) enum Operands {
     /// Each from the usual pool (values, inputs, push constants, immediates after src0).
     Drawn,
-    /// An immediate in src0, which the compiler must move (eu-hardware.md §3.3).
+    /// An immediate in src0, which the compiler must move (docs/hardware/eu-hardware.md §3.3).
     ImmSrc0,
     /// Byte-typed views in src1/src2, which Gfx11+ must legalise (`Feature::ByteSrc`).
     ByteSrc,

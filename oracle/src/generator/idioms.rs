@@ -1,7 +1,7 @@
 //! Optimiser idioms (issue 10 item 4): the shapes the optimisation passes act on, each
 //! behind its own swarm feature so a campaign can focus on one (`features=cmod-idiom`).
 //! The passes and the historical bugs each shape is for are named on its function
-//! (brw-backend.md §7.1, §10.3, §11). Like every statement, each idiom is valid by
+//! (docs/hardware/brw-backend.md §7.1, §10.3, §11). Like every statement, each idiom is valid by
 //! construction and well defined: new values are written in full where every live channel
 //! runs, flags are set before they are read, NoMask reads only values defined in every
 //! channel the dispatch enabled.

@@ -57,7 +57,7 @@ pub enum Feature {
     /// Flag registers read as data by an instruction whose conditional modifier rewrites them.
     FlagData,
     /// V/UV/VF vector immediates: MOV sources into aligned, misaligned or strided
-    /// destinations, and src1 of ADD/MUL/SEL/CMP (eu-hardware.md §3.3, §6.8).
+    /// destinations, and src1 of ADD/MUL/SEL/CMP (docs/hardware/eu-hardware.md §3.3, §6.8).
     VectorImm,
     /// Message destinations that are not whole registers: a register offset (`v+16`), a
     /// strided slice of a live 64-bit value (`v+4<2>`).

@@ -220,7 +220,7 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
         types.push(Type::UQ);
     }
     let mut p = Program::new(device, width);
-    // Channel 0 guaranteed live lets FIND_LIVE_CHANNEL become 0 (brw-backend.md §9.2).
+    // Channel 0 guaranteed live lets FIND_LIVE_CHANNEL become 0 (docs/hardware/brw-backend.md §9.2).
     p.packed_dispatch =
         features.contains(&Feature::LiveChannel) && u.arbitrary::<bool>().unwrap_or(false);
     p.threads = if features.contains(&Feature::Threads) {

@@ -72,7 +72,7 @@ impl Gen<'_, '_> {
     }
 
     /// A vector immediate as a MOV source into a destination of some layout (legal ones:
-    /// 16-byte aligned, stride × size 2 bytes for V/UV and 4 for VF — eu-hardware.md §3.3,
+    /// 16-byte aligned, stride × size 2 bytes for V/UV and 4 for VF — docs/hardware/eu-hardware.md §3.3,
     /// §6.8; others, misaligned or wider, the compiler must legalise), or as src1 of
     /// ADD/MUL/SEL/CMP at the dispatch width.
     fn vector_imm(&mut self) {
@@ -279,7 +279,7 @@ impl Gen<'_, '_> {
     }
 
     /// MUL/MULH into null with a conditional modifier (where that is legal: not a DW
-    /// integer MUL, eu-hardware.md §4), read back by a predicated SEL; or a 64-bit product
+    /// integer MUL, docs/hardware/eu-hardware.md §4), read back by a predicated SEL; or a 64-bit product
     /// (Q×Q, D×D→Q) with a push-constant, immediate or scalar operand.
     fn mul_flags(&mut self) {
         let int64 = self.info.has_64bit_int;

@@ -1,5 +1,5 @@
 //! The vec4-stage generator (`stage=vs` knob): logical `stage vs` programs of the shape
-//! Mesa's vec4 backend compiles for FP64 (fp64-align16.md): dvec4 arithmetic with logical
+//! Mesa's vec4 backend compiles for FP64 (docs/hardware/fp64-align16.md): dvec4 arithmetic with logical
 //! swizzles and writemasks, f2d/d2f/i2d/d2i conversions, vec4 uniforms (float and dvec4
 //! slots), per-vertex divergent IF/ELSE and per-channel predication, one-vertex (exec 4)
 //! updates, and a URB write of what was computed.
@@ -338,7 +338,7 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// packDouble2x32 (fp64-align16.md §5.3, §6): a fresh dvec4 whose low and high dwords
+    /// packDouble2x32 (docs/hardware/fp64-align16.md §5.3, §6): a fresh dvec4 whose low and high dwords
     /// are the bits of two 32-bit vec4s, written by SET_LOW_32BIT then SET_HIGH_32BIT.
     /// Each writes half of every DF, so neither may end the other's liveness (the vec4 DCE
     /// restriction of 553700cf55). SET is an Align1 operation: plain sources, no swizzle.

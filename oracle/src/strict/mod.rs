@@ -1,6 +1,6 @@
 //! Strict hardware mode: every instruction checked against the target's restriction rules —
 //! those of Mesa's `elk_eu_validate.c` (Gen4–8) and `brw_eu_validate.c` (Gfx9+), as listed in
-//! eu-hardware.md §6 — each with a stable kebab-case name and Mesa's error text.
+//! docs/hardware/eu-hardware.md §6 — each with a stable kebab-case name and Mesa's error text.
 //!
 //! The rules are data: [`table::TABLE`] lists every rule once with the parts it applies
 //! to, so each row can be read against the spec's tables. Rule logic lives in one function

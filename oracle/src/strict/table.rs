@@ -1,5 +1,5 @@
 //! The restriction table: every rule once (send-payload-subreg twice, see §6.3 below), with
-//! the parts it applies to, in the order of eu-hardware.md §6. Mesa splits its validator by
+//! the parts it applies to, in the order of docs/hardware/eu-hardware.md §6. Mesa splits its validator by
 //! generation family — `elk_eu_validate.c` (Gen4–8: g45, IVB/BYT, HSW, BDW, CHV) and
 //! `brw_eu_validate.c` (Gfx9+: SKL, BXT/GLK, ICL, TGL, DG2) — and a rule one family lacks or
 //! words differently says so in its predicate (`brw`, `elk`, or the generations that have
@@ -182,7 +182,7 @@ pub static TABLE: &[Row] = &[
     row(&tri::ALIGN1_DST_STRIDE, |d| !d.has_align16),
     row(&tri::SIMD16, |d| !d.supports_simd16_3src),
     row(&ind::THREE_SRC_INDIRECT, always),
-    // Align16 (eu-hardware.md §1.3, §5.2, §6.1, §6.5, §6.6, §6.9; fp64-align16.md §10 item 5)
+    // Align16 (docs/hardware/eu-hardware.md §1.3, §5.2, §6.1, §6.5, §6.6, §6.9; docs/hardware/fp64-align16.md §10 item 5)
     row(&a16::GFX11, |d| !d.has_align16),
     row(&a16::DST_HSTRIDE, has_align16),
     row(&a16::VSTRIDE_IVB, |d| d.verx10 < 75),

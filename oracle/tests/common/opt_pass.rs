@@ -1,4 +1,4 @@
-//! Mesa-style tests of an optimisation pass (brw-backend.md §10.2): build the input IR, run
+//! Mesa-style tests of an optimisation pass (docs/hardware/brw-backend.md §10.2): build the input IR, run
 //! the one pass, compare the progress flag and the printed result with the expected IR, and
 //! run input and output on the emulator to show they agree on every observable write. A
 //! negative case also shows that the rewrite the pass must not make would change an output.

@@ -1,4 +1,4 @@
-//! Mesa-style tests of the vec4 DF passes (fp64-align16.md): build the input IR, run the
+//! Mesa-style tests of the vec4 DF passes (docs/hardware/fp64-align16.md): build the input IR, run the
 //! one pass, compare the progress flag and the printed result with the expected IR, and
 //! run input and output on the emulator (the vec4 stage's logical semantics) to show they
 //! agree on every URB output.

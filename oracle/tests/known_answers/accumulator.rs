@@ -1,6 +1,6 @@
 //! The accumulator's precision: a MOV writes 33 defined bits, an integer MUL the full
 //! product, MACH the high dword to its destination and the low dword to the accumulator
-//! (eu-hardware.md §4, brw-backend.md §1.6, §5.5).
+//! (docs/hardware/eu-hardware.md §4, docs/hardware/brw-backend.md §1.6, §5.5).
 
 use crate::common::*;
 use crate::{Setup, all, run, vgrf};
@@ -8,7 +8,7 @@ use compiler::types::Type;
 
 #[test]
 fn mov_into_acc0_then_read_back_gives_32_defined_bits() {
-    // brw-backend.md §1.6: a MOV into acc writes a sign-extended 33-bit value.
+    // docs/hardware/brw-backend.md §1.6: a MOV into acc writes a sign-extended 33-bit value.
     let x: Vec<_> = (0..8).map(|i| ud(0xfffe_0000 + i)).collect();
     let body = "mov(8) acc0<8;8,1>:UD, attr0:UD\nmov(8) v0:UD, acc0<8;8,1>:UD";
     let regs = run(Setup::logical("skl", 8), body, &[&x]);

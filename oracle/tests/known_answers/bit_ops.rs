@@ -1,7 +1,7 @@
 //! Bit operations, logic-op negation and shifts. The documents name BFREV, FBH, FBL, CBIT,
-//! BFE, BFI1 and BFI2 (brw-backend.md §1.1) without formulas; the values follow the names
+//! BFE, BFI1 and BFI2 (docs/hardware/brw-backend.md §1.1) without formulas; the values follow the names
 //! and the model written down in alu.rs (FBH/FBL of "nothing found" = −1, BFE sign-extends
-//! for D). Logic-op negation: eu-hardware.md §3.6.
+//! for D). Logic-op negation: docs/hardware/eu-hardware.md §3.6.
 
 use crate::common::*;
 use crate::{Setup, all, run, vgrf};

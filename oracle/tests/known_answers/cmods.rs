@@ -1,5 +1,5 @@
 //! Conditional modifiers: computed on the final result after saturate and conversion; a NaN
-//! makes every condition false except NZ (brw-backend.md §1.7); codes in eu-hardware.md §2.3.
+//! makes every condition false except NZ (docs/hardware/brw-backend.md §1.7); codes in docs/hardware/eu-hardware.md §2.3.
 
 use crate::common::*;
 use crate::{Setup, all, flag_bits, run, vgrf};
@@ -68,7 +68,7 @@ fn condition_follows_conversion() {
 #[test]
 fn overflow_and_round_conditions_are_undefined() {
     // §2.3 gives `.o` a code but no document says when an operation overflows, and `.r`
-    // exists only on Gen4/5 (brw-backend.md §1.1): the flag is undefined, the result is not.
+    // exists only on Gen4/5 (docs/hardware/brw-backend.md §1.1): the flag is undefined, the result is not.
     let a = [i32::MAX, 1, -1, 0].map(d);
     let b = [1, 1, i32::MIN, 0].map(d);
     for cond in ["o", "r"] {

@@ -1,4 +1,4 @@
-//! Conversions and the execution type (eu-hardware.md §3.4, §3.7).
+//! Conversions and the execution type (docs/hardware/eu-hardware.md §3.4, §3.7).
 
 use crate::common::*;
 use crate::{Setup, all, fb, run, vgrf};

@@ -1,4 +1,4 @@
-//! Register-indirect addressing: eu-hardware.md §1.4 (origin = address subregister `a0.x` +
+//! Register-indirect addressing: docs/hardware/eu-hardware.md §1.4 (origin = address subregister `a0.x` +
 //! signed immediate; the low 5 bits summed give the sub-register, the upper bits summed give
 //! the register, a carry out of the sub-register part is dropped; Vx1 takes one address
 //! subregister per row, VxH one per channel) and §1.2 (the region walks from the origin).

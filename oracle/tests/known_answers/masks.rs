@@ -1,5 +1,5 @@
 //! Masks: the dispatch mask, NoMask, predication, IF/ELSE, channel-group offsets and `ce0`
-//! (eu-hardware.md §1.7, §2.1, §2.3; brw-backend.md §1.2, §1.7, §9.2).
+//! (docs/hardware/eu-hardware.md §1.7, §2.1, §2.3; docs/hardware/brw-backend.md §1.2, §1.7, §9.2).
 
 use crate::common::*;
 use crate::{Setup, all, run, vgrf};
@@ -26,7 +26,7 @@ fn dispatch_mask_limits_a_masked_write() {
 
 #[test]
 fn nomask_writes_every_channel() {
-    // §2.1 / brw-backend.md §9.2: NoMask sets the write enable of all channels.
+    // §2.1 / docs/hardware/brw-backend.md §9.2: NoMask sets the write enable of all channels.
     let regs = run(
         Setup::logical("skl", 8).masked(0b0000_0001),
         "mov(8) v0:UD, 7:UD { NoMask }",
@@ -50,7 +50,7 @@ fn predicate_and_inverse_predicate() {
 
 #[test]
 fn if_else_masks() {
-    // brw-backend.md §9.2: IF parks the channels whose predicate fails until ELSE; ELSE
+    // docs/hardware/brw-backend.md §9.2: IF parks the channels whose predicate fails until ELSE; ELSE
     // swaps; ENDIF restores.
     let body = "cmp.l.f0.0(8) null:UD, attr0:UD, 3:UD\n\
                 (+f0.0) if(8)\n\
@@ -83,7 +83,7 @@ fn second_quarter_uses_mask_bits_8_to_15() {
 
 #[test]
 fn second_quarter_predicate_uses_flag_bits_8_to_15() {
-    // §1.7 / §2.3 / brw-backend.md §1.2: channel c reads flag bit 16·subreg + group + c.
+    // §1.7 / §2.3 / docs/hardware/brw-backend.md §1.2: channel c reads flag bit 16·subreg + group + c.
     let body = "mov(1) f0.0<0;1,0>:UW, 0x0500:UW { NoMask }\n\
                 mov(16) v0:UD, 0:UD\n\
                 (+f0.0) mov(8) v0+32:UD, 1:UD { 2Q }";

@@ -1,5 +1,5 @@
 //! Rounding opcodes and math functions at values where the result is exact. The documents
-//! name the opcodes and math functions (brw-backend.md §1.1, eu-hardware.md §7.1) without
+//! name the opcodes and math functions (docs/hardware/brw-backend.md §1.1, docs/hardware/eu-hardware.md §7.1) without
 //! tables; the values below follow from the names (IEEE round-to-integral, exact powers of
 //! two), except Gen4/5 RNDZ/RNDE, which follow Mesa's two-instruction sequence (alu.rs).
 

@@ -1,5 +1,5 @@
-//! Integer multiply: the 32×16 multiplier of parts without DxD (eu-hardware.md §4,
-//! brw-backend.md §6), MUL + MACH for the high dword, native DxD on BDW/SKL, Q×Q.
+//! Integer multiply: the 32×16 multiplier of parts without DxD (docs/hardware/eu-hardware.md §4,
+//! docs/hardware/brw-backend.md §6), MUL + MACH for the high dword, native DxD on BDW/SKL, Q×Q.
 //! Products below are worked out by hand in the comments.
 
 use crate::common::*;
@@ -13,7 +13,7 @@ fn uds(v: &[u32]) -> Vec<compiler::Value> {
 #[test]
 fn ivb_dword_multiply_reads_src1_low_word_unsigned() {
     // §4: without DxD, MUL reads 32 bits of src0 and the low 16 bits of src1, as the
-    // unsigned partial product MACH completes (brw-backend.md §6 case 3).
+    // unsigned partial product MACH completes (docs/hardware/brw-backend.md §6 case 3).
     //   3 × 0x0002 = 6;  −2 × 0xffff = −131070 = 0xfffe0002;  5 × 0x8000 = 0x28000;
     //   −1 × 0x8000 = 0xffff8000;  0x12345678 × 0 = 0;  7 × 0xffff = 0x6fff9;
     //   −7 × 0 = 0;  100 × 3 = 0x12c.
@@ -97,7 +97,7 @@ fn signed_pairs() -> (
 
 #[test]
 fn gen7_mul_mach_with_a_dword_src1_gives_the_exact_product() {
-    // Gen7 form (brw-backend.md §6 case 3: src1 is retyped to UW only on Gen8+):
+    // Gen7 form (docs/hardware/brw-backend.md §6 case 3: src1 is retyped to UW only on Gen8+):
     // mul acc0, a:D, b:D + mach dst, a, b → dst = high dword, acc0 = low dword (§4).
     // Before the fix, (−1)×(−1) left 0x00010001 in acc0.
     let (a, b, high, low) = signed_pairs();
@@ -113,7 +113,7 @@ fn gen7_mul_mach_with_a_dword_src1_gives_the_exact_product() {
 
 #[test]
 fn gen8_mul_mach_with_the_low_words_of_src1() {
-    // Gen8+ form (brw-backend.md §6 case 3): src1 of the MUL retyped to UW with its stride
+    // Gen8+ form (docs/hardware/brw-backend.md §6 case 3): src1 of the MUL retyped to UW with its stride
     // doubled (the low words), then MACH: the same exact product as above.
     let (a, b, high, low) = signed_pairs();
     let body = "mul(8) acc0<8;8,1>:D, g1<8;8,1>:D, g5<16;8,2>:UW\n\

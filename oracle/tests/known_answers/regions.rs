@@ -1,5 +1,5 @@
-//! Regions: eu-hardware.md §1.2 (Align1 address of each channel: row = i / W, col = i % W,
-//! byte = base + (row·V + col·H)·S; destination base + i·Hd·Sd) and brw-backend.md §1.4
+//! Regions: docs/hardware/eu-hardware.md §1.2 (Align1 address of each channel: row = i / W, col = i % W,
+//! byte = base + (row·V + col·H)·S; destination base + i·Hd·Sd) and docs/hardware/brw-backend.md §1.4
 //! (VGRF element stride). attr0 holds 0, 1, 2, … 31 as UD in g1..g4.
 
 use crate::common::*;
@@ -74,7 +74,7 @@ fn word_region_reads_the_low_words_of_dwords() {
 
 #[test]
 fn vgrf_stride_and_byte_offset() {
-    // A VGRF operand `attr0+8<2>` reads element 2 + 2c (brw-backend.md §1.4: stride in
+    // A VGRF operand `attr0+8<2>` reads element 2 + 2c (docs/hardware/brw-backend.md §1.4: stride in
     // elements, offset in bytes): 2 4 6 … 16.
     let regs = run(
         Setup::logical("skl", 8),

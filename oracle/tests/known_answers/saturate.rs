@@ -1,5 +1,5 @@
 //! Saturate: floats clamp to [0.0, 1.0] with NaN → 0; integers clamp to the destination
-//! type's range from the full-precision result (eu-hardware.md §3.5, brw-backend.md §1.7).
+//! type's range from the full-precision result (docs/hardware/eu-hardware.md §3.5, docs/hardware/brw-backend.md §1.7).
 
 use crate::common::*;
 use crate::{Setup, all, fb, run, vgrf};

@@ -1,6 +1,6 @@
 //! Scratch: a write then a read of the same per-thread offset returns the data
-//! (brw-backend.md §8, eu-hardware.md §8), in the logical form and as hardware messages
-//! with a header (g0.5 holds the scratch base and FFTID, brw-backend.md §8.2).
+//! (docs/hardware/brw-backend.md §8, docs/hardware/eu-hardware.md §8), in the logical form and as hardware messages
+//! with a header (g0.5 holds the scratch base and FFTID, docs/hardware/brw-backend.md §8.2).
 
 use crate::common::*;
 use crate::{Setup, all, run_program, vgrf};
@@ -30,7 +30,7 @@ fn logical_scratch_write_then_read() {
 #[test]
 fn hardware_scratch_messages_round_trip() {
     // Header: a copy of g0 with the OWord offset in dword 2 (offset 64 bytes = 4 OWords)
-    // and the scratch base from g0.5 (brw-backend.md §8.2); the data in the second part.
+    // and the scratch base from g0.5 (docs/hardware/brw-backend.md §8.2); the data in the second part.
     let text = "eu 1\ntarget skl\ndispatch 8\nthreads 1\nscratch 2048\nattr attr0 1\n\
                 vgrf v0 1\nvgrf v1 1\nvgrf v2 1\nvgrf v3 1\nSTART B0\n\
                 mov(8) v0:UD, g0<8;8,1>:UD { NoMask }\n\
@@ -49,9 +49,9 @@ fn hardware_scratch_messages_round_trip() {
 
 #[test]
 fn a_simd16_header_in_the_last_register_is_one_register() {
-    // A SEND's payloads are register ranges given by mlen and ex_mlen (eu-hardware.md §8):
+    // A SEND's payloads are register ranges given by mlen and ex_mlen (docs/hardware/eu-hardware.md §8):
     // a SIMD16 scratch write with its header in g127 reads g127 alone as payload 1, however
-    // wide the instruction. Header as brw-backend.md §8.2 (offset 0 in dword 2, the HSW
+    // wide the instruction. Header as docs/hardware/brw-backend.md §8.2 (offset 0 in dword 2, the HSW
     // size encoding of 2 KB, 0, in dword 3, the base from g0.5); the data is attr0 (g1..g2),
     // read back into g20..g21.
     let text = "eu 1\ntarget hsw\ndispatch 16\nthreads 1\nscratch 2048\nattr attr0 2\nSTART B0\n\

@@ -1,4 +1,4 @@
-//! FIND_LIVE_CHANNEL and BROADCAST (brw-backend.md §1.1, §9.2; eu-hardware.md §2.1): the
+//! FIND_LIVE_CHANNEL and BROADCAST (docs/hardware/brw-backend.md §1.1, §9.2; docs/hardware/eu-hardware.md §2.1): the
 //! index of the first channel the execution mask enables — dispatched, not parked by an IF
 //! or a HALT — relative to the instruction's group, and the copy of one channel's element,
 //! each written as one scalar whatever the mask.

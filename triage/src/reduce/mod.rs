@@ -151,7 +151,7 @@ fn rewrite_profile(p: &Program, opts: &CompileOptions, pass: &str) -> Vec<Vec<&'
 
 /// The bottom-up pre-RA scheduling mode, when `p` was allocated after it because its
 /// register pressure made top-down allocation fail (Mesa tries the modes in turn and takes
-/// the first that allocates without spilling, brw-backend.md §7.1) and naming it gives the
+/// the first that allocates without spilling, docs/hardware/brw-backend.md §7.1) and naming it gives the
 /// same failure. Such a failure needs the order of that mode, which removing the values
 /// that made top-down allocation fail would change; with the mode named, they can go (an
 /// allocation failure of 22 instructions became 8).

@@ -1,5 +1,5 @@
 //! Which bytes of which VGRF an instruction of the vec4 stage writes and reads, in the
-//! logical layout (`program::Stage`, fp64-align16.md §1.1): what the vec4 DCE and CSE
+//! logical layout (`program::Stage`, docs/hardware/fp64-align16.md §1.1): what the vec4 DCE and CSE
 //! compare. Writes are exact (writemask and stride honoured), reads may be more than the
 //! swizzle selects (a whole vec4 per vertex), which only makes the passes keep more.
 

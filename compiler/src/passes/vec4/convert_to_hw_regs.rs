@@ -1,4 +1,4 @@
-//! `convert_to_hw_regs` for the vec4 pipeline (fp64-align16.md §1.4, §3.2, §4, §9): places
+//! `convert_to_hw_regs` for the vec4 pipeline (docs/hardware/fp64-align16.md §1.4, §3.2, §4, §9): places
 //! every VGRF in GRFs (`register_allocation`), reads ATTR and UNIFORM operands from the
 //! thread payload (`crate::payload`), and encodes each Align16 operand as hardware does —
 //! the role of Mesa's register allocator, `convert_to_hw_regs` with `apply_logical_swizzle`,
@@ -91,7 +91,7 @@ fn align1(reg: &Reg, byte: u32, uniform: bool, exec: u32, is_dst: bool) -> Reg {
     }
 }
 
-/// The DF side of PICK/SET_LOW/HIGH_32BIT as the generator encodes it (fp64-align16.md
+/// The DF side of PICK/SET_LOW/HIGH_32BIT as the generator encodes it (docs/hardware/fp64-align16.md
 /// §5.3): the chosen dword of each DF element, a UD region of stride 2 starting at dword
 /// 0 (LOW) or 1 (HIGH).
 fn dword_half(inst: &Inst, reg: &Reg, byte: u32, is_dst: bool) -> Reg {

@@ -1,5 +1,5 @@
 //! Which logical 64-bit swizzles an Align16 DF source can express, and how a supported one
-//! becomes a hardware 32-bit swizzle, sub-register and VertStride (fp64-align16.md §1.3–§1.5,
+//! becomes a hardware 32-bit swizzle, sub-register and VertStride (docs/hardware/fp64-align16.md §1.3–§1.5,
 //! §3.2). `scalarize_df` asks the first question to decide what to split; convert-to-
 //! hardware asks both when it encodes the operand. Keeping them here keeps the two passes
 //! agreeing on one table.

@@ -1,4 +1,4 @@
-//! The Gen7 vec4 conversions to and from double (fp64-align16.md §5.2): Gen7 converts
+//! The Gen7 vec4 conversions to and from double (docs/hardware/fp64-align16.md §5.2): Gen7 converts
 //! between DF and 32-bit types only in Align1, where no swizzle or writemask exists, so an
 //! Align16 conversion `mov dst.mask:T, src.swz:S` (one of T, S is DF) becomes
 //!

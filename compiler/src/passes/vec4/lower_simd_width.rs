@@ -1,4 +1,4 @@
-//! The vec4 `lower_simd_width` (fp64-align16.md §4, §8): splits the instructions Gen7
+//! The vec4 `lower_simd_width` (docs/hardware/fp64-align16.md §4, §8): splits the instructions Gen7
 //! cannot run at their width into exec-4 pieces, one vertex each, so the generator gives
 //! each piece its own NibCtrl channel enables.
 //!

@@ -1,7 +1,7 @@
 //! `lower_urb_write` for the vec4 stage: the logical `urb_write_logical` becomes the
 //! hardware URB write (`MsgKind::UrbWrite`): a header register, then one register per
 //! output slot, vertex 0's four dwords in bytes 0–15 and vertex 1's in 16–31
-//! (fp64-align16.md §1.1). A 32-bit vec4 value already is one slot; a dvec4 (vertex 0's
+//! (docs/hardware/fp64-align16.md §1.1). A 32-bit vec4 value already is one slot; a dvec4 (vertex 0's
 //! x..w in one register, vertex 1's in the next) is shuffled into two slots, x,y then z,w,
 //! as Mesa's 64-bit outputs are. The moves are NoMask: a slot of a vertex the message does
 //! not write is not looked at.

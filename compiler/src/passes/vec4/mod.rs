@@ -1,4 +1,4 @@
-//! The vec4 (SIMD4x2, Align16) double-precision lowering of fp64-align16.md, one pass per
+//! The vec4 (SIMD4x2, Align16) double-precision lowering of docs/hardware/fp64-align16.md, one pass per
 //! file, with the helpers the passes share (`df_region`'s region table, `restrictions`,
 //! `bytes`, `register_allocation`). The vec4 versions of passes the scalar pipeline also
 //! has are named with a `vec4_` prefix (`vec4_opt_cse`), since pass records, `--skip` and

@@ -1,4 +1,4 @@
-//! The vec4 `opt_copy_propagation` (fp64-align16.md §6): within a block, a source reading
+//! The vec4 `opt_copy_propagation` (docs/hardware/fp64-align16.md §6): within a block, a source reading
 //! the result of an earlier plain Align16 copy reads the copy's source instead, the two
 //! swizzles composed. Each of §6's rejections is a predicate of `restrictions`; a copy is
 //! retired when its destination or its source is written again.

@@ -1,4 +1,4 @@
-//! The vec4 `opt_cse` (fp64-align16.md §6): within a block, an instruction computing what
+//! The vec4 `opt_cse` (docs/hardware/fp64-align16.md §6): within a block, an instruction computing what
 //! an earlier one still available computed becomes a move of the earlier result.
 //!
 //! Two instructions match when opcode, sources (with swizzles and modifiers), destination

@@ -1,4 +1,4 @@
-//! The vec4 `opt_dead_code_eliminate` (fp64-align16.md §6): removes instructions none of
+//! The vec4 `opt_dead_code_eliminate` (docs/hardware/fp64-align16.md §6): removes instructions none of
 //! whose written bytes are read before being overwritten.
 //!
 //! Per block, backwards, with byte-exact writes (writemasks honoured, `bytes.rs`). At the

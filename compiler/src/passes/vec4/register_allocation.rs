@@ -6,7 +6,7 @@
 //! loop they meet (a value live anywhere in a loop is live all through it, on every
 //! iteration). Two VGRFs interfere when their ranges overlap; one dying where the other is
 //! born does not — except around an instruction with a source/destination hazard
-//! (fp64-align16.md §4, `restrictions::has_source_and_destination_hazard`), whose halves
+//! (docs/hardware/fp64-align16.md §4, `restrictions::has_source_and_destination_hazard`), whose halves
 //! run in order. The payloads of EOT messages go to the top of the file (g112–g127); the
 //! other VGRFs are placed in number order, each at the lowest GRF run free of the VGRFs it
 //! interferes with (a greedy colouring). No spilling: a program that does not fit is

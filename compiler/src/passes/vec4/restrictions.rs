@@ -1,5 +1,5 @@
 //! The 64-bit restrictions Mesa's vec4 optimisation passes and register allocator obey
-//! (fp64-align16.md §4, §6), one predicate each (§10 item 9), so each can be knocked out
+//! (docs/hardware/fp64-align16.md §4, §6), one predicate each (§10 item 9), so each can be knocked out
 //! on its own by a zoo bug and each pass states exactly which it applies.
 
 use crate::inst::Inst;

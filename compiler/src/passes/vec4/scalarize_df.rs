@@ -1,4 +1,4 @@
-//! `scalarize_df` (fp64-align16.md §1.6, §2): splits every Align16 double-precision
+//! `scalarize_df` (docs/hardware/fp64-align16.md §1.6, §2): splits every Align16 double-precision
 //! instruction that hardware cannot run whole into one instruction per written component.
 //! Hardware reads a DF Align16 source as 2-wide rows through 32-bit swizzle pairs, so only
 //! the swizzles of §1.5 can be encoded; and a DF writemask of exactly .xy or .zw has no

@@ -1,4 +1,4 @@
-//! `setup_imm_df` (fp64-align16.md §1.2): Gen7 ALU instructions cannot take a DF
+//! `setup_imm_df` (docs/hardware/fp64-align16.md §1.2): Gen7 ALU instructions cannot take a DF
 //! immediate, so each one is loaded into a dvec4 temporary first and read back with the
 //! logical swizzle .xxxx. Haswell loads it with DIM (NoMask); Ivybridge, which has no DIM,
 //! writes its two dwords with two NoMask 32-bit Align16 moves per GRF (writemask .x the low

@@ -1,5 +1,5 @@
-//! Align16 restrictions (eu-hardware.md §1.3, §5.2, §6.1, §6.5, §6.6, §6.9) and the DF
-//! rules of the Gen7 vec4 backend (fp64-align16.md §1.2–§1.5, §2, §4, §5.4, §8, §10 item 5).
+//! Align16 restrictions (docs/hardware/eu-hardware.md §1.3, §5.2, §6.1, §6.5, §6.6, §6.9) and the DF
+//! rules of the Gen7 vec4 backend (docs/hardware/fp64-align16.md §1.2–§1.5, §2, §4, §5.4, §8, §10 item 5).
 //! Mesa's messages where its validators have the check; ours (saying where from) where the
 //! rule lives in Mesa's emitters, comments or commit messages instead.
 //!
@@ -72,8 +72,8 @@ rule!(
 );
 
 rule!(
-    // eu-hardware.md §1.3: the Align16 sub-register field counts 16-byte units (one bit,
-    // fp64-align16.md §1.2); 3-source Align16 operands count dwords instead.
+    // docs/hardware/eu-hardware.md §1.3: the Align16 sub-register field counts 16-byte units (one bit,
+    // docs/hardware/fp64-align16.md §1.2); 3-source Align16 operands count dwords instead.
     SUBREG_UNIT,
     "align16-subreg-unit",
     "Align16 sub-register numbers count 16-byte units (dwords for 3-source operands)",
@@ -128,7 +128,7 @@ rule!(
 );
 
 /// `RepCtrl must be zero for 64-bit source N`: an Align16 3-source source is replicated
-/// (RepCtrl) when its VertStride is 0 (eu-hardware.md §1.3).
+/// (RepCtrl) when its VertStride is 0 (docs/hardware/eu-hardware.md §1.3).
 fn repctrl_64bit(inst: &Inst, n: usize) -> bool {
     align16(inst)
         && inst.op.is_3src()
@@ -158,11 +158,11 @@ rule!(
 );
 
 rule!(
-    // fp64-align16.md §1.3/§1.4: a DF source's hardware swizzle picks 32-bit pairs; only the
+    // docs/hardware/fp64-align16.md §1.3/§1.4: a DF source's hardware swizzle picks 32-bit pairs; only the
     // pairs (2k, 2k+1), one whole DF each, are defined (Mesa emits nothing else).
     DF_SWIZZLE_PAIR,
     "df-align16-swizzle-pair",
-    "A DF Align16 source swizzle must select 32-bit pairs (2k, 2k+1) (fp64-align16.md §1.3)",
+    "A DF Align16 source swizzle must select 32-bit pairs (2k, 2k+1) (docs/hardware/fp64-align16.md §1.3)",
     |i, _| { reg_srcs(i).any(|s| is_64bit(s) && !s.swizzle.selects_df_pairs()) }
 );
 
@@ -177,11 +177,11 @@ fn df_row_crosses(inst: &Inst, r: &Reg, is_dst: bool) -> bool {
 }
 
 rule!(
-    // fp64-align16.md §10 item 5, §11 df-zw-nonzero-vstride: rows are 16 bytes and only
+    // docs/hardware/fp64-align16.md §10 item 5, §11 df-zw-nonzero-vstride: rows are 16 bytes and only
     // VertStride 0 keeps a sub-register-16 operand's z/w inside its GRF.
     DF_ROW_CROSSES_GRF,
     "df-align16-row-crosses-grf",
-    "A DF Align16 row may not run into the next GRF: sub-register 16 needs VertStride 0 (fp64-align16.md §3.2)",
+    "A DF Align16 row may not run into the next GRF: sub-register 16 needs VertStride 0 (docs/hardware/fp64-align16.md §3.2)",
     |i, _| {
         align16(i)
             && (reg_srcs(i).any(|s| df_row_crosses(i, s, false))
@@ -190,7 +190,7 @@ rule!(
 );
 
 rule!(
-    // fp64-align16.md §4 rule 3 (HSW PRM "When destination spans two registers, the source
+    // docs/hardware/fp64-align16.md §4 rule 3 (HSW PRM "When destination spans two registers, the source
     // MUST span two registers"), §10 item 5. A VertStride-0 source is exempt: on Gen7 the
     // second half reads the next GRF (the decompression behaviour Mesa relies on, §3).
     SRC_SPANS_TWO,
@@ -205,7 +205,7 @@ rule!(
 );
 
 rule!(
-    // fp64-align16.md §5.4: BDW/CHV PRM "When source or destination datatype is 64b ...,
+    // docs/hardware/fp64-align16.md §5.4: BDW/CHV PRM "When source or destination datatype is 64b ...,
     // DepCtrl must not be used"; on Gen7 DepCtrl on DF "leads to GPU hangs in some cases".
     DEPCTRL_64BIT,
     "depctrl-64bit",
@@ -214,7 +214,7 @@ rule!(
 );
 
 rule!(
-    // fp64-align16.md §8: IVB PRM "In Align16 access mode, SIMD16 is not allowed for DW
+    // docs/hardware/fp64-align16.md §8: IVB PRM "In Align16 access mode, SIMD16 is not allowed for DW
     // operations and SIMD8 is not allowed for DF operations" (exec sizes here are logical).
     IVB_EXEC_SIZE,
     "ivb-align16-exec-size",
@@ -228,19 +228,19 @@ rule!(
 );
 
 rule!(
-    // fp64-align16.md §2, §12: what .xy/.zw do on a DF destination is not documented; Mesa
+    // docs/hardware/fp64-align16.md §2, §12: what .xy/.zw do on a DF destination is not documented; Mesa
     // never emits them (scalarize_df splits such instructions).
     DF_WRITEMASK_XY_ZW,
     "df-align16-writemask-xy-zw",
-    "A DF Align16 destination may not use an .xy or .zw writemask: its effect is not documented (fp64-align16.md §2)",
+    "A DF Align16 destination may not use an .xy or .zw writemask: its effect is not documented (docs/hardware/fp64-align16.md §2)",
     |i, _| align16(i) && is_64bit(&i.dst) && matches!(i.dst.writemask.0 & 0xf, 0b0011 | 0b1100)
 );
 
 rule!(
-    // fp64-align16.md §4 rule 3 (f4b8649233): compressed Align16 DF SEL does not read the
+    // docs/hardware/fp64-align16.md §4 rule 3 (f4b8649233): compressed Align16 DF SEL does not read the
     // predicate correctly on Gen7; Mesa splits it to exec 4.
     DF_SEL_EXEC8,
     "df-align16-sel-exec8",
-    "An Align16 DF SEL must not be compressed (exec 8) on Gen7: it misreads the predicate (fp64-align16.md §4)",
+    "An Align16 DF SEL must not be compressed (exec 8) on Gen7: it misreads the predicate (docs/hardware/fp64-align16.md §4)",
     |i, _| align16(i) && i.op == compiler::Opcode::Sel && i.exec_size >= 8 && has_df(i)
 );

@@ -1,4 +1,4 @@
-//! Per-instruction restrictions (eu-hardware.md §4, §6.1, §6.10).
+//! Per-instruction restrictions (docs/hardware/eu-hardware.md §4, §6.1, §6.10).
 
 use super::regions::rule;
 use compiler::inst::CondMod;
@@ -215,8 +215,8 @@ rule!(
     }
 );
 rule!(
-    // brw-backend.md §10.3 #2 (`non_cmod_instruction`: FBL cannot carry a conditional
-    // modifier), eu-hardware.md §6.10 (BFI2); the rest of `Opcode::can_do_cmod` is the
+    // docs/hardware/brw-backend.md §10.3 #2 (`non_cmod_instruction`: FBL cannot carry a conditional
+    // modifier), docs/hardware/eu-hardware.md §6.10 (BFI2); the rest of `Opcode::can_do_cmod` is the
     // conservative reading where the documents are silent. Mesa leaves this to the
     // optimiser, so the text is ours.
     CMOD_NOT_SUPPORTED,
@@ -225,7 +225,7 @@ rule!(
     |i, _| i.cmod.is_some() && !i.op.can_do_cmod()
 );
 rule!(
-    // eu-hardware.md §0.1: Gfx12 replaced the dependency-control bits with software
+    // docs/hardware/eu-hardware.md §0.1: Gfx12 replaced the dependency-control bits with software
     // scoreboarding (SWSB), so NoDDClr/NoDDChk have no encoding there. The text is ours.
     DEPCTRL_GFX12,
     "depctrl-gfx12",
@@ -233,7 +233,7 @@ rule!(
     |i, _| i.no_dd_clear || i.no_dd_check
 );
 
-/// ADD3's register and immediate types (eu-hardware.md §6.10, §7.3; §3.3 "ADD3 immediates
+/// ADD3's register and immediate types (docs/hardware/eu-hardware.md §6.10, §7.3; §3.3 "ADD3 immediates
 /// must be W/UW").
 fn add3_word_or_dword(t: Type) -> bool {
     matches!(t, Type::D | Type::UD | Type::W | Type::UW)

@@ -1,4 +1,4 @@
-//! Mixed float (F with HF) restrictions, Gen8+ (eu-hardware.md §6.5).
+//! Mixed float (F with HF) restrictions, Gen8+ (docs/hardware/eu-hardware.md §6.5).
 
 use super::regions::rule;
 use super::{is_mixed_float, region, subnr};

@@ -1,4 +1,4 @@
-//! Restriction rules, one function each, grouped by eu-hardware.md §6's sections, with the
+//! Restriction rules, one function each, grouped by docs/hardware/eu-hardware.md §6's sections, with the
 //! operand helpers they share.
 
 pub mod align16;

@@ -1,4 +1,4 @@
-//! Rules based on operand types (eu-hardware.md §3.7, §6.1, §6.4, §6.8).
+//! Rules based on operand types (docs/hardware/eu-hardware.md §3.7, §6.1, §6.4, §6.8).
 
 use super::regions::rule;
 use super::{exec_type, is_mixed_float, is_send_like, region, subnr};
@@ -80,7 +80,7 @@ rule!(
     }
 );
 
-/// DIM's DF immediate: Haswell's one encoding of a 64-bit immediate (fp64-align16.md §1.2,
+/// DIM's DF immediate: Haswell's one encoding of a 64-bit immediate (docs/hardware/fp64-align16.md §1.2,
 /// §10 item 5 "DF immediate outside DIM"); Ivybridge has no DIM.
 fn is_dim_immediate(i: &Inst, s: &Reg, d: &compiler::device::DeviceInfo) -> bool {
     i.op == Opcode::Dim && s.is_imm() && s.ty == Type::DF && d.verx10 == 75
@@ -233,7 +233,7 @@ rule!(
 );
 
 rule!(
-    // eu-hardware.md §6.4: elk exempts mixed float from the narrowing rules only on CHV, so
+    // docs/hardware/eu-hardware.md §6.4: elk exempts mixed float from the narrowing rules only on CHV, so
     // on BDW a mixed-float HF destination must still sit at a multiple of the execution
     // type's size (the subreg rows share the stride row's condition).
     DST_SUBREG_BYTE_ELK,
@@ -285,7 +285,7 @@ fn two_source(inst: &Inst) -> bool {
 }
 
 rule!(
-    // eu-hardware.md §3.3: "A 2-source instruction may only have an immediate in src1" (the
+    // docs/hardware/eu-hardware.md §3.3: "A 2-source instruction may only have an immediate in src1" (the
     // encoding has no immediate field for src0). Mesa's emitter asserts it; the text is ours.
     IMM_SRC0_TWO_SOURCE,
     "imm-src0-two-source",
@@ -293,7 +293,7 @@ rule!(
     |i, _| two_source(i) && i.srcs.first().is_some_and(Reg::is_imm)
 );
 rule!(
-    // eu-hardware.md §3.3: "64-bit immediates (DF/Q/UQ) exist only for single-source
+    // docs/hardware/eu-hardware.md §3.3: "64-bit immediates (DF/Q/UQ) exist only for single-source
     // instructions" (on Gfx12+ they overlap the conditional-modifier field).
     IMM_64BIT_MULTI_SOURCE,
     "imm-64bit-multi-source",

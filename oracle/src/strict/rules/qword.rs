@@ -1,5 +1,5 @@
 //! 64-bit ("double precision") restrictions: CHV/BXT/GLK low-power regioning and the
-//! Gfx12.5 LSB rule (eu-hardware.md §5, §6.9).
+//! Gfx12.5 LSB rule (docs/hardware/eu-hardware.md §5, §6.9).
 
 use super::regions::rule;
 use super::{elem_size, is_arf, is_double_precision, is_send_like, region, subnr};
@@ -70,7 +70,7 @@ rule!(
 );
 
 rule!(
-    // eu-hardware.md §5.1, §6.9 ("9LP / CHV with NoDDChk or NoDDClr").
+    // docs/hardware/eu-hardware.md §5.1, §6.9 ("9LP / CHV with NoDDChk or NoDDClr").
     LP_DEPCTRL,
     "qword-lp-depctrl",
     "DepCtrl is not allowed when the execution type is 64-bit",

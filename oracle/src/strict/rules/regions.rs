@@ -1,4 +1,4 @@
-//! Region parameters and alignment (eu-hardware.md §1.5–1.6, §6.1, §6.6, §6.7).
+//! Region parameters and alignment (docs/hardware/eu-hardware.md §1.5–1.6, §6.1, §6.6, §6.7).
 
 use super::{elem_size, is_grf, is_send_like, reg_srcs, region, subnr};
 use compiler::Inst;
@@ -18,7 +18,7 @@ macro_rules! rule {
 pub(crate) use rule;
 
 /// The region of a register-indirect operand: its fields are encoded and checked like a
-/// direct region's (eu-hardware.md §6.6), only its GRF bytes are unknown until it runs.
+/// direct region's (docs/hardware/eu-hardware.md §6.6), only its GRF bytes are unknown until it runs.
 fn indirect_region(r: &Reg) -> Option<Region> {
     match r.kind {
         RegKind::Indirect { region, .. } => Some(region),
@@ -52,7 +52,7 @@ fn any_src(inst: &Inst, f: impl Fn(&Reg, Region, u32) -> bool) -> bool {
     region_srcs(inst).any(|(r, g)| f(r, g, n))
 }
 
-/// VertStride code 0xF (Vx1/VxH) is encodable on an indirect source only (eu-hardware.md
+/// VertStride code 0xF (Vx1/VxH) is encodable on an indirect source only (docs/hardware/eu-hardware.md
 /// §1.1).
 fn encodable_src(r: &Reg, g: Region) -> bool {
     let one_dimensional = g.is_one_dimensional() && indirect_region(r).is_some();
@@ -333,7 +333,7 @@ rule!(SRC1_NULL, "src1-null", "src1 is null", |i, _| {
 });
 
 rule!(
-    // brw-backend.md §1.7: "Pre-gen8: a SIMD32 instruction applies the low 16 mask bits to
+    // docs/hardware/brw-backend.md §1.7: "Pre-gen8: a SIMD32 instruction applies the low 16 mask bits to
     // both halves", which is why width lowering caps every non-NoMask instruction at SIMD16
     // before Gen8 (§4.1 rule 7). The emulator models the aliasing (`DInst::low_mask_halves`);
     // this rule names the instruction a compiler left unsplit. The text is ours.

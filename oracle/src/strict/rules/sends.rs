@@ -1,4 +1,4 @@
-//! SEND, EOT and payload restrictions (eu-hardware.md §1.6, §6.3).
+//! SEND, EOT and payload restrictions (docs/hardware/eu-hardware.md §1.6, §6.3).
 
 use super::regions::rule;
 use compiler::reg::{Reg, RegKind};
@@ -73,7 +73,7 @@ rule!(
     }
 );
 rule!(
-    // A SEND payload is counted in whole registers (mlen/ex_mlen, eu-hardware.md §6.3, whose
+    // A SEND payload is counted in whole registers (mlen/ex_mlen, docs/hardware/eu-hardware.md §6.3, whose
     // overlap rule compares register numbers only): the hardware takes the payload's
     // register number and no sub-register, so a payload starting inside a register would
     // send bytes the program did not mean. [P?] The documents do not state the encoding;

@@ -1,4 +1,4 @@
-//! Three-source instruction restrictions (eu-hardware.md §7.3, brw-backend.md §3 rule 8).
+//! Three-source instruction restrictions (docs/hardware/eu-hardware.md §7.3, docs/hardware/brw-backend.md §3 rule 8).
 //! Mesa leaves most of these to the encoder, so the texts are ours.
 
 use super::region;
