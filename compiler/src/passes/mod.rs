@@ -1,39 +1,53 @@
-//! The passes, one per file, each declaring itself as a `pub const PASS: Pass` listed in
-//! [`registry`], and the helpers they share (the scheduler, spilling, scratch messages,
+//! The passes, one per file, each declaring itself as a `pub const PASS: Pass` and named
+//! once in the `passes!` list below (the vec4 ones in [`vec4`]'s), and the helpers they share (the scheduler, spilling, scratch messages,
 //! the final VGRF-to-GRF rewrite, operand arithmetic below). Analyses are in
 //! `crate::analysis`; the order passes run in is the pipeline's (`pipeline::order`).
 
-pub mod allocate_registers;
-pub mod compact_virtual_grfs;
-pub mod dead_control_flow_eliminate;
-pub mod eliminate_find_live_channel;
-pub mod lower_alu_restrictions;
-pub mod lower_broadcast;
-pub mod lower_integer_multiplication;
-pub mod lower_load_payload;
-pub mod lower_logical_sends;
-pub mod lower_payload_inputs;
-pub mod lower_regioning;
-pub mod lower_simd_width;
+/// Declares the pass modules of this module and lists their `PASS` values, so that a pass
+/// is registered by naming it once: adding a pass is its file plus one line in a
+/// `passes!` list (and its place in `pipeline::order`).
+macro_rules! passes {
+    ($($pass:ident),* $(,)?) => {
+        $(pub mod $pass;)*
+        /// The passes declared here, in the order listed (that of their first run).
+        pub const PASSES: &[&crate::pass::Pass] = &[$(&$pass::PASS),*];
+    };
+}
+
+passes! {
+    lower_simd_width,
+    lower_logical_sends,
+    lower_load_payload,
+    lower_integer_multiplication,
+    lower_broadcast,
+    lower_regioning,
+    lower_alu_restrictions,
+    lower_payload_inputs,
+    allocate_registers,
+    split_virtual_grfs,
+    opt_dead_code_eliminate,
+    eliminate_find_live_channel,
+    opt_algebraic,
+    opt_cse,
+    opt_copy_propagation,
+    opt_predicated_break,
+    opt_cmod_propagation,
+    opt_peephole_sel,
+    dead_control_flow_eliminate,
+    opt_saturate_propagation,
+    opt_register_coalesce,
+    move_load_const,
+    compact_virtual_grfs,
+    opt_redundant_halt,
+    opt_combine_constants,
+    schedule_post_ra,
+}
+
 pub mod lower_vgrfs_to_fixed_grfs;
-pub mod move_load_const;
-pub mod opt_algebraic;
-pub mod opt_cmod_propagation;
-pub mod opt_combine_constants;
-pub mod opt_copy_propagation;
-pub mod opt_cse;
-pub mod opt_dead_code_eliminate;
-pub mod opt_peephole_sel;
-pub mod opt_predicated_break;
-pub mod opt_redundant_halt;
-pub mod opt_register_coalesce;
-pub mod opt_saturate_propagation;
 pub mod registry;
 pub mod schedule;
-pub mod schedule_post_ra;
 pub mod scratch;
 pub mod spill;
-pub mod split_virtual_grfs;
 pub mod vec4;
 
 use crate::reg::{REG_SIZE, Reg, RegKind, Region};

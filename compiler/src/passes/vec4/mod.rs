@@ -4,16 +4,19 @@
 //! has are named with a `vec4_` prefix (`vec4_opt_cse`), since pass records, `--skip` and
 //! culprit reports know passes by name alone.
 
+passes! {
+    setup_imm_df,
+    lower_df_conversions,
+    opt_dead_code_eliminate,
+    opt_copy_propagation,
+    opt_cse,
+    lower_simd_width,
+    scalarize_df,
+    lower_urb_write,
+    convert_to_hw_regs,
+}
+
 pub mod bytes;
-pub mod convert_to_hw_regs;
 pub mod df_region;
-pub mod lower_df_conversions;
-pub mod lower_simd_width;
-pub mod lower_urb_write;
-pub mod opt_copy_propagation;
-pub mod opt_cse;
-pub mod opt_dead_code_eliminate;
 pub mod register_allocation;
 pub mod restrictions;
-pub mod scalarize_df;
-pub mod setup_imm_df;
