@@ -17,7 +17,7 @@
 //! | emulator fault | `emulator-fault/PASS/reference\|compiled` |
 //!
 //! REWRITE is the most specific kind of rewrite the culprit pass made in its failing run
-//! (`split-eot`; see `compiler::pipeline::note` and `compiler::passes::rewrite_kinds`). A
+//! (`split-eot`; see `compiler::pass::note` and each pass's `Pass::rewrites`). A
 //! bug lives in one of a pass's rules, and a reduced reproducer exercises little besides
 //! it, so the most specific rewrite names the rule — whatever
 //! the bug's symptom: one faulty rule can give a wrong result on one program and break a

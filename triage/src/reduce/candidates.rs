@@ -13,7 +13,7 @@ pub struct Step {
     pub name: &'static str,
     pub variants: fn(&Program) -> Vec<Program>,
     /// Variants count only if the culprit pass makes the same kinds of rewrite on them as
-    /// on the program (`compiler::pipeline::note`; device parameters aside): a move to
+    /// on the program (`compiler::pass::note`; device parameters aside): a move to
     /// another device must not slip from one bug to another that fails the same way there.
     /// (Other passes may differ: SIMD widths and region rules are the device's own.)
     pub same_rewrites: bool,
