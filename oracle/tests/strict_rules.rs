@@ -1197,3 +1197,226 @@ fn mac_adds_the_product_to_the_accumulator() {
     );
     assert!(regs[0].grf(10, 1).1.iter().all(|&x| x == 0));
 }
+
+/// Known answers from docs/hardware/eu-hardware.md for register-indirect operands: their region is
+/// encoded in the same fields as a direct operand's (§1.4; both validators decode VertStride,
+/// Width and HorzStride, and the destination's HorzStride, whatever the addressing mode), so a
+/// rule on strides judges it — one whose stride breaks the rule is reported, one whose stride
+/// respects it is not. Only its address is unknown until it runs, so rules on sub-register
+/// offsets leave it alone. (Other rules an indirect operand breaks, such as
+/// `mixed-float-indirect-src` or `qword-lp-indirect`, may be reported too: each case checks
+/// its one rule.)
+#[test]
+fn indirect_operands_are_judged_by_their_encoded_region() {
+    // (rule, device, reported, not reported)
+    let cases = [
+        // §6.4: execution type D (4 bytes) into a W destination needs stride × 2 = 4.
+        (
+            "dst-stride-exec-ratio",
+            "skl",
+            "mov(8) g[a0.0]<1>:W, g2<8;8,1>:D",
+            "mov(8) g[a0.0]<2>:W, g2<8;8,1>:D",
+        ),
+        (
+            "dst-stride-exec-ratio",
+            "bdw",
+            "mov(8) g[a0.0]<1>:W, g2<8;8,1>:D",
+            "mov(8) g[a0.0]<2>:W, g2<8;8,1>:D",
+        ),
+        // §6.4: integer ↔ HF, destination stride × size must be 4.
+        (
+            "int-hf-dst-stride",
+            "skl",
+            "mov(8) g[a0.0]<1>:HF, g2<8;8,1>:D",
+            "mov(8) g[a0.0]<2>:HF, g2<8;8,1>:D",
+        ),
+        // §6.4: a packed (stride 1) byte destination only for a raw MOV.
+        (
+            "packed-byte-dst",
+            "skl",
+            "add(8) g[a0.0]<1>:B, g2<32;8,4>:B, g4<32;8,4>:B",
+            "add(8) g[a0.0]<4>:B, g2<32;8,4>:B, g4<32;8,4>:B",
+        ),
+        // §6.8: VF needs a dword destination stride, V/UV a word one.
+        (
+            "vf-dst-stride",
+            "skl",
+            "mov(8) g[a0.0]<2>:F, [1.0, 2.0, 0.5, 0.25]:VF",
+            "mov(8) g[a0.0]<1>:F, [1.0, 2.0, 0.5, 0.25]:VF",
+        ),
+        (
+            "v-dst-stride",
+            "skl",
+            "mov(8) g[a0.0]<2>:W, 0x76543210:V",
+            "mov(8) g[a0.0]<1>:W, 0x76543210:V",
+        ),
+        // §6.5 (Align1): SIMD16 mixed float with a packed HF destination.
+        (
+            "mixed-float-packed-hf-simd8",
+            "skl",
+            "add(16) g[a0.0]<1>:HF, g2<8;8,1>:F, g4<8;8,1>:F",
+            "add(16) g[a0.0]<2>:HF, g2<8;8,1>:F, g4<8;8,1>:F",
+        ),
+        (
+            "mixed-packed-hf-max-simd8",
+            "bdw",
+            "mov(16) g[a0.0]<1>:HF, g2<8;8,1>:F",
+            "mov(16) g[a0.0]<2>:HF, g2<8;8,1>:F",
+        ),
+        // §6.5: an accumulator source (MAC) and an HF destination need destination stride 2.
+        (
+            "mixed-acc-hf-dst-stride",
+            "skl",
+            "mac(8) g[a0.0]<1>:HF, g2<8;8,1>:F, g4<8;8,1>:F",
+            "mac(8) g[a0.0]<2>:HF, g2<8;8,1>:F, g4<8;8,1>:F",
+        ),
+        // §6.5 (Align1): mixed-mode math needs HF inputs with HorzStride > 1.
+        (
+            "mixed-math-strided-hf",
+            "skl",
+            "sin(8) g10<8;8,1>:F, g[a0.0]<8;8,1>:HF",
+            "sin(8) g10<8;8,1>:F, g[a0.0]<16;8,2>:HF",
+        ),
+        // §5.1 / §6.9 (CHV, BXT, GLK, Align1): source and destination byte strides equal and a
+        // multiple of 8, read from an indirect source's and an indirect destination's region.
+        (
+            "qword-lp-stride",
+            "chv",
+            "mov(4) g10<4;4,1>:DF, g[a0.0]<8;4,2>:DF { NoMask }",
+            "mov(4) g10<4;4,1>:DF, g[a0.0]<4;4,1>:DF { NoMask }",
+        ),
+        (
+            "qword-lp-stride",
+            "bxt",
+            "mov(4) g[a0.0]<2>:DF, g2<4;4,1>:DF { NoMask }",
+            "mov(4) g[a0.0]<1>:DF, g2<4;4,1>:DF { NoMask }",
+        ),
+        // §5.1: VertStride = Width × HorzStride, for an indirect source too.
+        (
+            "qword-lp-vstride",
+            "glk",
+            "mov(4) g10<4;4,1>:DF, g[a0.0]<2;4,1>:DF { NoMask }",
+            "mov(4) g10<4;4,1>:DF, g[a0.0]<4;4,1>:DF { NoMask }",
+        ),
+        // §5.4 (Gfx12.5, float destination): the destination's byte stride as encoded.
+        (
+            "xehp-lsb-move",
+            "dg2",
+            "mov(8) g[a0.0]<2>:F, g2<8;8,1>:F",
+            "mov(8) g[a0.0]<1>:F, g2<8;8,1>:F",
+        ),
+    ];
+    let mut failures = vec![];
+    for (rule, dev, bad, good) in cases {
+        let got = rules(dev, bad);
+        if !got.contains(&rule) {
+            failures.push(format!("{rule} on {dev}: not reported for `{bad}` ({got:?})"));
+        }
+        let got = rules(dev, good);
+        if got.contains(&rule) {
+            failures.push(format!("{rule} on {dev}: reported for `{good}` ({got:?})"));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// A register-indirect operand's offset is unknown until it runs (docs/hardware/eu-hardware.md §1.4):
+/// the rules comparing sub-register offsets (§5.1 offset rule, §5.4 LSB rule, §6.4 and §6.5
+/// destination alignment) do not judge it.
+#[test]
+fn indirect_offsets_are_not_judged() {
+    for (rule, dev, text) in [
+        (
+            "qword-lp-offset",
+            "chv",
+            "mov(2) g[a0.0]<1>:DF, g2.8<2;2,1>:DF { NoMask }",
+        ),
+        ("xehp-lsb-move", "dg2", "mov(8) g[a0.0]<1>:F, g2.4<8;8,1>:F"),
+        ("int-hf-dst-align", "skl", "mov(8) g[a0.2]<2>:HF, g2<8;8,1>:D"),
+        ("dst-subreg-exec-align", "skl", "mov(8) g[a0.1]<2>:W, g2<8;8,1>:D"),
+    ] {
+        let got = rules(dev, text);
+        assert!(!got.contains(&rule), "{rule} reported for `{text}` on {dev}: {got:?}");
+    }
+}
+
+/// Rules the documents state for Align1 only do not judge an Align16 instruction, whose
+/// destination stride is always 1 and whose sources have only a VertStride
+/// (docs/hardware/eu-hardware.md §1.3): the 64-bit low-power regioning rules (§5.1 "regioning in
+/// Align1", §6.9), the Align1 mixed-float rows (§6.5, strided HF math inputs among them) and
+/// the Align1 integer ↔ HF conversion rows (§6.4). Align16 has its own rows, which do.
+#[test]
+fn align1_rules_do_not_judge_align16() {
+    // (Align1-only rule, device, Align16 instruction, Align1 instruction that breaks it)
+    let cases = [
+        (
+            "qword-lp-stride",
+            "chv",
+            "mov(2) g10:DF, g2<4>.xyzw:F { NoMask Align16 }",
+            "mov(2) g10<2;2,1>:DF, g2<2;2,1>:F { NoMask }",
+        ),
+        (
+            "qword-lp-vstride",
+            "bxt",
+            "mov(2) g10:DF, g2<0>.xyzw:DF { NoMask Align16 }",
+            "mov(2) g10<2;2,1>:DF, g2<0;2,1>:DF { NoMask }",
+        ),
+        (
+            "qword-lp-offset",
+            "chv",
+            "mov(2) g10.16:DF, g2<4>.xyzw:DF { NoMask Align16 }",
+            "mov(2) g10.16<2;2,1>:DF, g2<2;2,1>:DF { NoMask }",
+        ),
+        (
+            "mixed-math-strided-hf",
+            "skl",
+            "sin(4) g10:F, g2<4>.xyzw:HF { Align16 }",
+            "sin(4) g10<4;4,1>:F, g2<4;4,1>:HF",
+        ),
+        (
+            "mixed-acc-hf-dst-stride",
+            "skl",
+            "mac(4) g10:HF, g2<4>.xyzw:F, g4<4>.xyzw:F { Align16 }",
+            "mac(4) g10<4;4,1>:HF, g2<4;4,1>:F, g4<4;4,1>:F",
+        ),
+        (
+            "mixed-float-packed-hf-simd8",
+            "skl",
+            "add(16) g10:HF, g2<4>.xyzw:F, g4<4>.xyzw:F { Align16 }",
+            "add(16) g10<16;16,1>:HF, g2<8;8,1>:F, g4<8;8,1>:F",
+        ),
+        (
+            "mixed-packed-hf-max-simd8",
+            "bdw",
+            "mov(16) g10:HF, g2<4>.xyzw:F { Align16 }",
+            "mov(16) g10<16;16,1>:HF, g2<8;8,1>:F",
+        ),
+        (
+            "int-hf-dst-stride",
+            "skl",
+            "mov(4) g10:HF, g2<4>.xyzw:D { Align16 }",
+            "mov(4) g10<4;4,1>:HF, g2<4;4,1>:D",
+        ),
+    ];
+    let mut failures = vec![];
+    for (rule, dev, align16, align1) in cases {
+        let got = rules(dev, align16);
+        if got.contains(&rule) {
+            failures.push(format!("{rule} on {dev}: judged Align16 `{align16}` ({got:?})"));
+        }
+        let got = rules(dev, align1);
+        if !got.contains(&rule) {
+            failures.push(format!("{rule} on {dev}: not reported for Align1 `{align1}` ({got:?})"));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    // Align16 mixed float keeps its own rows (§6.5): SIMD8, no accumulator read.
+    assert!(
+        rules("skl", "add(16) g10:HF, g2<4>.xyzw:F, g4<4>.xyzw:F { Align16 }")
+            .contains(&"mixed-float-align16-simd8")
+    );
+    assert!(
+        rules("skl", "mac(4) g10:HF, g2<4>.xyzw:F, g4<4>.xyzw:F { Align16 }")
+            .contains(&"mixed-float-align16-acc")
+    );
+}

@@ -8,7 +8,7 @@
 //! at instructions marked Align16.
 
 use super::regions::rule;
-use super::{is_mixed_float, is_send_like, region, subnr};
+use super::{encoded_region, is_mixed_float, is_send_like, subnr};
 use compiler::Inst;
 use compiler::reg::{REG_SIZE, Reg, RegKind};
 
@@ -23,8 +23,10 @@ fn reg_srcs(inst: &Inst) -> impl Iterator<Item = &Reg> {
         .filter(move |s| align16(inst) && !s.is_imm() && !s.is_null())
 }
 
+/// A source's VertStride as encoded, direct or register-indirect (§1.4: the validators read
+/// it whatever the addressing mode).
 fn vstride(r: &Reg) -> Option<u8> {
-    region(r).map(|g| g.vstride)
+    encoded_region(r).map(|g| g.vstride)
 }
 
 fn is_64bit(r: &Reg) -> bool {
@@ -54,7 +56,9 @@ rule!(
     DST_HSTRIDE,
     "align16-dst-hstride",
     "Destination Horizontal Stride must be 1",
-    |i, _| align16(i) && !i.dst.is_null() && region(&i.dst).is_some_and(|g| g.hstride != 1)
+    |i, _| align16(i)
+        && !i.dst.is_null()
+        && encoded_region(&i.dst).is_some_and(|g| g.hstride != 1)
 );
 
 rule!(

@@ -15,7 +15,8 @@ use compiler::Inst;
 use compiler::reg::{REG_SIZE, Reg, RegKind, Region};
 use compiler::types::Type;
 
-/// The `<v;w,h>` region of a hardware operand (fixed GRF or ARF).
+/// The `<v;w,h>` region of a directly addressed hardware operand (fixed GRF or ARF): for
+/// the rules that also need where the operand lies (its GRF bytes or sub-register).
 pub fn region(r: &Reg) -> Option<Region> {
     match r.kind {
         RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } => Some(region),
@@ -23,7 +24,28 @@ pub fn region(r: &Reg) -> Option<Region> {
     }
 }
 
-/// Byte offset within its register.
+/// The `<v;w,h>` region the instruction encodes for an operand, as the hardware reads it:
+/// a register-indirect operand carries its region in the same fields as a direct one
+/// (docs/hardware/eu-hardware.md §1.4; Mesa's validators decode VertStride, Width and
+/// HorzStride, and the destination's HorzStride, whatever the addressing mode), so a rule
+/// on strides judges both. Only its address is unknown until it runs: rules on GRF bytes
+/// or sub-registers use [`region`], [`subnr`] and [`grf_byte`], which do not hold for it.
+pub fn encoded_region(r: &Reg) -> Option<Region> {
+    match r.kind {
+        RegKind::Fixed { region, .. }
+        | RegKind::Arf { region, .. }
+        | RegKind::Indirect { region, .. } => Some(region),
+        _ => None,
+    }
+}
+
+/// A register-indirect operand (its address comes from `a0` at run time, §1.4).
+pub fn is_indirect(r: &Reg) -> bool {
+    matches!(r.kind, RegKind::Indirect { .. })
+}
+
+/// Byte offset within its register: 0 for an operand without one (a register-indirect
+/// operand's offset is unknown until it runs, so the rules comparing offsets skip it).
 pub fn subnr(r: &Reg) -> u32 {
     match r.kind {
         RegKind::Fixed { subnr, .. } | RegKind::Arf { subnr, .. } => subnr as u32,

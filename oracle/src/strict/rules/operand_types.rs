@@ -1,7 +1,7 @@
 //! Rules based on operand types (docs/hardware/eu-hardware.md §3.7, §6.1, §6.4, §6.8).
 
 use super::regions::rule;
-use super::{exec_type, is_mixed_float, is_send_like, region, subnr};
+use super::{encoded_region, exec_type, is_indirect, is_mixed_float, is_send_like, subnr};
 use compiler::reg::Reg;
 use compiler::types::Type;
 use compiler::{Inst, Opcode};
@@ -116,8 +116,23 @@ fn general(inst: &Inst) -> bool {
     !is_send_like(inst) && !inst.op.is_3src() && inst.exec_size != 1 && !inst.dst.is_null()
 }
 
+/// The destination's HorzStride as encoded, direct or register-indirect (Mesa's validators
+/// read `dst.hstride` whatever the addressing mode, docs/hardware/eu-hardware.md §1.4).
 fn dst_hstride(inst: &Inst) -> u32 {
-    region(&inst.dst).map_or(1, |g| g.hstride as u32)
+    encoded_region(&inst.dst).map_or(1, |g| g.hstride as u32)
+}
+
+/// The conversion-to-HF rows of docs/hardware/eu-hardware.md §6.4 are stated for Align1 only
+/// (Mesa: "we only validate this for Align1 because Align16 always requires packed
+/// destinations").
+fn align1_hf_conversion(inst: &Inst) -> bool {
+    general(inst) && !inst.is_align16()
+}
+
+/// The destination sub-register rows of docs/hardware/eu-hardware.md §6.4 are stated for an Align1
+/// direct destination: an indirect one's offset is unknown until it runs.
+fn align1_direct_dst(inst: &Inst) -> bool {
+    !inst.is_align16() && !is_indirect(&inst.dst)
 }
 
 fn src_mods(inst: &Inst) -> bool {
@@ -172,20 +187,23 @@ rule!(
     INT_HF_STRIDE,
     "int-hf-dst-stride",
     "Conversions between integer and half-float must be strided by a DWord on the destination",
-    |i, _| general(i) && int_hf_conversion(i) && dst_hstride(i) * i.dst.ty.size() != 4
+    |i, _| align1_hf_conversion(i) && int_hf_conversion(i) && dst_hstride(i) * i.dst.ty.size() != 4
 );
 rule!(
     INT_HF_ALIGN,
     "int-hf-dst-align",
     "Conversions between integer and half-float must be aligned to a DWord on the destination",
-    |i, _| general(i) && int_hf_conversion(i) && !subnr(&i.dst).is_multiple_of(4)
+    |i, _| align1_hf_conversion(i)
+        && int_hf_conversion(i)
+        && !is_indirect(&i.dst)
+        && !subnr(&i.dst).is_multiple_of(4)
 );
 rule!(
     HF_WORDS,
     "hf-dst-word-alignment",
     "Conversions to HF must have either all words in even word locations or all words in odd word locations or be mixed-float with Oword-aligned packed destination",
     |i, _| {
-        general(i)
+        align1_hf_conversion(i)
             && i.dst.ty == Type::HF
             && i.srcs.iter().any(|s| s.ty != Type::HF)
             && !int_hf_conversion(i)
@@ -220,6 +238,7 @@ rule!(
     "dst-subreg-exec-align-byte",
     "Destination subreg must be aligned to the size of the execution data type (or to the next lowest byte for byte destinations)",
     |i, _| narrowing(i, true)
+        && align1_direct_dst(i)
         && i.dst.ty.size() == 1
         && !matches!(subnr(&i.dst) % exec_type(i).size(), 0 | 1)
 );
@@ -228,6 +247,7 @@ rule!(
     "dst-subreg-exec-align",
     "Destination subreg must be aligned to the size of the execution data type",
     |i, _| narrowing(i, true)
+        && align1_direct_dst(i)
         && i.dst.ty.size() != 1
         && !subnr(&i.dst).is_multiple_of(exec_type(i).size())
 );
@@ -240,6 +260,7 @@ rule!(
     "dst-subreg-exec-align-byte",
     "Destination subreg must be aligned to the size of the execution data type (or to the next lowest byte for byte destinations)",
     |i, d| narrowing(i, d.device == compiler::Device::Chv)
+        && align1_direct_dst(i)
         && i.dst.ty.size() == 1
         && !matches!(subnr(&i.dst) % exec_type(i).size(), 0 | 1)
 );
@@ -248,6 +269,7 @@ rule!(
     "dst-subreg-exec-align",
     "Destination subreg must be aligned to the size of the execution data type",
     |i, d| narrowing(i, d.device == compiler::Device::Chv)
+        && align1_direct_dst(i)
         && i.dst.ty.size() != 1
         && !subnr(&i.dst).is_multiple_of(exec_type(i).size())
 );

@@ -1,6 +1,8 @@
 //! Region parameters and alignment (docs/hardware/eu-hardware.md §1.5–1.6, §6.1, §6.6, §6.7).
 
-use super::{elem_size, is_grf, is_send_like, reg_srcs, region, subnr};
+use super::{
+    elem_size, encoded_region, is_grf, is_indirect, is_send_like, reg_srcs, region, subnr,
+};
 use compiler::Inst;
 use compiler::reg::{REG_SIZE, Reg, RegKind, Region};
 
@@ -17,15 +19,6 @@ macro_rules! rule {
 }
 pub(crate) use rule;
 
-/// The region of a register-indirect operand: its fields are encoded and checked like a
-/// direct region's (docs/hardware/eu-hardware.md §6.6), only its GRF bytes are unknown until it runs.
-fn indirect_region(r: &Reg) -> Option<Region> {
-    match r.kind {
-        RegKind::Indirect { region, .. } => Some(region),
-        _ => None,
-    }
-}
-
 /// Sources the region rules look at: register sources of non-send, non-3-source Align1
 /// instructions, with their regions (indirect ones included; the rules that need GRF
 /// bytes skip them, as `is_grf`/`grf_byte` do not hold for them). Align16 instructions have
@@ -34,7 +27,7 @@ fn region_srcs(inst: &Inst) -> impl Iterator<Item = (&Reg, Region)> {
     let skipped = is_send_like(inst) || inst.op.is_3src() || inst.is_align16();
     reg_srcs(inst)
         .filter(move |_| !skipped)
-        .filter_map(|(_, r)| region(r).or_else(|| indirect_region(r)).map(|g| (r, g)))
+        .filter_map(|(_, r)| encoded_region(r).map(|g| (r, g)))
 }
 
 /// The destination's horizontal stride, direct or indirect.
@@ -42,9 +35,7 @@ fn dst_hstride(inst: &Inst) -> Option<u8> {
     if inst.dst.is_null() || is_send_like(inst) || inst.is_align16() {
         return None;
     }
-    region(&inst.dst)
-        .or_else(|| indirect_region(&inst.dst))
-        .map(|g| g.hstride)
+    encoded_region(&inst.dst).map(|g| g.hstride)
 }
 
 fn any_src(inst: &Inst, f: impl Fn(&Reg, Region, u32) -> bool) -> bool {
@@ -55,12 +46,16 @@ fn any_src(inst: &Inst, f: impl Fn(&Reg, Region, u32) -> bool) -> bool {
 /// VertStride code 0xF (Vx1/VxH) is encodable on an indirect source only (docs/hardware/eu-hardware.md
 /// §1.1).
 fn encodable_src(r: &Reg, g: Region) -> bool {
-    let one_dimensional = g.is_one_dimensional() && indirect_region(r).is_some();
+    let one_dimensional = g.is_one_dimensional() && is_indirect(r);
     (one_dimensional || matches!(g.vstride, 0 | 1 | 2 | 4 | 8 | 16 | 32))
         && matches!(g.width, 1 | 2 | 4 | 8 | 16)
         && matches!(g.hstride, 0 | 1 | 2 | 4)
 }
 
+/// The region of a directly addressed destination, for the byte-placement rules: the region
+/// alignment rules are "Region Alignment Rules for Direct Register Addressing"
+/// (docs/hardware/eu-hardware.md §6.7), and an indirect destination's bytes are unknown until it
+/// runs. (Its stride is judged by the rules that read `dst_hstride`.)
 fn dst_region(inst: &Inst) -> Option<Region> {
     if inst.dst.is_null() || is_send_like(inst) || inst.is_align16() {
         return None;
