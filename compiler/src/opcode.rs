@@ -293,6 +293,16 @@ impl Opcode {
         )
     }
 
+    /// Operations with no hardware instruction (docs/hardware/brw-backend.md §1.8): the logical
+    /// operations, and the register allocator's spill/fill pseudo-operations, which
+    /// `allocate_registers` lowers to SENDs as Mesa's `brw_lower_fill_and_spill` lowers
+    /// `LSC_FILL`/`LSC_SPILL`. Compiled code contains none of them. (FIND_LIVE_CHANNEL,
+    /// BROADCAST and the vec4 dword moves are not among them: they are what Mesa's
+    /// generator expands into hardware instructions, and compiled code keeps them.)
+    pub fn is_virtual(self) -> bool {
+        self.is_logical() || matches!(self, Opcode::ScratchRead | Opcode::ScratchWrite)
+    }
+
     /// Operations that talk to a shared function (logical sends, scratch, SEND itself).
     pub fn is_message(self) -> bool {
         use Opcode::*;
@@ -398,6 +408,28 @@ impl Opcode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// docs/hardware/brw-backend.md §1.8: the logical sends, MULH, LOAD_PAYLOAD and the spill/fill
+    /// pseudo-operations have no hardware instruction; the EU instructions, the math
+    /// functions, SEND, control flow and the generator-expanded operations do.
+    #[test]
+    fn virtual_opcodes_are_the_ones_without_a_hardware_instruction() {
+        use Opcode::*;
+        let virtual_ops = [
+            LoadPayload,
+            Mulh,
+            FbWriteLogical,
+            UntypedReadLogical,
+            UntypedWriteLogical,
+            ScratchRead,
+            ScratchWrite,
+            TexLogical,
+            UrbWriteLogical,
+        ];
+        for (op, name) in OPCODE_NAMES {
+            assert_eq!(op.is_virtual(), virtual_ops.contains(&op), "{name}");
+        }
+    }
 
     #[test]
     fn names_are_unique_and_round_trip() {

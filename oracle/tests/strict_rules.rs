@@ -724,11 +724,18 @@ fn cases() -> Vec<Case> {
             "mad(8) g10<8;8,1>:F, g2<8;8,1>:F, g4<8;8,1>:F, g6<8;8,1>:F",
         ),
         (
-            "unsupported-instruction",
+            "logical-opcode",
             "skl",
             None,
             "mulh(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<8;8,1>:D",
             "mul(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<16;8,2>:W",
+        ),
+        (
+            "unsupported-instruction",
+            "skl",
+            Some("dg2"),
+            "add3(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<8;8,1>:D, g6<8;8,1>:D",
+            "add(8) g10<8;8,1>:D, g2<8;8,1>:D, g4<8;8,1>:D",
         ),
         (
             "unsupported-instruction",
@@ -1419,4 +1426,53 @@ fn align1_rules_do_not_judge_align16() {
         rules("skl", "mac(4) g10:HF, g2<4>.xyzw:F, g4<4>.xyzw:F { Align16 }")
             .contains(&"mixed-float-align16-acc")
     );
+}
+
+/// docs/hardware/brw-backend.md §1.8: the logical operations and the spill/fill pseudo-operations have no
+/// hardware instruction, on any part, and compiled code must not contain them; the operations
+/// Mesa's generator expands (math functions, SEND, BROADCAST, FIND_LIVE_CHANNEL, control flow)
+/// are hardware code.
+#[test]
+fn virtual_opcodes_are_rejected_on_every_device() {
+    use compiler::reg::{Reg, Region};
+    use compiler::{Opcode, Type};
+    let g = |nr: u16, ty: Type| Reg::grf(nr, 0, Region::PACKED8, ty);
+    let virtual_insts = [
+        Inst::new(Opcode::LoadPayload, 8, g(10, Type::F), vec![g(2, Type::F)]),
+        Inst::new(
+            Opcode::Mulh,
+            8,
+            g(10, Type::D),
+            vec![g(2, Type::D), g(4, Type::D)],
+        ),
+        Inst::new(Opcode::ScratchRead, 8, g(10, Type::UD), vec![Reg::imm_ud(64)]),
+        Inst::new(
+            Opcode::ScratchWrite,
+            8,
+            Reg::null(Type::UD),
+            vec![g(10, Type::UD), Reg::imm_ud(64)],
+        ),
+        Inst::new(
+            Opcode::UntypedReadLogical,
+            8,
+            g(10, Type::UD),
+            vec![g(2, Type::UD), Reg::imm_ud(0), Reg::imm_ud(1)],
+        ),
+    ];
+    for device in ALL_DEVICES {
+        for inst in &virtual_insts {
+            let got: Vec<_> = check(inst, device).into_iter().map(|r| r.rule).collect();
+            assert_eq!(got.first(), Some(&"logical-opcode"), "{:?} on {device:?}", inst.op);
+        }
+    }
+    for text in [
+        "mov(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        "rcp(8) g10<8;8,1>:F, g2<8;8,1>:F",
+        "find_live_channel(8) g10<0;1,0>:UD { NoMask }",
+        "send(8) null:UD, g10<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0)",
+    ] {
+        for dev in ["skl", "hsw", "tgl"] {
+            assert!(!rules(dev, text).contains(&"logical-opcode"), "`{text}` on {dev}");
+        }
+    }
 }

@@ -51,6 +51,9 @@ const fn row(rule: &'static RuleDef, applies: fn(&DeviceInfo) -> bool) -> Row {
 /// A device evaluates the rows that apply to it, top to bottom, and the first
 /// rule an instruction breaks names the finding, so the order is part of the verdict.
 pub static TABLE: &[Row] = &[
+    // docs/hardware/brw-backend.md §1.8: an opcode with no hardware instruction at all (no
+    // other field of it can be read as the hardware would).
+    row(&ins::LOGICAL_OPCODE, always),
     // §6.1 decode
     row(&reg::INVALID_EXEC_SIZE, always),
     row(&ins::UNSUPPORTED_BRW, brw),

@@ -19,17 +19,27 @@ fn is_mul(inst: &Inst) -> bool {
 }
 
 rule!(
+    // docs/hardware/brw-backend.md §1.8: a logical operation (`*_logical`, `load_payload`, `mulh`)
+    // or a spill/fill pseudo-operation has no hardware instruction — Mesa's generator has no
+    // case for it ("Unsupported opcode") — so compiled code that still holds one was not
+    // lowered by the pass whose job that is. The emulator would run it correctly, so only
+    // this rule tells. The text is ours.
+    LOGICAL_OPCODE,
+    "logical-opcode",
+    "Logical opcode in compiled code: it has no hardware instruction and must be lowered before code generation (docs/hardware/brw-backend.md §1.8)",
+    |i, _| i.op.is_virtual()
+);
+rule!(
     UNSUPPORTED_BRW,
     "unsupported-instruction",
     "Instruction not supported on this Gfx version",
-    |i, d| i.op.is_logical() || compiler::hw::first_generation(i.op).is_some_and(|g| d.verx10 < g)
+    |i, d| compiler::hw::first_generation(i.op).is_some_and(|g| d.verx10 < g)
 );
 rule!(
     UNSUPPORTED_ELK,
     "unsupported-instruction",
     "Instruction not supported on this Gen",
-    |i, d| i.op.is_logical()
-        || (i.op.is_math() && d.verx10 < 60)
+    |i, d| (i.op.is_math() && d.verx10 < 60)
         || compiler::hw::first_generation(i.op).is_some_and(|g| d.verx10 < g)
 );
 rule!(
