@@ -8,11 +8,11 @@
 use crate::compare::{Difference, compare};
 use crate::differential::{Checked, Verdict, compiled_config, reference_config};
 use crate::{Outcome, RunConfig, run};
-use compiler::{Opcode, Program};
 use compiler::inputs::Inputs;
 use compiler::pass::CompileOptions;
 use compiler::pipeline::compile;
 use compiler::text::print_program;
+use compiler::{Opcode, Program};
 use serde::{Deserialize, Serialize};
 
 /// How the culprit was found.

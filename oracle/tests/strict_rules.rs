@@ -1317,7 +1317,9 @@ fn indirect_operands_are_judged_by_their_encoded_region() {
     for (rule, dev, bad, good) in cases {
         let got = rules(dev, bad);
         if !got.contains(&rule) {
-            failures.push(format!("{rule} on {dev}: not reported for `{bad}` ({got:?})"));
+            failures.push(format!(
+                "{rule} on {dev}: not reported for `{bad}` ({got:?})"
+            ));
         }
         let got = rules(dev, good);
         if got.contains(&rule) {
@@ -1339,11 +1341,22 @@ fn indirect_offsets_are_not_judged() {
             "mov(2) g[a0.0]<1>:DF, g2.8<2;2,1>:DF { NoMask }",
         ),
         ("xehp-lsb-move", "dg2", "mov(8) g[a0.0]<1>:F, g2.4<8;8,1>:F"),
-        ("int-hf-dst-align", "skl", "mov(8) g[a0.2]<2>:HF, g2<8;8,1>:D"),
-        ("dst-subreg-exec-align", "skl", "mov(8) g[a0.1]<2>:W, g2<8;8,1>:D"),
+        (
+            "int-hf-dst-align",
+            "skl",
+            "mov(8) g[a0.2]<2>:HF, g2<8;8,1>:D",
+        ),
+        (
+            "dst-subreg-exec-align",
+            "skl",
+            "mov(8) g[a0.1]<2>:W, g2<8;8,1>:D",
+        ),
     ] {
         let got = rules(dev, text);
-        assert!(!got.contains(&rule), "{rule} reported for `{text}` on {dev}: {got:?}");
+        assert!(
+            !got.contains(&rule),
+            "{rule} reported for `{text}` on {dev}: {got:?}"
+        );
     }
 }
 
@@ -1409,22 +1422,32 @@ fn align1_rules_do_not_judge_align16() {
     for (rule, dev, align16, align1) in cases {
         let got = rules(dev, align16);
         if got.contains(&rule) {
-            failures.push(format!("{rule} on {dev}: judged Align16 `{align16}` ({got:?})"));
+            failures.push(format!(
+                "{rule} on {dev}: judged Align16 `{align16}` ({got:?})"
+            ));
         }
         let got = rules(dev, align1);
         if !got.contains(&rule) {
-            failures.push(format!("{rule} on {dev}: not reported for Align1 `{align1}` ({got:?})"));
+            failures.push(format!(
+                "{rule} on {dev}: not reported for Align1 `{align1}` ({got:?})"
+            ));
         }
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
     // Align16 mixed float keeps its own rows (§6.5): SIMD8, no accumulator read.
     assert!(
-        rules("skl", "add(16) g10:HF, g2<4>.xyzw:F, g4<4>.xyzw:F { Align16 }")
-            .contains(&"mixed-float-align16-simd8")
+        rules(
+            "skl",
+            "add(16) g10:HF, g2<4>.xyzw:F, g4<4>.xyzw:F { Align16 }"
+        )
+        .contains(&"mixed-float-align16-simd8")
     );
     assert!(
-        rules("skl", "mac(4) g10:HF, g2<4>.xyzw:F, g4<4>.xyzw:F { Align16 }")
-            .contains(&"mixed-float-align16-acc")
+        rules(
+            "skl",
+            "mac(4) g10:HF, g2<4>.xyzw:F, g4<4>.xyzw:F { Align16 }"
+        )
+        .contains(&"mixed-float-align16-acc")
     );
 }
 
@@ -1445,7 +1468,12 @@ fn virtual_opcodes_are_rejected_on_every_device() {
             g(10, Type::D),
             vec![g(2, Type::D), g(4, Type::D)],
         ),
-        Inst::new(Opcode::ScratchRead, 8, g(10, Type::UD), vec![Reg::imm_ud(64)]),
+        Inst::new(
+            Opcode::ScratchRead,
+            8,
+            g(10, Type::UD),
+            vec![Reg::imm_ud(64)],
+        ),
         Inst::new(
             Opcode::ScratchWrite,
             8,
@@ -1462,7 +1490,12 @@ fn virtual_opcodes_are_rejected_on_every_device() {
     for device in ALL_DEVICES {
         for inst in &virtual_insts {
             let got: Vec<_> = check(inst, device).into_iter().map(|r| r.rule).collect();
-            assert_eq!(got.first(), Some(&"logical-opcode"), "{:?} on {device:?}", inst.op);
+            assert_eq!(
+                got.first(),
+                Some(&"logical-opcode"),
+                "{:?} on {device:?}",
+                inst.op
+            );
         }
     }
     for text in [
@@ -1472,7 +1505,10 @@ fn virtual_opcodes_are_rejected_on_every_device() {
         "send(8) null:UD, g10<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0)",
     ] {
         for dev in ["skl", "hsw", "tgl"] {
-            assert!(!rules(dev, text).contains(&"logical-opcode"), "`{text}` on {dev}");
+            assert!(
+                !rules(dev, text).contains(&"logical-opcode"),
+                "`{text}` on {dev}"
+            );
         }
     }
 }

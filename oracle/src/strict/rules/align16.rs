@@ -56,9 +56,7 @@ rule!(
     DST_HSTRIDE,
     "align16-dst-hstride",
     "Destination Horizontal Stride must be 1",
-    |i, _| align16(i)
-        && !i.dst.is_null()
-        && encoded_region(&i.dst).is_some_and(|g| g.hstride != 1)
+    |i, _| align16(i) && !i.dst.is_null() && encoded_region(&i.dst).is_some_and(|g| g.hstride != 1)
 );
 
 rule!(

@@ -59,9 +59,7 @@ rule!(
         align1_mixed_float(i)
             && i.op.is_math()
             && i.srcs.iter().any(|s| {
-                s.ty == Type::HF
-                    && !s.is_imm()
-                    && encoded_region(s).is_some_and(|g| g.hstride <= 1)
+                s.ty == Type::HF && !s.is_imm() && encoded_region(s).is_some_and(|g| g.hstride <= 1)
             })
     }
 );
