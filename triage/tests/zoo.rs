@@ -101,8 +101,7 @@ fn every_zoo_bug_is_exposed_by_its_program() {
 }
 
 /// Bucket keys name the culprit pass's most specific rewrite (or, for a refusal, its error
-/// code): each bug's program lands in a
-/// bucket of its own, under the pass that holds the bug.
+/// code): each bug's program lands in a bucket of its own, under the pass that holds the bug.
 #[test]
 fn every_zoo_bug_has_a_bucket_of_its_own() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/zoo");

@@ -463,7 +463,7 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
         inst.dst.kind,
         RegKind::Vgrf { .. } | RegKind::Fixed { .. } | RegKind::Arf { .. }
     ) && illegal_dst
-        && !(null_dst && illegal_dst)
+        && !null_dst
         && (!inst.dst.is_accumulator() || crate::zoo!(opts, RegioningAccDstRewrite));
     if rewrite_dst {
         crate::pass::note(if inst.predicate.is_some() {
