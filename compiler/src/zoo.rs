@@ -92,6 +92,25 @@ mod bugs {
         CseIgnoresGroup,
         /// §11 (553700cf55): vec4 DCE lets SET_LOW/HIGH_32BIT end the liveness it overwrites.
         DceSetHalfKilled,
+        /// Found in review (issue #24): a null destination of a 64-bit-execution instruction
+        /// keeps its 4-byte stride on CHV/BXT/GLK (eu-hardware §5.1 qword-lp-stride).
+        RegioningNullDstStride,
+        /// Found in review: only VGRF/ATTR destinations are split evenly between their two
+        /// registers on Gen ≤ 8; a fixed-GRF one (`g44.7`) is left uneven.
+        SimdSplitFixedDstUneven,
+        /// Found in review: a piece narrower than a fixed-GRF source's row keeps the row's
+        /// region (`add(1) .., g40.1<8;8,1>`: ExecSize < Width).
+        SimdSplitFixedSrcRegion,
+        /// Found in review: a MUL of a narrower integer (src0) by a dword (src1) keeps the
+        /// dword in src1 (mul-dw-src0, Gen7+).
+        MulDwordSrc1Kept,
+        /// Found in review: a non-EOT SEND payload at a sub-register offset is not moved to a
+        /// register boundary (send-payload-subreg).
+        SendPayloadSubregKept,
+        /// Found in review: DCE counts a min/max SEL's conditional modifier as a flag write and
+        /// keeps a dead SEL whose flag subregister is read elsewhere; Gen4/5 then lack a free
+        /// flag for its CMPN.
+        DceMinmaxSelFlag,
     }
 
     /// Every bug with its name.
@@ -143,6 +162,12 @@ mod bugs {
         ),
         (Bug::CseIgnoresGroup, "cse-ignores-group"),
         (Bug::DceSetHalfKilled, "dce-set-half-killed"),
+        (Bug::RegioningNullDstStride, "regioning-null-dst-stride"),
+        (Bug::SimdSplitFixedDstUneven, "simd-split-fixed-dst-uneven"),
+        (Bug::SimdSplitFixedSrcRegion, "simd-split-fixed-src-region"),
+        (Bug::MulDwordSrc1Kept, "mul-dword-src1-kept"),
+        (Bug::SendPayloadSubregKept, "send-payload-subreg-kept"),
+        (Bug::DceMinmaxSelFlag, "dce-minmax-sel-flag"),
     ];
 
     /// The pass that holds `bug`: where localisation must find it.
@@ -190,6 +215,17 @@ mod bugs {
             DfSplitOffsetsUniform => "vec4_lower_simd_width",
             CseIgnoresGroup => "vec4_opt_cse",
             DceSetHalfKilled => "vec4_opt_dead_code_eliminate",
+            RegioningNullDstStride => "lower_regioning",
+            // Both live in lower_simd_width, but what they leave is an illegal region
+            // (dst-uneven-split, exec-size-lt-width), and a broken hardware rule is blamed on
+            // the pass that legalises regions (oracle::culprit::legalising_pass).
+            SimdSplitFixedDstUneven | SimdSplitFixedSrcRegion => "lower_regioning",
+            MulDwordSrc1Kept => "lower_integer_multiplication",
+            SendPayloadSubregKept => "lower_logical_sends",
+            // Lives in opt_dead_code_eliminate, but the IR it leaves is still right: the
+            // failure is lower_alu_restrictions refusing the kept SEL (no free flag), and a
+            // pass that refuses names itself.
+            DceMinmaxSelFlag => "lower_alu_restrictions",
         }
     }
 }

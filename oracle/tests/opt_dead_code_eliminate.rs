@@ -123,3 +123,45 @@ fn a_value_used_after_control_flow_stays() {
     ";
     expect_no_progress(run, &program("skl", 8, text));
 }
+
+#[test]
+fn a_dead_min_max_goes_although_its_flag_subregister_is_read_elsewhere() {
+    // A SEL's conditional modifier picks the minimum or maximum and writes no flag
+    // (docs/hardware/brw-backend.md §10.3 item 20): f0.0, read by the predicated SEL, is the CMP's.
+    // On G45 keeping the dead `sel.l` left lower_alu_restrictions no free flag for its CMPN.
+    let body = |minmax: &str| {
+        with_write(&format!(
+            "
+            cmp.l.f0.0(8) null:F, attr0:F, attr1:F
+            cmp.g.f0.1(8) null:F, attr0:F, 0.5:F
+            {minmax}
+            (+f0.0) sel(8) v1:F, attr0:F, attr1:F
+            (+f0.1) sel(8) v2:F, v1:F, 3.0:F
+            "
+        ))
+    };
+    for target in ["g45", "skl"] {
+        let input = program(target, 8, &body("sel.l(8) v0:F, attr0:F, attr1:F"));
+        expect_progress(run, &input, &body(""));
+    }
+}
+
+#[test]
+fn a_dead_value_keeps_a_destination_a_null_one_could_not_stride() {
+    // On CHV a 64-bit execution type needs a qword destination stride
+    // (docs/hardware/eu-hardware.md §5.1) and a null destination is packed: the dead value keeps its
+    // register; on SKL it becomes null as usual.
+    let body = |dst: &str| {
+        with_write(&format!(
+            "
+            mov(8) v1:DF, attr0:DF
+            mov.ge.f0.1(8) {dst}, v1:DF
+            (+f0.1) sel(8) v2:F, attr1:F, attr2:F
+            "
+        ))
+    };
+    let input = program("chv", 8, &body("v0<2>:UD"));
+    expect_no_progress(run, &input);
+    let input = program("skl", 8, &body("v0<2>:UD"));
+    expect_progress(run, &input, &body("null:UD"));
+}

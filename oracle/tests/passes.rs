@@ -818,3 +818,141 @@ fn a_mach_is_not_split_for_its_destination() {
         ",
     );
 }
+
+// The six bugs found from outside the campaigns (issue #24 item 4): each lowering now
+// legalises the general case, not only the program it was found with.
+
+#[test]
+fn chv_null_destination_of_a_64bit_instruction_gets_a_qword_stride() {
+    // docs/hardware/eu-hardware.md §5.1: with a 64-bit execution type the destination stride must
+    // equal the sources' qword stride; a null destination is packed, so a strided
+    // temporary takes its place (nothing is copied back: only the flag is a result).
+    check_pass(
+        lower_regioning::run,
+        "chv",
+        8,
+        "
+        mov(8) v2:DF, attr0:DF
+        mov.ge.f0.1(8) null:UD, v2:DF
+        (+f0.1) sel(8) v0:UD, attr0:UD, attr1:UD
+        ",
+        "
+        mov(8) v2:DF, attr0:DF
+        mov.ge.f0.1(8) v4<2>:UD, v2:DF
+        (+f0.1) sel(8) v0:UD, attr0:UD, attr1:UD
+        ",
+    );
+    // Without the restriction the null destination stays.
+    check_no_progress(
+        lower_regioning::run,
+        "skl",
+        8,
+        "
+        mov(8) v2:DF, attr0:DF
+        mov.ge.f0.1(8) null:UD, v2:DF
+        (+f0.1) sel(8) v0:UD, attr0:UD, attr1:UD
+        ",
+    );
+}
+
+#[test]
+fn bdw_fixed_grf_destination_is_split_evenly_and_pieces_read_one_row() {
+    // docs/hardware/eu-hardware.md §1.5, §6.7: g44.7 puts one channel in g44 and seven in g45; pieces
+    // of two split each register pair evenly, and each reads its own row of g40
+    // (ExecSize ≥ Width, §1.6).
+    check_pass(
+        lower_simd_width::run,
+        "bdw",
+        8,
+        "
+        mov(8) g40<8;8,1>:F, attr0:F
+        add(8) g44.7<8;8,1>:F, g40<8;8,1>:F, 1.0:F
+        mov(8) v0:F, g45<8;8,1>:F
+        ",
+        "
+        mov(8) g40<8;8,1>:F, attr0:F
+        add(2) g44.7<8;8,1>:F, g40<2;2,1>:F, 1.0:F
+        add(2) g45.1<8;8,1>:F, g40.2<2;2,1>:F, 1.0:F { group2 }
+        add(2) g45.3<8;8,1>:F, g40.4<2;2,1>:F, 1.0:F { group4 }
+        add(2) g45.5<8;8,1>:F, g40.6<2;2,1>:F, 1.0:F { group6 }
+        mov(8) v0:F, g45<8;8,1>:F
+        ",
+    );
+}
+
+#[test]
+fn hsw_single_channel_pieces_read_fixed_sources_as_scalars() {
+    // A destination straddling a register boundary is halved down to SIMD1 on Gen7
+    // (docs/hardware/brw-backend.md §4.1); one channel of g40<8;8,1> is the element <0;1,0>.
+    check_pass(
+        lower_simd_width::run,
+        "hsw",
+        8,
+        "
+        mov(8) g40<8;8,1>:F, attr0:F
+        add(8) v0+28:F, g40<8;8,1>:F, 1.0:F
+        mov(8) v1:F, v0+32:F
+        ",
+        "
+        mov(8) g40<8;8,1>:F, attr0:F
+        add(1) v0+28:F, g40<0;1,0>:F, 1.0:F
+        add(1) v0+32:F, g40.1<0;1,0>:F, 1.0:F { group1 }
+        add(1) v0+36:F, g40.2<0;1,0>:F, 1.0:F { group2 }
+        add(1) v0+40:F, g40.3<0;1,0>:F, 1.0:F { group3 }
+        add(1) v0+44:F, g40.4<0;1,0>:F, 1.0:F { group4 }
+        add(1) v0+48:F, g40.5<0;1,0>:F, 1.0:F { group5 }
+        add(1) v0+52:F, g40.6<0;1,0>:F, 1.0:F { group6 }
+        add(1) v0+56:F, g40.7<0;1,0>:F, 1.0:F { group7 }
+        mov(8) v1:F, v0+32:F
+        ",
+    );
+}
+
+#[test]
+fn a_dword_beside_a_narrower_integer_moves_to_src0() {
+    // docs/hardware/eu-hardware.md §4: from Gen7 the DW operand of a DW × W/B multiply must be src0.
+    check_pass(
+        lower_integer_multiplication::run,
+        "skl",
+        8,
+        "
+        mul(8) v0:D, attr0:W, attr1:D
+        mul(8) v1:D, -attr0:W, 7:D
+        mul(8) v2:D, attr0:B, 100000:D
+        ",
+        "
+        mul(8) v0:D, attr1:D, attr0:W
+        mul(8) v1:D, -attr0:W, 7:W
+        mov(8) v4:D, 100000:D
+        mul(8) v2:D, v4:D, attr0:B
+        ",
+    );
+}
+
+#[test]
+fn a_send_payload_inside_a_register_is_copied_to_a_register_boundary() {
+    // docs/hardware/eu-hardware.md §6.3: a SEND takes whole payload registers from a register number.
+    check_pass(
+        lower_logical_sends::run,
+        "skl",
+        8,
+        "
+        mov(8) v2+16:F, attr0:F
+        mov(8) v2+48:F, attr1:F
+        mov(8) v2+80:F, 0.5:F
+        mov(8) v2+112:F, 1.0:F
+        send(8) null:UD, v2+16:F, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0)
+        ",
+        "
+        mov(8) v2+16:F, attr0:F
+        mov(8) v2+48:F, attr1:F
+        mov(8) v2+80:F, 0.5:F
+        mov(8) v2+112:F, 1.0:F
+        mov(8) v4:UD, v2+16:UD { NoMask }
+        mov(8) v4+32:UD, v2+48:UD { NoMask }
+        mov(8) v4+64:UD, v2+80:UD { NoMask }
+        mov(8) v4+96:UD, v2+112:UD { NoMask }
+        send(8) null:UD, v4:F, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0)
+        ",
+    );
+}

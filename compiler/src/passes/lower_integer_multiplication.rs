@@ -483,8 +483,51 @@ fn split_cmod(p: &mut Program, mut inst: Inst) -> Vec<Inst> {
     std::iter::once(inst).chain(test).collect()
 }
 
+/// From Gen7 the multiplier reads all of src0 and the low word of src1, and a DW multiplied
+/// by a narrower integer must be src0 (docs/hardware/eu-hardware.md §4, docs/hardware/brw-backend.md §6).
+/// A MUL with the narrower integer in src0 and the dword in src1 has its sources swapped
+/// (the product is the same; each operand keeps its modifiers). A dword immediate in
+/// src1 would land in src0, where no immediate may go: one that fits a word becomes that
+/// word (no dword left), any other is loaded into a register first.
+fn dword_into_src0(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<Inst> {
+    let (a, b) = (inst.srcs[0], inst.srcs[1]);
+    let narrower = a.ty.is_int() && a.ty.size() < 4;
+    if p.device.info().mul_low16_src == 0
+        || !narrower
+        || !is_dword_int(b.ty)
+        || crate::zoo!(opts, MulDwordSrc1Kept)
+    {
+        return vec![inst];
+    }
+    crate::pass::note("dword-into-src0");
+    let mut out = vec![];
+    if let Some(bits) = b.imm_bits() {
+        let value = match b.ty {
+            Type::D => i64::from(bits as u32 as i32),
+            _ => i64::from(bits as u32),
+        };
+        let word = if b.ty == Type::D && i16::try_from(value).is_ok() {
+            Some(Type::W)
+        } else if b.ty == Type::UD && u16::try_from(value).is_ok() {
+            Some(Type::UW)
+        } else {
+            None
+        };
+        if let Some(ty) = word {
+            inst.srcs[1] = Reg::imm(value as u64 & 0xffff, ty);
+            out.push(inst);
+            return out;
+        }
+        inst.srcs[1] = materialize(p, &inst, b, &mut out);
+    }
+    inst.srcs.swap(0, 1);
+    out.push(inst);
+    out
+}
+
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
 const REWRITES: &[&str] = &[
+    "dword-into-src0",
     "dword-src1-modifier",
     "dword-destination-overlap",
     "dword-immediate-above-int16",
@@ -504,8 +547,10 @@ pub fn lower_mul(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst
     match inst.op {
         Opcode::Mulh => lower_mulh(p, inst),
         Opcode::Mul if inst.srcs.len() == 2 && !inst.dst.is_accumulator() => {
+            let mut out = dword_into_src0(p, inst, opts);
+            let inst = out.pop().expect("the multiply");
             let (a, b) = (inst.srcs[0].ty, inst.srcs[1].ty);
-            if is_qword_int(a) && is_qword_int(b) {
+            out.extend(if is_qword_int(a) && is_qword_int(b) {
                 lower_qword(p, inst, opts)
             } else if is_dword_int(a) && is_dword_int(b) && !native_dxd {
                 lower_dword(p, inst, opts)
@@ -518,7 +563,8 @@ pub fn lower_mul(p: &mut Program, inst: Inst, opts: &CompileOptions) -> Vec<Inst
                 split_cmod(p, inst)
             } else {
                 vec![inst]
-            }
+            });
+            out
         }
         _ => vec![inst],
     }

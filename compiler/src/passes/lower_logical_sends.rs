@@ -111,7 +111,7 @@ fn with_reply(
     }
 }
 
-fn lower(p: &mut Program, inst: Inst, out: &mut Vec<Inst>) -> bool {
+fn lower(p: &mut Program, inst: Inst, opts: &CompileOptions, out: &mut Vec<Inst>) -> bool {
     if inst.op.is_message() {
         crate::pass::note(inst.op.name());
     }
@@ -188,12 +188,56 @@ fn lower(p: &mut Program, inst: Inst, out: &mut Vec<Inst>) -> bool {
                 out,
             );
         }
+        Opcode::Send => return align_payloads(p, inst, opts, out),
         _ => {
             out.push(inst);
             return false;
         }
     }
     true
+}
+
+/// A hardware SEND (hand-written, or from an earlier lowering) takes each payload as whole
+/// registers from a register number: the hardware has no sub-register there
+/// (docs/hardware/eu-hardware.md §6.3, mlen/ex_mlen count registers). A payload that starts inside a
+/// register (`v0+16`) is copied, register by register with NoMask raw moves, into a fresh
+/// VGRF the SEND then reads; EOT or not (allocate_registers moves EOT payloads again, into
+/// g112–g127). The IR validator accepts such a payload (docs/hardware/brw-backend.md §3 item 12 sets no
+/// offset rule), so legalising it is this pass's job, as for the payloads it builds itself.
+fn align_payloads(
+    p: &mut Program,
+    mut inst: Inst,
+    opts: &CompileOptions,
+    out: &mut Vec<Inst>,
+) -> bool {
+    let mut changed = false;
+    for i in 0..inst.srcs.len().min(2) {
+        let s = inst.srcs[i];
+        let offset = match s.kind {
+            RegKind::Vgrf { offset, .. } | RegKind::Attr { offset, .. } => offset,
+            _ => continue,
+        };
+        let regs = inst.size_read(i).div_ceil(REG_SIZE);
+        if regs == 0 || offset.is_multiple_of(REG_SIZE) || crate::zoo!(opts, SendPayloadSubregKept)
+        {
+            continue;
+        }
+        let copy = Reg::vgrf(p.alloc_vgrf(regs), Type::UD);
+        let from = s.retype(Type::UD).with_stride(1);
+        for r in 0..regs {
+            let mov = Inst::new(
+                Opcode::Mov,
+                8,
+                copy.byte_offset(r * REG_SIZE),
+                vec![from.byte_offset(r * REG_SIZE)],
+            );
+            out.push(mov.with_nomask());
+        }
+        inst.srcs[i] = copy.retype(s.ty);
+        changed = true;
+    }
+    out.push(inst);
+    changed
 }
 
 /// This pass, as the registry (`passes::registry`) and the pipelines know it.
@@ -214,11 +258,11 @@ pub const PASS: Pass = Pass {
     run,
 };
 
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     let mut out = vec![];
     for inst in p.take_insts() {
-        progress |= lower(p, inst, &mut out);
+        progress |= lower(p, inst, opts, &mut out);
     }
     p.set_insts(out);
     Ok(progress)

@@ -129,6 +129,23 @@ fn required_dst_stride(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
     req
 }
 
+/// Whether `inst`, given a null destination, would need a destination stride other than
+/// the packed one a null destination has in this IR (`RegKind::Null` carries no stride):
+/// under the destination-aligned restriction a 64-bit execution type asks for the
+/// sources' qword stride (docs/hardware/eu-hardware.md §5.1). Dead-code elimination keeps such a
+/// destination instead of nulling it.
+pub(crate) fn null_dst_needs_stride(p: &Program, inst: &Inst) -> bool {
+    if skip(inst) || inst.exec_size == 1 || inst.dst.is_accumulator() {
+        return false;
+    }
+    let nulled = Inst {
+        dst: Reg::null(inst.dst.ty),
+        ..inst.clone()
+    };
+    restricted(p, &nulled)
+        && required_dst_stride(p, &nulled, &CompileOptions::default()) != dst_stride(&nulled)
+}
+
 /// Raw unsigned-integer copies of `n` elements of `ty` (64-bit as two dword halves).
 fn raw_copy(like: &Inst, dst: Reg, src: Reg, ty: Type) -> Vec<Inst> {
     let strip = |r: Reg| Reg {
@@ -347,6 +364,7 @@ fn widen_byte_sources(
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
 const REWRITES: &[&str] = &[
     "accumulator-destination",
+    "null-destination-stride",
     "stride-capped",
     "wide-stride-copy",
     "half-float-result-to-64bit",
@@ -429,10 +447,23 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
         // Sources are fixed instead of the destination (see `required_dst_stride`).
         crate::pass::note("accumulator-destination");
     }
+    // A null destination has no stride of its own (it is packed), so one that must be
+    // strided under the destination-aligned restriction (a 64-bit execution type on
+    // CHV/BXT/GLK, docs/hardware/eu-hardware.md §5.1) becomes a temporary with that stride, nothing
+    // copied back: the flag result, if any, is all the instruction produces.
+    let null_dst = inst.dst.is_null()
+        && restricted(p, &inst)
+        && !crate::zoo!(opts, RegioningNullDstStride);
+    if null_dst && illegal_dst {
+        crate::pass::note("null-destination-stride");
+        inst.dst = strided_temp(p, inst.dst.ty, n, req, 0);
+        changed = true;
+    }
     let rewrite_dst = matches!(
         inst.dst.kind,
         RegKind::Vgrf { .. } | RegKind::Fixed { .. } | RegKind::Arf { .. }
     ) && illegal_dst
+        && !null_dst
         && (!inst.dst.is_accumulator() || crate::zoo!(opts, RegioningAccDstRewrite));
     if rewrite_dst {
         crate::pass::note(if inst.predicate.is_some() {

@@ -16,7 +16,7 @@ use crate::inst::Inst;
 use crate::opcode::Opcode;
 use crate::pass::{CompileOptions, Pass, PassError};
 use crate::program::Program;
-use crate::reg::{Arf, REG_SIZE, Reg, RegKind};
+use crate::reg::{Arf, REG_SIZE, Reg, RegKind, Region};
 use crate::types::Type;
 
 /// Registers (32-byte units) an operand's channels touch, counted from its register start.
@@ -28,7 +28,7 @@ fn span_regs(r: &Reg, n: u32, bytes: Option<u32>) -> u32 {
     (super::reg_offset(r) + len).div_ceil(REG_SIZE)
 }
 
-fn fpu_width(p: &Program, inst: &Inst) -> u32 {
+fn fpu_width(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
     let info = p.device.info();
     let n = inst.exec_size as u32;
     let mut w = n.min(32);
@@ -74,7 +74,7 @@ fn fpu_width(p: &Program, inst: &Inst) -> u32 {
         }
     }
     if info.verx10 <= 80 || inst.op.is_math() {
-        while w > 1 && uneven_dst_split(inst, w) {
+        while w > 1 && uneven_dst_split(inst, w, opts) {
             w /= 2;
         }
     }
@@ -110,10 +110,14 @@ fn crosses_registers_unevenly(inst: &Inst, w: u32) -> bool {
 
 /// Whether a destination spanning two registers at width `w` writes unequal amounts to
 /// them (Gen ≤ 8 for every opcode, later only for math: docs/hardware/eu-hardware.md §1.5, §6.7), as a
-/// destination at a register offset (`v+4`) does.
-fn uneven_dst_split(inst: &Inst, w: u32) -> bool {
+/// destination at a register offset (`v+4`, `g44.7`) does. The rule is about the register
+/// file, not the IR's: a fixed-GRF destination (hand-written, or a copy back into one that
+/// `lower_regioning` emits) is split like a VGRF one.
+fn uneven_dst_split(inst: &Inst, w: u32, opts: &CompileOptions) -> bool {
     let d = &inst.dst;
-    if !matches!(d.kind, RegKind::Vgrf { .. } | RegKind::Attr { .. }) {
+    let fixed = matches!(d.kind, RegKind::Fixed { .. })
+        && !crate::zoo!(opts, SimdSplitFixedDstUneven);
+    if !(fixed || matches!(d.kind, RegKind::Vgrf { .. } | RegKind::Attr { .. })) {
         return false;
     }
     let size = d.ty.size();
@@ -127,6 +131,11 @@ fn uneven_dst_split(inst: &Inst, w: u32) -> bool {
 
 /// The width the hardware executes `inst` at on this device.
 pub fn lowered_width(p: &Program, inst: &Inst) -> u32 {
+    width(p, inst, &CompileOptions::default())
+}
+
+/// [`lowered_width`] with the pass's options (the zoo may re-inject a bug into it).
+fn width(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
     let info = p.device.info();
     let n = inst.exec_size as u32;
     let hf = inst.dst.ty == Type::HF || inst.srcs.iter().any(|s| s.ty == Type::HF);
@@ -155,12 +164,12 @@ pub fn lowered_width(p: &Program, inst: &Inst) -> u32 {
         FbWriteLogical | UntypedReadLogical | UntypedWriteLogical => n.min(16),
         TexLogical if info.verx10 < 50 => 16,
         TexLogical => n.min(16),
-        Mulh | IntQuotient | IntRemainder => fpu_width(p, inst).min(8),
+        Mulh | IntQuotient | IntRemainder => fpu_width(p, inst, opts).min(8),
         Rcp | Rsq | Sqrt | Exp2 | Log2 | Sin | Cos | Pow => {
             let limit = if hf || info.verx10 < 70 { 8 } else { 16 };
-            fpu_width(p, inst).min(limit)
+            fpu_width(p, inst, opts).min(limit)
         }
-        _ => fpu_width(p, inst),
+        _ => fpu_width(p, inst, opts),
     }
 }
 
@@ -212,6 +221,32 @@ fn overlaps(a: &Reg, b: &Reg, n: u32) -> bool {
     match (a.footprint(n), b.footprint(n)) {
         (Some((s1, e1)), Some((s2, e2))) => s1 < e2 && s2 < e1,
         _ => false,
+    }
+}
+
+/// A fixed-GRF source read by a piece of `w` channels. Its region was written for the
+/// whole instruction; a piece narrower than one row of it would be encoded with
+/// ExecSize < Width, which the hardware forbids (docs/hardware/eu-hardware.md §1.6). Pieces start at
+/// multiples of `w` (a power of two, smaller than the row), so each lies inside one row:
+/// it reads that row's part as a one-row region of its own width, or the one element
+/// `<0;1,0>` for a single channel.
+fn piece_region(s: Reg, w: u32, opts: &CompileOptions) -> Reg {
+    let RegKind::Fixed { nr, subnr, region } = s.kind else {
+        return s;
+    };
+    if region.is_scalar() || w >= region.width as u32 || crate::zoo!(opts, SimdSplitFixedSrcRegion)
+    {
+        return s;
+    }
+    crate::pass::note("split-fixed-source-row");
+    let region = if w == 1 {
+        Region::SCALAR
+    } else {
+        Region::new(region.hstride.saturating_mul(w as u8), w as u8, region.hstride)
+    };
+    Reg {
+        kind: RegKind::Fixed { nr, subnr, region },
+        ..s
     }
 }
 
@@ -304,7 +339,7 @@ fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst
                     ..t
                 };
             } else if !(s.is_uniform() || s.is_null()) {
-                piece.srcs[i] = s.horiz_offset(offset_of(k));
+                piece.srcs[i] = piece_region(s.horiz_offset(offset_of(k)), w, opts);
             }
         }
         if matches!(inst.op, Opcode::ScratchRead | Opcode::ScratchWrite) {
@@ -365,7 +400,11 @@ fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst
 /// instruction writes a packed temporary at full width and a MOV — which may be split —
 /// puts the result in place. A predicated instruction's temporary starts as a copy of the
 /// destination, so disabled channels keep their values.
-fn accumulator_reader_unsplit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
+fn accumulator_reader_unsplit(
+    p: &mut Program,
+    inst: &Inst,
+    opts: &CompileOptions,
+) -> Option<Vec<Inst>> {
     if !matches!(inst.op, Opcode::Mach | Opcode::Mac) || inst.dst.is_null() {
         return None;
     }
@@ -375,7 +414,7 @@ fn accumulator_reader_unsplit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>>
     // before allocating it (the width depends on the operand's layout, not its size).
     let mut whole = inst.clone();
     whole.dst = Reg::vgrf(p.vgrf_sizes.len() as u32, d.ty);
-    if lowered_width(p, &whole) != n {
+    if width(p, &whole, opts) != n {
         return None;
     }
     let t = super::temp(p, d.ty, n * d.ty.size());
@@ -393,6 +432,7 @@ fn accumulator_reader_unsplit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>>
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
 const REWRITES: &[&str] = &[
     "split-flag-alias",
+    "split-fixed-source-row",
     "zip-predicated-destination",
     "split-later-group",
     "promote",
@@ -438,9 +478,9 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
         // (a promoted piece is at its lowered width), so this ends.
         let mut work = vec![inst];
         while let Some(inst) = work.pop() {
-            let w = lowered_width(p, &inst);
+            let w = width(p, &inst, opts);
             if w < inst.exec_size as u32
-                && let Some(whole) = accumulator_reader_unsplit(p, &inst)
+                && let Some(whole) = accumulator_reader_unsplit(p, &inst, opts)
             {
                 work.extend(whole.into_iter().rev());
                 progress = true;

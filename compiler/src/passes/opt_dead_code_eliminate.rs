@@ -9,6 +9,7 @@
 //! result is live keeps the flag write with a null destination (Mesa 68a4c796d52). Removal
 //! repeats until nothing changes, so chains of dead values disappear.
 
+use super::lower_regioning;
 use crate::inst::{Inst, PredKind};
 use crate::opcode::Opcode;
 use crate::pass::{CompileOptions, Pass, PassError, note};
@@ -86,10 +87,14 @@ fn flag_subregs(inst: &Inst) -> impl Iterator<Item = u8> {
     (first / 16..(first + count.max(1)).div_ceil(16)).map(|s| s as u8)
 }
 
-/// Whether `inst` writes a flag: a conditional modifier, or (Gen4/5) a `sel.cond`, which
-/// is a CMPN + SEL pair (§10.3 20).
-fn writes_flag(inst: &Inst) -> bool {
-    inst.writes_flag() || (inst.op == Opcode::Sel && inst.cmod.is_some())
+/// Whether `inst` writes a flag the program can read: a conditional modifier, except on
+/// SEL, where it selects the minimum or maximum and writes no flag
+/// (docs/hardware/brw-backend.md §10.3 item 20). On Gen4/5 a min/max becomes a CMPN + SEL pair, but
+/// `lower_alu_restrictions` gives the CMPN a flag subregister nothing else reads, so a dead
+/// min/max is dead whatever flags the program reads elsewhere.
+fn writes_flag(inst: &Inst, opts: &CompileOptions) -> bool {
+    inst.writes_flag()
+        || (inst.op == Opcode::Sel && inst.cmod.is_some() && crate::zoo!(opts, DceMinmaxSelFlag))
 }
 
 /// Whether `inst` has effects beyond its destination and flag result.
@@ -115,7 +120,8 @@ enum Fate {
     NullDestination,
 }
 
-fn fate(inst: &Inst, reads: &Reads) -> Fate {
+fn fate(p: &Program, inst: &Inst, reads: &Reads, opts: &CompileOptions) -> Fate {
+    let writes_flag = |inst: &Inst| writes_flag(inst, opts);
     let RegKind::Vgrf { nr, .. } = inst.dst.kind else {
         // Only a flag result can be dead here.
         return if inst.dst.is_null() && writes_flag(inst) && !reads.flag_live(inst) {
@@ -131,7 +137,13 @@ fn fate(inst: &Inst, reads: &Reads) -> Fate {
     if reads.vgrf_live(nr) || has_other_effects(inst) {
         Fate::Keep
     } else if writes_flag(inst) && reads.flag_live(inst) {
-        Fate::NullDestination
+        if lower_regioning::null_dst_needs_stride(p, inst) {
+            // A null destination is packed here (it carries no stride), and this one must
+            // not be (docs/hardware/eu-hardware.md §5.1): the dead value keeps its register.
+            Fate::Keep
+        } else {
+            Fate::NullDestination
+        }
     } else {
         Fate::Remove
     }
@@ -140,12 +152,12 @@ fn fate(inst: &Inst, reads: &Reads) -> Fate {
 /// One sweep over the program, last instruction first so that a dead chain goes in one
 /// sweep (removing a reader may kill the value it read); returns whether anything changed.
 /// Blocks are re-split afterwards: a block may have lost every instruction.
-fn sweep(p: &mut Program) -> bool {
+fn sweep(p: &mut Program, opts: &CompileOptions) -> bool {
     let mut reads = Reads::of(p);
     let mut changed = false;
     let mut kept = Vec::with_capacity(p.inst_count());
     for mut inst in p.take_insts().into_iter().rev() {
-        match fate(&inst, &reads) {
+        match fate(p, &inst, &reads, opts) {
             Fate::Keep => kept.push(inst),
             Fate::Remove => {
                 note(if inst.dst.is_null() {
@@ -177,9 +189,9 @@ pub const PASS: Pass = Pass {
 };
 
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
-    while sweep(p) {
+    while sweep(p, opts) {
         progress = true;
     }
     Ok(progress)
