@@ -49,12 +49,20 @@ fn refusal(original: &Judgement, wanted: Option<&str>) -> Option<String> {
 }
 
 /// The campaign seed and knobs of a reproducer whose `.bytes` decode with this build's
-/// generator (same format version), and those bytes.
+/// generator (same format version), and those bytes: a fresh case's (`# generated: eufuzz
+/// gen --seed S …`) or a mutated case's (`# generated: mutated bytes NAME.bytes, input seed
+/// S, …`, its extra input sets drawn from S).
 fn choice_sequence(file: &Path, text: &str) -> Option<(Vec<u8>, Origin)> {
     let generated = header_value(text, "generated")?;
-    let seed = generated
-        .strip_prefix("eufuzz gen --seed ")?
-        .split_whitespace()
+    let seed_text = match generated.strip_prefix("eufuzz gen --seed ") {
+        Some(rest) => rest,
+        None => generated
+            .strip_prefix("mutated bytes ")?
+            .split_once("input seed ")?
+            .1,
+    };
+    let seed = seed_text
+        .split(|c: char| !c.is_ascii_digit())
         .next()?
         .parse()
         .ok()?;
