@@ -612,6 +612,71 @@ mod tests {
         std::fs::remove_dir_all(&out).unwrap();
     }
 
+    /// A fast stand-in for a case: features from the first bytes of the input, so fresh
+    /// and mutated inputs reach new ones for a while.
+    fn byte_features(_: &Setup, input: &case::Input) -> (case::Tally, Option<case::Found>) {
+        let bytes = input.bytes();
+        let used = bytes.len().min(24);
+        let features = bytes[..used]
+            .chunks(3)
+            .map(|c| features::id(&format!("inst:{}", c[0] % 16)))
+            .collect();
+        let tally = case::Tally {
+            outcome: "pass",
+            features,
+            used,
+            mutated: input.mutation.is_some(),
+            ..Default::default()
+        };
+        (tally, None)
+    }
+
+    fn feedback_run(out: &Path, time: u64, from: Option<Checkpoint>) -> Checkpoint {
+        let s = Settings {
+            feedback: true,
+            ..settings(time)
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        run_with(&s, out, from, stop, byte_features).unwrap();
+        checkpoint::read(out).unwrap()
+    }
+
+    /// Whether one list is the start of the other.
+    fn prefix_compatible(a: &[String], b: &[String]) -> bool {
+        let n = a.len().min(b.len());
+        a[..n] == b[..n]
+    }
+
+    #[test]
+    fn identical_runs_and_a_resumed_run_keep_the_same_corpus_in_the_same_order() {
+        let dir = std::env::temp_dir().join(format!("eufuzz-determinism-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let one = feedback_run(&dir.join("one"), 1, None);
+        let two = feedback_run(&dir.join("two"), 2, None);
+        let (a, b) = (&one.workers[0], &two.workers[0]);
+        assert!(a.done > 10 && b.done > a.done, "{} {}", a.done, b.done);
+        assert!(!a.corpus.is_empty());
+        assert!(a.counts.origins.get("mutated").copied().unwrap_or(0) > 0);
+        // Same cases: the shorter run's corpus is where the longer one's starts.
+        assert!(prefix_compatible(&a.corpus, &b.corpus), "{a:?}\n{b:?}");
+        // Stopped and resumed: the same entries again, and the resumed run goes on.
+        let resumed = feedback_run(&dir.join("one"), 2, Some(one.clone()));
+        let r = &resumed.workers[0];
+        assert!(r.done > a.done && r.corpus.starts_with(&a.corpus));
+        assert!(prefix_compatible(&r.corpus, &b.corpus), "{r:?}\n{b:?}");
+        for name in &r.corpus {
+            corpus::read(&dir.join("one").join(corpus::DIR), name).unwrap();
+        }
+        let stats: Stats = serde_json::from_str(
+            &std::fs::read_to_string(dir.join("one").join("stats.json")).unwrap(),
+        )
+        .unwrap();
+        assert!(stats.feedback && stats.features > 0);
+        assert_eq!(stats.corpus, r.corpus.len() as u64);
+        assert!(stats.timeline.iter().all(|s| s.features > 0));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn panics_are_caught_with_message_and_place() {
         let r = case::catching(|| -> u32 { panic!("boom {}", 7) });

@@ -106,6 +106,11 @@ impl Args {
                 self.checkpoint_every
             )));
         }
+        if self.corpus.is_some() && self.feedback == Switch::Off {
+            return Err(Error::Usage(
+                "--corpus DIR: a corpus is read and written only with --feedback on".into(),
+            ));
+        }
         Ok(Settings {
             time: self.time.unwrap_or(60),
             seed: self.seed,
