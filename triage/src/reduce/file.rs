@@ -133,3 +133,29 @@ pub fn reduce_file(req: Request, on_event: impl FnMut(Event)) -> Result<FileRedu
     let text = format!("{head}{}", print_program(&reduced.program));
     Ok(FileReduction { reduced, text })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fresh_and_mutated_cases_name_their_choice_sequence() {
+        let dir = std::env::temp_dir().join(format!("eufuzz-choices-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let format = oracle::generator::FORMAT_VERSION;
+        let file = dir.join("mismatch-77.eu");
+        std::fs::write(dir.join("mismatch-77.bytes"), [1u8, 2, 3]).unwrap();
+        let mutated = crate::campaign::case::mutated_line("mismatch-77", 77, "00ab", &["splice"]);
+        let fresh = format!("# generated: eufuzz gen --seed 77 (format {format})\n");
+        for header in [mutated, fresh] {
+            let text = format!("{header}# knobs: devices=skl\n");
+            let (bytes, origin) = choice_sequence(&file, &text).expect(&header);
+            assert_eq!((bytes, origin.seed), (vec![1, 2, 3], 77), "{header}");
+        }
+        // Another format's bytes decode to another program: no choice sequence.
+        let old = "# generated: mutated bytes x.bytes, input seed 77, from corpus entry 1 by erase (format 1)\n";
+        assert!(choice_sequence(&file, old).is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
