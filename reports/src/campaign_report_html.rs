@@ -3,9 +3,7 @@
 //! opened offline. The page is a list of [`Section`]s, each built by its own function;
 //! other reports (the shader-db statistics) add theirs through `extra` in [`render`].
 
-use crate::campaign_report::{
-    Bucket, Report, Status, features_over_time, rate_over_time, trend,
-};
+use crate::campaign_report::{Bucket, Report, Status, features_over_time, rate_over_time, trend};
 use crate::campaign_report_svg::{GREY, RED, bar_chart, line_chart, trend_chart};
 use crate::markup::escape;
 use std::collections::BTreeMap;
@@ -162,7 +160,12 @@ pub fn summary_section(r: &Report) -> Section {
     card(&mut body, "revision", &s.revision, true);
     card(&mut body, "failures", &thousands(s.failures), false);
     if s.features > 0 {
-        card(&mut body, "semantic features", &thousands(s.features), false);
+        card(
+            &mut body,
+            "semantic features",
+            &thousands(s.features),
+            false,
+        );
     }
     if let Some(corpus) = s.corpus {
         card(&mut body, "corpus entries", &thousands(corpus), false);

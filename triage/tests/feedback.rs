@@ -65,7 +65,14 @@ fn the_corpus_survives_resume_is_shared_through_corpus_dir_and_merged() {
         dir.join("merged"),
     );
     let s = |p: &Path| p.display().to_string();
-    let common = ["--jobs", "1", "--reduce-budget", "0", "--checkpoint-every", "0.5"];
+    let common = [
+        "--jobs",
+        "1",
+        "--reduce-budget",
+        "0",
+        "--checkpoint-every",
+        "0.5",
+    ];
     let mut args = vec!["campaign", "--time", "3", "--seed", "5", "--out"];
     let a_text = s(&a);
     let shared_text = s(&shared);

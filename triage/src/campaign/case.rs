@@ -252,7 +252,12 @@ fn origin(g: &Generated, input: &Input, kind: &str, knobs: &Knobs) -> String {
         let first = out.find('\n').map_or(0, |n| n + 1);
         out.replace_range(
             ..first,
-            &mutated_line(&format!("{kind}-{}", input.seed), input.seed, &m.parent, &m.ops),
+            &mutated_line(
+                &format!("{kind}-{}", input.seed),
+                input.seed,
+                &m.parent,
+                &m.ops,
+            ),
         );
     }
     out

@@ -258,7 +258,10 @@ mod tests {
             assert!(f.iter().any(|x| x == want), "{want} not in {f:#?}");
         }
         assert!(f.iter().any(|x| x.starts_with("rewrite:")), "{f:#?}");
-        assert!(f.iter().all(|x| !x.starts_with("inst:") || x.starts_with("inst:g45/")));
+        assert!(
+            f.iter()
+                .all(|x| !x.starts_with("inst:") || x.starts_with("inst:g45/"))
+        );
         // Deterministic, sorted, and every id carries its kind.
         assert_eq!(of(&p, &checked), f);
         assert!(f.windows(2).all(|w| w[0] < w[1]));

@@ -134,7 +134,12 @@ fn base_corpus(settings: &Settings, corpus_dir: &Path) -> Result<Vec<corpus::Ent
 
 /// The features the base corpus reaches (sorted ids), each entry run once as a mutated
 /// case of seed 0 would be, on `jobs` threads (the union does not depend on their order).
-fn base_features(setup: &Setup, runner: worker::Runner, base: &[corpus::Entry], jobs: usize) -> Vec<u64> {
+fn base_features(
+    setup: &Setup,
+    runner: worker::Runner,
+    base: &[corpus::Entry],
+    jobs: usize,
+) -> Vec<u64> {
     let chunk = base.len().div_ceil(jobs.max(1)).max(1);
     let mut all: HashSet<u64> = HashSet::new();
     std::thread::scope(|scope| {
@@ -290,7 +295,11 @@ impl Run<'_> {
             .base
             .iter()
             .map(|e| e.name.as_str())
-            .chain(workers.iter().flat_map(|w| w.corpus.iter().map(|n| n.as_str())))
+            .chain(
+                workers
+                    .iter()
+                    .flat_map(|w| w.corpus.iter().map(|n| n.as_str())),
+            )
             .collect();
         self.corpus = entries.len() as u64;
         let execs = workers.iter().map(|w| w.counts.execs).sum();

@@ -58,7 +58,20 @@ pub const OPS: [&str; 11] = [
 ];
 
 const INTERESTING: [u32; 14] = [
-    0, 1, 2, 3, 4, 8, 16, 32, 64, 0x7f, 0x80, 0xff, 0x7fff, 0xffff_ffff,
+    0,
+    1,
+    2,
+    3,
+    4,
+    8,
+    16,
+    32,
+    64,
+    0x7f,
+    0x80,
+    0xff,
+    0x7fff,
+    0xffff_ffff,
 ];
 
 /// A mutated input.

@@ -56,10 +56,12 @@ fn choice_sequence(file: &Path, text: &str) -> Option<(Vec<u8>, Origin)> {
     let generated = header_value(text, "generated")?;
     let seed_text = match generated.strip_prefix("eufuzz gen --seed ") {
         Some(rest) => rest,
-        None => generated
-            .strip_prefix("mutated bytes ")?
-            .split_once("input seed ")?
-            .1,
+        None => {
+            generated
+                .strip_prefix("mutated bytes ")?
+                .split_once("input seed ")?
+                .1
+        }
     };
     let seed = seed_text
         .split(|c: char| !c.is_ascii_digit())
