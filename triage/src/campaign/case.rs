@@ -208,7 +208,6 @@ fn failing_program(
 fn reproducer_parts(
     g: &Generated,
     input: &Input,
-    kind: &str,
     p: &compiler::Program,
     v: &Verdict,
     culprit: Option<&Culprit>,
@@ -231,7 +230,7 @@ fn reproducer_parts(
         "# failing inputs: input set {} of the campaign (kept below)\n",
         v.input_set().unwrap_or(0)
     ));
-    body.push_str(&origin(g, input, kind, &setup.knobs));
+    body.push_str(&origin(g, input, v.kind(), &setup.knobs));
     body.push_str(&print_program(p));
     (head, body)
 }
@@ -426,16 +425,7 @@ fn checked_case(setup: &Setup, input: &Input, g: &Generated) -> (Tally, Option<F
         check(&g.program, &sets, &clean).verdict.is_failure()
     });
     let p = failing_program(g, &sets, v);
-    let (head, body) = reproducer_parts(
-        g,
-        input,
-        v.kind(),
-        &p,
-        v,
-        culprit.as_ref(),
-        &id.signature,
-        setup,
-    );
+    let (head, body) = reproducer_parts(g, input, &p, v, culprit.as_ref(), &id.signature, setup);
     let found = Found {
         seed,
         kind: v.kind().into(),
