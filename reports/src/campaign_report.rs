@@ -42,6 +42,10 @@ pub struct Sample {
     pub execs: u64,
     pub failures: u64,
     pub buckets: u64,
+    /// Distinct semantic features reached so far (0 in campaigns older than features).
+    pub features: u64,
+    /// Corpus entries so far (0 without feedback).
+    pub corpus: u64,
 }
 
 /// A campaign's `stats.json`, every field optional.
@@ -65,6 +69,13 @@ pub struct CampaignStats {
     pub timeline: Vec<Sample>,
     pub shard: Option<String>,
     pub zoo: Option<String>,
+    /// Whether the campaign mutated a corpus (`--feedback on`).
+    pub feedback: bool,
+    /// Distinct semantic features reached.
+    pub features: u64,
+    pub features_by_kind: BTreeMap<String, u64>,
+    /// Corpus entries at the end.
+    pub corpus: u64,
 }
 
 impl Default for CampaignStats {
@@ -86,6 +97,10 @@ impl Default for CampaignStats {
             timeline: vec![],
             shard: None,
             zoo: None,
+            feedback: false,
+            features: 0,
+            features_by_kind: BTreeMap::new(),
+            corpus: 0,
         }
     }
 }
@@ -202,6 +217,12 @@ pub struct Summary {
     pub new_unknown: usize,
     pub open: usize,
     pub gone: usize,
+    /// Distinct semantic features reached (0: a campaign older than features).
+    #[serde(default)]
+    pub features: u64,
+    /// Corpus entries, when the campaign ran with feedback.
+    #[serde(default)]
+    pub corpus: Option<u64>,
 }
 
 /// What the campaign exercised.
@@ -340,6 +361,8 @@ pub fn build(
             .count(),
         open: count(Status::Open),
         gone: count(Status::Gone),
+        features: stats.features,
+        corpus: stats.feedback.then_some(stats.corpus),
     };
     let mut history = previous;
     history.push(night(&stats, date, &all));
@@ -377,6 +400,24 @@ pub fn trend(history: &[Night]) -> Vec<(String, u64, u64)> {
             .count() as u64;
         out.push((n.date.clone(), n.buckets.len() as u64, new));
         before = Some(n);
+    }
+    out
+}
+
+/// Semantic features reached over the campaign, one point per checkpoint (at most
+/// [`RATE_POINTS`], every k-th and the last), starting at zero; empty when the timeline
+/// records no features (a campaign older than features).
+pub fn features_over_time(timeline: &[Sample]) -> Vec<(f64, f64)> {
+    if timeline.iter().all(|s| s.features == 0) {
+        return vec![];
+    }
+    let k = timeline.len().div_ceil(RATE_POINTS);
+    let last = timeline.len() - 1;
+    let mut out = vec![(0.0, 0.0)];
+    for (i, s) in timeline.iter().enumerate() {
+        if (i + 1).is_multiple_of(k) || i == last {
+            out.push((s.seconds, s.features as f64));
+        }
     }
     out
 }
@@ -432,18 +473,25 @@ pub(crate) mod fixture {
             opcode_hits: [("mov".to_string(), 9_000), ("mach".to_string(), 2)].into(),
             devices: [("skl".to_string(), 6_000)].into(),
             pass_fires: [("opt_cse".to_string(), 3_000)].into(),
+            feedback: true,
+            features: 812,
+            corpus: 104,
             timeline: vec![
                 Sample {
                     seconds: 30.0,
                     execs: 6_000,
                     failures: 1,
                     buckets: 1,
+                    features: 700,
+                    corpus: 90,
                 },
                 Sample {
                     seconds: 60.0,
                     execs: 12_345,
                     failures: 3,
                     buckets: 2,
+                    features: 812,
+                    corpus: 104,
                 },
             ],
             ..CampaignStats::default()

@@ -3,7 +3,7 @@
 //! opened offline. The page is a list of [`Section`]s, each built by its own function;
 //! other reports (the shader-db statistics) add theirs through `extra` in [`render`].
 
-use crate::campaign_report::{Bucket, Report, Status, rate_over_time, trend};
+use crate::campaign_report::{Bucket, Report, Status, features_over_time, rate_over_time, trend};
 use crate::campaign_report_svg::{GREY, RED, bar_chart, line_chart, trend_chart};
 use crate::markup::escape;
 use std::collections::BTreeMap;
@@ -159,6 +159,17 @@ pub fn summary_section(r: &Report) -> Section {
     card(&mut body, "duration", &duration(s.seconds), false);
     card(&mut body, "revision", &s.revision, true);
     card(&mut body, "failures", &thousands(s.failures), false);
+    if s.features > 0 {
+        card(
+            &mut body,
+            "semantic features",
+            &thousands(s.features),
+            false,
+        );
+    }
+    if let Some(corpus) = s.corpus {
+        card(&mut body, "corpus entries", &thousands(corpus), false);
+    }
     card(
         &mut body,
         "buckets new / open / gone",
@@ -427,6 +438,13 @@ pub fn charts_section(r: &Report) -> Section {
         rate_caption,
         &line_chart(&rate, "seconds", "execs/s"),
     ));
+    let features = features_over_time(&r.timeline);
+    if !features.is_empty() {
+        body.push_str(&figure(
+            "Semantic features reached over the campaign",
+            &line_chart(&features, "seconds", "features"),
+        ));
+    }
     body.push_str(&figure(
         "Outcomes (bar length on a log scale)",
         &bar_chart(&outcomes, true, outcome_colour),
@@ -599,9 +617,11 @@ mod tests {
         assert!(html.starts_with("<!DOCTYPE html>"));
         assert_eq!(
             html.matches("<svg").count(),
-            4,
-            "rate, outcomes, trend, discards"
+            5,
+            "rate, features, outcomes, trend, discards"
         );
+        assert!(html.contains("Semantic features reached over the campaign"));
+        assert!(html.contains("semantic features") && html.contains("812"));
     }
 
     #[test]

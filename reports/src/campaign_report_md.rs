@@ -87,6 +87,16 @@ pub fn summary_section(r: &Report) -> Section {
     if let Some(zoo) = &s.zoo {
         let _ = write!(body, "\nZoo bugs injected: `{}`.", cell(zoo));
     }
+    if s.features > 0 {
+        let _ = write!(
+            body,
+            "\nSemantic features reached: {}{}.",
+            thousands(s.features),
+            s.corpus
+                .map(|c| format!(" (feedback on, corpus of {} entries)", thousands(c)))
+                .unwrap_or_default()
+        );
+    }
     Section {
         title: "Summary".into(),
         body,
@@ -304,6 +314,10 @@ mod tests {
         assert!(md.contains("| open | `rewrite/allocate_registers/fill` | 1 | 4 |  |"));
         assert!(md.contains("| gone | `panic/opt_cse/index-out-of-bounds/x.rs` | 0 | 1 |  |"));
         assert!(md.contains("```diff\n--- before\n"), "{md}");
+        assert!(
+            md.contains("Semantic features reached: 812 (feedback on, corpus of 104 entries)."),
+            "{md}"
+        );
         assert!(md.contains("| thread 0 rt0 ch3 component 0 | `3f800000` | `........` |"));
         assert!(
             md.contains("| 2026-11-25 02:00 | `abc123` | 206 | 2 | 1 |"),

@@ -1,5 +1,6 @@
-//! One campaign case: generate the seed's program, check it against the reference, and on
-//! a failure localise the culprit and prepare the reproducer. A panic anywhere in the
+//! One campaign case: generate the seed's program (or decode a mutated corpus entry's
+//! bytes), check it against the reference, record its semantic features, and on a failure
+//! localise the culprit and prepare the reproducer. A panic anywhere in the
 //! generator, the oracle or the emulator is caught here and becomes a failure of its own
 //! kind (`harness-panic`), so a worker goes on with its next case.
 
@@ -11,9 +12,10 @@ use compiler::text::print_program;
 use oracle::culprit::{Culprit, localise};
 use oracle::differential::{Verdict, check, input_sets};
 use oracle::generator::knobs::Knobs;
-use oracle::generator::{Generated, from_seed};
+use oracle::generator::{FORMAT_VERSION, Generated, generate, seed_bytes};
 use std::cell::{Cell, RefCell};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 
 /// Generated input sets per program, besides the program's own.
 pub const EXTRA_INPUT_SETS: usize = 2;
@@ -31,6 +33,41 @@ pub struct Setup {
     pub zoo: Option<String>,
     /// The compile options as `# options:` words, written into reproducers so they replay.
     pub options: Vec<String>,
+}
+
+/// What a case runs: its seed's fresh program, or a mutated corpus entry (its extra input
+/// sets are drawn from the seed either way).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    pub seed: u64,
+    pub mutation: Option<Arc<super::mutate::Mutation>>,
+}
+
+impl Input {
+    /// The fresh program of `seed`.
+    pub fn fresh(seed: u64) -> Input {
+        Input {
+            seed,
+            mutation: None,
+        }
+    }
+
+    /// The generator bytes of the case.
+    pub fn bytes(&self) -> std::borrow::Cow<'_, [u8]> {
+        match &self.mutation {
+            Some(m) => std::borrow::Cow::Borrowed(&m.bytes),
+            None => std::borrow::Cow::Owned(seed_bytes(self.seed)),
+        }
+    }
+
+    /// Generates the program, and how many bytes decoding read.
+    fn generate(&self, knobs: &Knobs) -> (Generated, usize) {
+        let bytes = self.bytes();
+        let mut u = arbitrary::Unstructured::new(&bytes);
+        let g = generate(&mut u, knobs);
+        let used = bytes.len() - u.len();
+        (g, used)
+    }
 }
 
 /// A failure, ready for bucketing: everything the campaign keeps of it, without the
@@ -59,6 +96,9 @@ pub struct Found {
     pub body: String,
     /// Whether the reducer may work on it (harness panics cannot be judged).
     pub reducible: bool,
+    /// The generator bytes of a mutated case (written as `NAME.bytes`); `None` for a
+    /// fresh one, whose bytes are its seed's.
+    pub bytes: Option<Arc<super::mutate::Mutation>>,
 }
 
 impl Found {
@@ -78,6 +118,12 @@ pub struct Tally {
     pub opcodes: Vec<&'static str>,
     pub passes: Vec<&'static str>,
     pub rules: Vec<String>,
+    /// The case's semantic feature ids ([`super::features`]), sorted.
+    pub features: Vec<u64>,
+    /// Generator bytes the program's decoding read.
+    pub used: usize,
+    /// Whether the case ran a mutated corpus entry.
+    pub mutated: bool,
 }
 
 impl Tally {
@@ -100,6 +146,10 @@ impl Tally {
         for r in &self.rules {
             bump(&mut counts.rules_hit, r);
         }
+        bump(
+            &mut counts.origins,
+            if self.mutated { "mutated" } else { "fresh" },
+        );
     }
 }
 
@@ -157,7 +207,7 @@ fn failing_program(
 /// The reproducer's header and body around its `# bucket:` line.
 fn reproducer_parts(
     g: &Generated,
-    seed: u64,
+    input: &Input,
     p: &compiler::Program,
     v: &Verdict,
     culprit: Option<&Culprit>,
@@ -180,9 +230,36 @@ fn reproducer_parts(
         "# failing inputs: input set {} of the campaign (kept below)\n",
         v.input_set().unwrap_or(0)
     ));
-    body.push_str(&provenance(g, Some(seed), &setup.knobs));
+    body.push_str(&origin(g, input, v.kind(), &setup.knobs));
     body.push_str(&print_program(p));
     (head, body)
+}
+
+/// The `# generated:` line of a mutated case: its bytes are beside the reproducer, and the
+/// campaign's extra input sets come from `seed` (`reduce::file` reads it back).
+pub fn mutated_line(name: &str, seed: u64, parent: &str, ops: &[&str]) -> String {
+    format!(
+        "# generated: mutated bytes {name}.bytes, input seed {seed}, from corpus entry {parent} by {} (format {FORMAT_VERSION})\n",
+        ops.join("+")
+    )
+}
+
+/// The provenance lines of the case's program (`kind` names its reproducer, `KIND-SEED`).
+fn origin(g: &Generated, input: &Input, kind: &str, knobs: &Knobs) -> String {
+    let mut out = provenance(g, Some(input.seed), knobs);
+    if let Some(m) = &input.mutation {
+        let first = out.find('\n').map_or(0, |n| n + 1);
+        out.replace_range(
+            ..first,
+            &mutated_line(
+                &format!("{kind}-{}", input.seed),
+                input.seed,
+                &m.parent,
+                &m.ops,
+            ),
+        );
+    }
+    out
 }
 
 /// The `# zoo bug injected:` and `# options:` lines.
@@ -197,34 +274,42 @@ fn common_lines(setup: &Setup) -> String {
 
 /// The body of a reproducer for a case that did not run to a verdict (a harness panic, a
 /// wall-clock hang): the common lines and, if the generator got that far, the program.
-fn unrun_body(setup: &Setup, seed: u64, g: Option<&Generated>) -> String {
+fn unrun_body(setup: &Setup, input: &Input, kind: &str, g: Option<&Generated>) -> String {
     let mut body = common_lines(setup);
     if let Some(g) = g {
-        body.push_str(&provenance(g, Some(seed), &setup.knobs));
+        body.push_str(&origin(g, input, kind, &setup.knobs));
         body.push_str(&print_program(&g.program));
     }
     body
 }
 
-/// Runs the case of `seed`: its contribution to the statistics, and the failure if any.
-pub fn run(setup: &Setup, seed: u64) -> (Tally, Option<Found>) {
-    let generated = catching(|| from_seed(seed, &setup.knobs));
+/// Runs the case of `input`: its contribution to the statistics, and the failure if any.
+pub fn run(setup: &Setup, input: &Input) -> (Tally, Option<Found>) {
+    let generated = catching(|| input.generate(&setup.knobs));
     let outcome = match &generated {
-        Ok(g) => catching(|| checked_case(setup, seed, g)),
+        Ok((g, used)) => catching(|| {
+            let (mut tally, found) = checked_case(setup, input, g);
+            tally.used = *used;
+            (tally, found)
+        }),
         Err(e) => Err(e.clone()),
     };
     match outcome {
-        Ok(done) => done,
+        Ok((mut tally, found)) => {
+            tally.mutated = input.mutation.is_some();
+            (tally, found)
+        }
         Err((message, location)) => {
-            let g = generated.ok();
+            let g = generated.ok().map(|(g, _)| g);
             let tally = Tally {
                 outcome: HARNESS_PANIC,
                 device: g.as_ref().map(|g| g.program.device.name()),
+                mutated: input.mutation.is_some(),
                 ..Tally::default()
             };
             (
                 tally,
-                Some(harness_panic(setup, seed, g, &message, &location)),
+                Some(harness_panic(setup, input, g, &message, &location)),
             )
         }
     }
@@ -233,7 +318,7 @@ pub fn run(setup: &Setup, seed: u64) -> (Tally, Option<Found>) {
 /// A panic of the harness as a failure: keyed by normalised message and source file.
 fn harness_panic(
     setup: &Setup,
-    seed: u64,
+    input: &Input,
     g: Option<Generated>,
     message: &str,
     location: &str,
@@ -247,9 +332,9 @@ fn harness_panic(
     let head = format!(
         "# eufuzz reproducer\n# verdict: {HARNESS_PANIC}: {message} at {location}\n# signature: {signature}\n"
     );
-    let body = unrun_body(setup, seed, g.as_ref());
+    let body = unrun_body(setup, input, HARNESS_PANIC, g.as_ref());
     Found {
-        seed,
+        seed: input.seed,
         kind: HARNESS_PANIC.into(),
         alike: key.clone(),
         unreduced_key: key,
@@ -260,6 +345,7 @@ fn harness_panic(
         head,
         body,
         reducible: false,
+        bytes: input.mutation.clone(),
     }
 }
 
@@ -280,12 +366,14 @@ pub fn oversized(p: &compiler::Program) -> bool {
         || u64::from(p.scratch_size) * u64::from(p.threads) > MAX_SCRATCH_BYTES
 }
 
-fn checked_case(setup: &Setup, seed: u64, g: &Generated) -> (Tally, Option<Found>) {
+fn checked_case(setup: &Setup, input: &Input, g: &Generated) -> (Tally, Option<Found>) {
+    let seed = input.seed;
     if oversized(&g.program) {
         let tally = Tally {
             outcome: "discard",
             discard: Some("oversized"),
             device: Some(g.program.device.name()),
+            features: super::features::ids(&["discard:oversized".to_string()]),
             ..Tally::default()
         };
         return (tally, None);
@@ -297,6 +385,7 @@ fn checked_case(setup: &Setup, seed: u64, g: &Generated) -> (Tally, Option<Found
         outcome: v.kind(),
         device: Some(g.program.device.name()),
         opcodes: g.program.insts().map(|i| i.op.name()).collect(),
+        features: super::features::ids(&super::features::of(&g.program, &checked)),
         ..Tally::default()
     };
     if let Verdict::Discard { reason } = v {
@@ -336,7 +425,7 @@ fn checked_case(setup: &Setup, seed: u64, g: &Generated) -> (Tally, Option<Found
         check(&g.program, &sets, &clean).verdict.is_failure()
     });
     let p = failing_program(g, &sets, v);
-    let (head, body) = reproducer_parts(g, seed, &p, v, culprit.as_ref(), &id.signature, setup);
+    let (head, body) = reproducer_parts(g, input, &p, v, culprit.as_ref(), &id.signature, setup);
     let found = Found {
         seed,
         kind: v.kind().into(),
@@ -349,6 +438,7 @@ fn checked_case(setup: &Setup, seed: u64, g: &Generated) -> (Tally, Option<Found
         head,
         body,
         reducible: true,
+        bytes: input.mutation.clone(),
     };
     (tally, Some(found))
 }
@@ -357,14 +447,15 @@ fn checked_case(setup: &Setup, seed: u64, g: &Generated) -> (Tally, Option<Found
 pub const WALL_CLOCK_HANG: &str = "hang/-/wall-clock";
 
 /// A case that ran over its wall-clock cap, as a failure (found by the collecting thread
-/// while the case is still running: the program is generated again from its seed).
-pub fn wall_clock_hang(setup: &Setup, seed: u64, cap: std::time::Duration) -> Found {
-    let g = catching(|| from_seed(seed, &setup.knobs)).ok();
+/// while the case is still running: the program is generated again from its input).
+pub fn wall_clock_hang(setup: &Setup, input: &Input, cap: std::time::Duration) -> Found {
+    let seed = input.seed;
+    let g = catching(|| input.generate(&setup.knobs).0).ok();
     let head = format!(
         "# eufuzz reproducer\n# verdict: hang: the case ran over its wall-clock cap of {} s\n# signature: {WALL_CLOCK_HANG}\n",
         cap.as_secs_f64()
     );
-    let body = unrun_body(setup, seed, g.as_ref());
+    let body = unrun_body(setup, input, "hang", g.as_ref());
     Found {
         seed,
         kind: "hang".into(),
@@ -377,6 +468,7 @@ pub fn wall_clock_hang(setup: &Setup, seed: u64, cap: std::time::Duration) -> Fo
         head,
         body,
         reducible: false,
+        bytes: input.mutation.clone(),
     }
 }
 
@@ -392,11 +484,11 @@ mod tests {
             zoo: None,
             options: vec![],
         };
-        let mut g = from_seed(1, &setup.knobs);
+        let mut g = oracle::generator::from_seed(1, &setup.knobs);
         assert!(!oversized(&g.program));
         g.program.threads = MAX_THREADS + 1;
         assert!(oversized(&g.program));
-        let (tally, found) = checked_case(&setup, 1, &g);
+        let (tally, found) = checked_case(&setup, &Input::fresh(1), &g);
         assert_eq!(
             (tally.outcome, tally.discard),
             ("discard", Some("oversized"))

@@ -26,6 +26,12 @@ pub struct WorkerCheckpoint {
     pub counts: Counts,
     /// Failures found and not filed yet: re-run on resume.
     pub pending: Vec<Pending>,
+    /// The corpus entries the worker added, in order (names in `OUT/corpus`).
+    #[serde(default)]
+    pub corpus: Vec<String>,
+    /// The feature ids the worker knows (the base corpus's and its cases'), sorted.
+    #[serde(default)]
+    pub features: Vec<u64>,
 }
 
 /// Everything a resumed campaign starts from.
@@ -39,6 +45,9 @@ pub struct Checkpoint {
     pub workers: Vec<WorkerCheckpoint>,
     pub memory: Memory,
     pub timeline: Vec<Sample>,
+    /// The base corpus (names in `OUT/corpus`, sorted): every worker may mutate it.
+    #[serde(default)]
+    pub base: Vec<String>,
 }
 
 /// Writes the checkpoint of `dir` atomically.

@@ -328,7 +328,8 @@ impl Filing {
             .retain(|p| p.index != job.index);
     }
 
-    /// Writes `KIND-SEED.eu`, `KIND-SEED.bytes` and the reduction; a file already there
+    /// Writes `KIND-SEED.eu`, `KIND-SEED.bytes` (the generator bytes: the seed's, or a
+    /// mutated case's own) and the reduction; a file already there
     /// (the same case, filed before a kill and re-run on `--resume`) is kept as it is.
     fn write(
         &self,
@@ -339,7 +340,11 @@ impl Filing {
         let name = format!("{}-{}", f.kind, f.seed);
         let eu = self.out.join(format!("{name}.eu"));
         let bytes = self.out.join(format!("{name}.bytes"));
-        write_new(&bytes, &oracle::generator::seed_bytes(f.seed))?;
+        // A mutated case's bytes are its own; a fresh case's are its seed's.
+        match &f.bytes {
+            Some(m) => write_new(&bytes, &m.bytes)?,
+            None => write_new(&bytes, &oracle::generator::seed_bytes(f.seed))?,
+        };
         if f.program.is_none() {
             // The generator itself panicked: the bytes are the reproducer.
             return Ok((Some(bytes.display().to_string()), None));
@@ -380,6 +385,9 @@ mod tests {
             shard: Shard::ALL,
             stop: Arc::new(AtomicBool::new(false)),
             slots: vec![Mutex::new(State::default())],
+            feedback: false,
+            base: vec![],
+            corpus_dirs: vec![],
         }
     }
 
@@ -402,6 +410,7 @@ mod tests {
                 head: "# eufuzz reproducer\n".into(),
                 body: compiler::text::print_program(&g.program),
                 reducible: true,
+                bytes: None,
             },
         }
     }
@@ -422,7 +431,11 @@ mod tests {
         );
         let n = MAX_HELD as u64 + 10;
         for seed in 0..n {
-            shared.slot(0).pending.push(Pending { index: seed, seed });
+            shared.slot(0).pending.push(Pending {
+                index: seed,
+                seed,
+                view: 0,
+            });
             // Two of each kind: the second waits for the first's reduction.
             f.accept(&shared, job(seed, &format!("kind-{}", seed / 2)))
                 .unwrap();
@@ -473,7 +486,11 @@ mod tests {
         );
         let mut j = job(7, "kind");
         j.found.program = Some(p);
-        shared.slot(0).pending.push(Pending { index: 7, seed: 7 });
+        shared.slot(0).pending.push(Pending {
+            index: 7,
+            seed: 7,
+            view: 0,
+        });
         f.accept(&shared, j).unwrap();
         // Wait until the reducer has taken it: only queued reductions are dropped. (Polling
         // `running` could miss a reduction that starts and ends between two looks.)

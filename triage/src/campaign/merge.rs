@@ -3,7 +3,9 @@
 //! reproducer copied (so `eufuzz bucket OUT` lists the buckets of all shards). Files are
 //! written atomically and nothing is overwritten: a reproducer whose name is taken by a
 //! different file is copied under a new name (`NAME-2.eu`, with its `.bytes` and
-//! `.reduced.eu`), and the statistics point at the new name.
+//! `.reduced.eu`), and the statistics point at the new name. The feedback corpora
+//! (`DIR/corpus/`) are united into `OUT/corpus/`: entries are named by their contents, so
+//! the same name is the same entry.
 
 use crate::campaign::stats::{self, Stats};
 use crate::error::{Error, Result};
@@ -22,6 +24,8 @@ pub struct Merged {
     /// Files already in OUT with the same contents (merging a directory twice).
     pub same: usize,
     pub renamed: usize,
+    /// Corpus entries in `OUT/corpus` after the merge.
+    pub corpus: usize,
 }
 
 fn read_stats(dir: &Path) -> Result<Stats> {
@@ -132,8 +136,16 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
             relocate(&mut f.reduced);
         }
         parts_moved.push(part);
+        let from = dir.join(super::corpus::DIR);
+        if from.is_dir() {
+            super::corpus::union_into(&from, &out.join(super::corpus::DIR))?;
+        }
     }
     merged.stats = stats::merge(&parts_moved);
+    merged.corpus = super::corpus::count(&out.join(super::corpus::DIR));
+    if merged.corpus > 0 {
+        merged.stats.corpus = merged.corpus as u64;
+    }
     let json = serde_json::to_string_pretty(&merged.stats).expect("statistics serialize");
     write_atomic(&out.join("stats.json"), json.as_bytes())?;
     Ok(merged)
@@ -142,7 +154,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
 /// The one-paragraph account of a merge.
 pub fn render(out: &Path, dirs: usize, m: &Merged) -> String {
     format!(
-        "merged {dirs} campaign output(s) into {}: {} execs in {:.0}s ({} workers), {} failure(s) in {} bucket(s); {} file(s) copied, {} already there, {} reproducer(s) renamed\n",
+        "merged {dirs} campaign output(s) into {}: {} execs in {:.0}s ({} workers), {} failure(s) in {} bucket(s); {} file(s) copied, {} already there, {} reproducer(s) renamed; corpus of {} entries\n",
         out.display(),
         m.stats.counts.execs,
         m.stats.seconds,
@@ -151,6 +163,7 @@ pub fn render(out: &Path, dirs: usize, m: &Merged) -> String {
         m.stats.bucket_count(),
         m.copied,
         m.same,
-        m.renamed
+        m.renamed,
+        m.corpus
     )
 }

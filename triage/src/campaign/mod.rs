@@ -6,12 +6,17 @@
 //!
 //! Modules: [`seeds`] (which seed each case runs), [`case`] (one case, panics caught),
 //! [`worker`] (the threads), [`filing`] (buckets, reduction, reproducers), [`checkpoint`]
-//! (resume), [`progress`] (display), [`stats`] (the `stats.json` data).
+//! (resume), [`progress`] (display), [`stats`] (the `stats.json` data); feedback:
+//! [`features`] (what a case exercised), [`corpus`] (inputs that reached new features),
+//! [`mutate`] (cases that mutate them).
 
 pub mod case;
 pub mod checkpoint;
+pub mod corpus;
+pub mod features;
 pub mod filing;
 pub mod merge;
+pub mod mutate;
 pub mod progress;
 pub mod reducers;
 pub mod seeds;
@@ -30,6 +35,7 @@ use progress::{Display, Snapshot};
 use seeds::Shard;
 use serde::{Deserialize, Serialize};
 use stats::{Counts, Sample, Stats};
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -65,6 +71,14 @@ pub struct Settings {
     pub checkpoint_every: f64,
     /// Seconds between progress lines when stderr is not a terminal.
     pub progress_every: u64,
+    /// Keep a corpus of the inputs that reached new semantic features and mutate it (half
+    /// the cases once it is non-empty); off: every case runs its seed's fresh program (the
+    /// features are still counted). Checkpoints from before feedback read as off.
+    #[serde(default)]
+    pub feedback: bool,
+    /// A corpus shared between campaigns: read at the start, new entries written back.
+    #[serde(default)]
+    pub corpus: Option<PathBuf>,
 }
 
 /// The compile flags of `s`, as a reproducer's `# options:` line writes them so it replays.
@@ -99,6 +113,65 @@ fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
+/// The base corpus of a fresh campaign with feedback: the entries already in `OUT/corpus`
+/// and those of `--corpus DIR`, sorted by name, each copied into `OUT/corpus` (so that a
+/// resume finds them there). Without feedback, none.
+fn base_corpus(settings: &Settings, corpus_dir: &Path) -> Result<Vec<corpus::Entry>> {
+    if !settings.feedback {
+        return Ok(vec![]);
+    }
+    let mut base = corpus::load(corpus_dir)?;
+    if let Some(shared) = &settings.corpus {
+        base.extend(corpus::load(shared)?);
+    }
+    base.sort_by(|a, b| a.name.cmp(&b.name));
+    base.dedup_by(|a, b| a.name == b.name);
+    for e in &base {
+        corpus::write(corpus_dir, e)?;
+    }
+    Ok(base)
+}
+
+/// The features the base corpus reaches (sorted ids), each entry run once as a mutated
+/// case of seed 0 would be, on `jobs` threads (the union does not depend on their order).
+fn base_features(
+    setup: &Setup,
+    runner: worker::Runner,
+    base: &[corpus::Entry],
+    jobs: usize,
+) -> Vec<u64> {
+    let chunk = base.len().div_ceil(jobs.max(1)).max(1);
+    let mut all: HashSet<u64> = HashSet::new();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = base
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut known = HashSet::new();
+                    for e in part {
+                        let input = case::Input {
+                            seed: 0,
+                            mutation: Some(Arc::new(mutate::Mutation {
+                                bytes: e.bytes.to_vec(),
+                                parent: e.name.clone(),
+                                ops: vec![],
+                            })),
+                        };
+                        known.extend(runner(setup, &input).0.features);
+                    }
+                    known
+                })
+            })
+            .collect();
+        for h in handles {
+            all.extend(h.join().unwrap_or_default());
+        }
+    });
+    let mut out: Vec<u64> = all.into_iter().collect();
+    out.sort_unstable();
+    out
+}
+
 /// How long to wait for workers to finish their case once asked to stop.
 const STOP_GRACE: Duration = Duration::from_millis(400);
 
@@ -121,6 +194,10 @@ struct Run<'a> {
     display: Display,
     /// With `--stop-on-failure`: a failure was found.
     found_one: bool,
+    /// Distinct features over all workers, by kind, at the last checkpoint.
+    features: BTreeMap<String, u64>,
+    /// Corpus entries at the last checkpoint.
+    corpus: u64,
 }
 
 use worker::Shared;
@@ -152,6 +229,10 @@ impl Run<'_> {
             timeline: self.timeline.clone(),
             shard: self.settings.shard.map(|s| s.to_string()),
             zoo: self.settings.zoo.clone(),
+            feedback: self.settings.feedback,
+            features: self.features.values().sum(),
+            features_by_kind: self.features.clone(),
+            corpus: self.corpus,
         }
     }
 
@@ -178,6 +259,8 @@ impl Run<'_> {
             failures: failures.len() as u64,
             buckets: self.filing.memory.per_bucket.len() as u64,
             reducing: self.filing.waiting(),
+            features: self.features.values().sum(),
+            corpus: self.settings.feedback.then_some(self.corpus),
             workers: per_worker
                 .iter()
                 .zip(&self.session_execs)
@@ -191,19 +274,42 @@ impl Run<'_> {
         let workers: Vec<WorkerCheckpoint> = (0..self.shared.slots.len())
             .map(|w| {
                 let s = self.shared.slot(w);
+                let mut features: Vec<u64> = s.known.iter().copied().collect();
+                features.sort_unstable();
                 WorkerCheckpoint {
                     done: s.done,
                     counts: s.counts.clone(),
                     pending: s.pending.clone(),
+                    corpus: s.corpus.iter().map(|e| e.name.clone()).collect(),
+                    features,
                 }
             })
             .collect();
+        let all: HashSet<u64> = workers
+            .iter()
+            .flat_map(|w| w.features.iter().copied())
+            .collect();
+        self.features = features::by_kind(&all);
+        let entries: HashSet<&str> = self
+            .shared
+            .base
+            .iter()
+            .map(|e| e.name.as_str())
+            .chain(
+                workers
+                    .iter()
+                    .flat_map(|w| w.corpus.iter().map(|n| n.as_str())),
+            )
+            .collect();
+        self.corpus = entries.len() as u64;
         let execs = workers.iter().map(|w| w.counts.execs).sum();
         self.timeline.push(Sample {
             seconds: self.elapsed(),
             execs,
             failures: self.filing.memory.failures.len() as u64,
             buckets: self.filing.memory.per_bucket.len() as u64,
+            features: all.len() as u64,
+            corpus: self.corpus,
         });
         let c = Checkpoint {
             format: checkpoint::FORMAT,
@@ -213,6 +319,7 @@ impl Run<'_> {
             workers,
             memory: self.filing.memory.clone(),
             timeline: self.timeline.clone(),
+            base: self.shared.base.iter().map(|e| e.name.clone()).collect(),
         };
         checkpoint::write(&self.out, &c)?;
         let stats = self.stats();
@@ -264,20 +371,19 @@ impl Run<'_> {
     fn reap_hangs(&mut self) -> Result<()> {
         let cap = Duration::from_secs(self.settings.case_timeout);
         for w in 0..self.shared.slots.len() {
-            let (epoch, index, seed) = {
+            let (epoch, index, input) = {
                 let mut s = self.shared.slot(w);
-                let Some(c) = s.current.filter(|c| c.since.elapsed() > cap) else {
+                let Some(c) = s.current.take_if(|c| c.since.elapsed() > cap) else {
                     continue;
                 };
                 s.epoch += 1;
                 // A pending case re-run after a resume lies behind `done`.
                 s.done = s.done.max(c.index + 1);
-                s.current = None;
                 s.counts.execs += 1;
                 stats::bump(&mut s.counts.outcomes, "hang");
-                (s.epoch, c.index, c.seed)
+                (s.epoch, c.index, c.input)
             };
-            let found = case::wall_clock_hang(&self.shared.setup, seed, cap);
+            let found = case::wall_clock_hang(&self.shared.setup, &input, cap);
             self.take(worker::Event {
                 worker: w,
                 index,
@@ -311,18 +417,54 @@ fn run_with(
 ) -> Result<Stats> {
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, "create", e))?;
     let jobs = settings.jobs.max(1) as usize;
-    let (before, started_unix, workers, memory, timeline) = match from {
-        Some(c) => (c.elapsed, c.started_unix, c.workers, c.memory, c.timeline),
+    let setup = setup(settings)?;
+    let corpus_dir = out.join(corpus::DIR);
+    let resumed = from.is_some();
+    let (before, started_unix, mut workers, memory, timeline, base) = match from {
+        Some(c) => {
+            let base = c
+                .base
+                .iter()
+                .map(|n| corpus::read(&corpus_dir, n))
+                .collect::<Result<Vec<_>>>()?;
+            (
+                c.elapsed,
+                c.started_unix,
+                c.workers,
+                c.memory,
+                c.timeline,
+                base,
+            )
+        }
         None => (
             0.0,
             unix_now(),
             vec![WorkerCheckpoint::default(); jobs],
             Memory::default(),
             vec![],
+            base_corpus(settings, &corpus_dir)?,
         ),
     };
-    let setup = setup(settings)?;
+    if !resumed && !base.is_empty() {
+        // Every worker starts knowing the base corpus's features: an entry is kept only for
+        // what the corpus did not reach yet.
+        let known = base_features(&setup, runner, &base, jobs);
+        for w in &mut workers {
+            w.features = known.clone();
+        }
+    }
+    let own: Vec<Vec<corpus::Entry>> = workers
+        .iter()
+        .map(|w| {
+            w.corpus
+                .iter()
+                .map(|n| corpus::read(&corpus_dir, n))
+                .collect::<Result<Vec<_>>>()
+        })
+        .collect::<Result<_>>()?;
     let compile = setup.compile.clone();
+    let mut corpus_dirs = vec![corpus_dir];
+    corpus_dirs.extend(settings.corpus.clone());
     let shared = Arc::new(Shared {
         setup,
         runner,
@@ -331,24 +473,27 @@ fn run_with(
         stop: Arc::new(AtomicBool::new(false)),
         slots: workers
             .iter()
-            .map(|w| {
+            .zip(own)
+            .map(|(w, own)| {
                 Mutex::new(worker::State {
                     done: w.done,
                     counts: w.counts.clone(),
                     pending: w.pending.clone(),
+                    known: w.features.iter().copied().collect(),
+                    corpus: own,
                     ..Default::default()
                 })
             })
             .collect(),
+        feedback: settings.feedback,
+        base,
+        corpus_dirs,
     });
     let (tx, rx) = channel();
     let handles = workers
         .iter()
         .enumerate()
-        .map(|(w, c)| {
-            let redo = c.pending.iter().map(|p| p.index).collect();
-            worker::spawn(shared.clone(), w, 0, redo, tx.clone())
-        })
+        .map(|(w, c)| worker::spawn(shared.clone(), w, 0, c.pending.clone(), tx.clone()))
         .collect();
     let mut run = Run {
         settings,
@@ -371,6 +516,8 @@ fn run_with(
         timeline,
         display: Display::new(Duration::from_secs(settings.progress_every.max(1))),
         found_one: false,
+        features: BTreeMap::new(),
+        corpus: 0,
     };
     let end = (settings.time as f64 - before).max(0.0);
     let checkpoint_every = Duration::from_secs_f64(settings.checkpoint_every.clamp(0.1, 1e9));
@@ -438,12 +585,14 @@ mod tests {
             case_timeout: 1,
             checkpoint_every: 0.5,
             progress_every: 60,
+            feedback: false,
+            corpus: None,
         }
     }
 
     /// Seed 2 runs for 2.5 s; every other case passes in 10 ms.
-    fn slow_seed_2(_: &Setup, seed: u64) -> (case::Tally, Option<case::Found>) {
-        let pause = if seed == 2 { 2500 } else { 10 };
+    fn slow_seed_2(_: &Setup, input: &case::Input) -> (case::Tally, Option<case::Found>) {
+        let pause = if input.seed == 2 { 2500 } else { 10 };
         std::thread::sleep(Duration::from_millis(pause));
         let tally = case::Tally {
             outcome: "pass",
@@ -470,6 +619,71 @@ mod tests {
         let resumed = checkpoint::read(&out).unwrap();
         assert!(resumed.workers[0].done > 12);
         std::fs::remove_dir_all(&out).unwrap();
+    }
+
+    /// A fast stand-in for a case: features from the first bytes of the input, so fresh
+    /// and mutated inputs reach new ones for a while.
+    fn byte_features(_: &Setup, input: &case::Input) -> (case::Tally, Option<case::Found>) {
+        let bytes = input.bytes();
+        let used = bytes.len().min(24);
+        let features = bytes[..used]
+            .chunks(3)
+            .map(|c| features::id(&format!("inst:{}", c[0] % 16)))
+            .collect();
+        let tally = case::Tally {
+            outcome: "pass",
+            features,
+            used,
+            mutated: input.mutation.is_some(),
+            ..Default::default()
+        };
+        (tally, None)
+    }
+
+    fn feedback_run(out: &Path, time: u64, from: Option<Checkpoint>) -> Checkpoint {
+        let s = Settings {
+            feedback: true,
+            ..settings(time)
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        run_with(&s, out, from, stop, byte_features).unwrap();
+        checkpoint::read(out).unwrap()
+    }
+
+    /// Whether one list is the start of the other.
+    fn prefix_compatible(a: &[String], b: &[String]) -> bool {
+        let n = a.len().min(b.len());
+        a[..n] == b[..n]
+    }
+
+    #[test]
+    fn identical_runs_and_a_resumed_run_keep_the_same_corpus_in_the_same_order() {
+        let dir = std::env::temp_dir().join(format!("eufuzz-determinism-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let one = feedback_run(&dir.join("one"), 1, None);
+        let two = feedback_run(&dir.join("two"), 2, None);
+        let (a, b) = (&one.workers[0], &two.workers[0]);
+        assert!(a.done > 10 && b.done > a.done, "{} {}", a.done, b.done);
+        assert!(!a.corpus.is_empty());
+        assert!(a.counts.origins.get("mutated").copied().unwrap_or(0) > 0);
+        // Same cases: the shorter run's corpus is where the longer one's starts.
+        assert!(prefix_compatible(&a.corpus, &b.corpus), "{a:?}\n{b:?}");
+        // Stopped and resumed: the same entries again, and the resumed run goes on.
+        let resumed = feedback_run(&dir.join("one"), 2, Some(one.clone()));
+        let r = &resumed.workers[0];
+        assert!(r.done > a.done && r.corpus.starts_with(&a.corpus));
+        assert!(prefix_compatible(&r.corpus, &b.corpus), "{r:?}\n{b:?}");
+        for name in &r.corpus {
+            corpus::read(&dir.join("one").join(corpus::DIR), name).unwrap();
+        }
+        let stats: Stats = serde_json::from_str(
+            &std::fs::read_to_string(dir.join("one").join("stats.json")).unwrap(),
+        )
+        .unwrap();
+        assert!(stats.feedback && stats.features > 0);
+        assert_eq!(stats.corpus, r.corpus.len() as u64);
+        assert!(stats.timeline.iter().all(|s| s.features > 0));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

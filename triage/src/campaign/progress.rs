@@ -21,6 +21,10 @@ pub struct Snapshot {
     pub reducing: usize,
     /// Per worker: executions in all sessions and per second in this session.
     pub workers: Vec<(u64, f64)>,
+    /// Distinct semantic features reached (at the last checkpoint).
+    pub features: u64,
+    /// Corpus entries (at the last checkpoint), with feedback.
+    pub corpus: Option<u64>,
 }
 
 /// The one-line summary both displays start with.
@@ -30,9 +34,13 @@ fn headline(s: &Snapshot) -> String {
     } else {
         String::new()
     };
+    let corpus = s
+        .corpus
+        .map(|c| format!("  corpus {c}"))
+        .unwrap_or_default();
     format!(
-        "{:>6.0}s  execs {:>8}  {:>6.0}/s  valid {:>5.1}%  failures {}  buckets {}{reducing}",
-        s.elapsed, s.execs, s.rate, s.valid_percent, s.failures, s.buckets
+        "{:>6.0}s  execs {:>8}  {:>6.0}/s  valid {:>5.1}%  failures {}  buckets {}  features {}{corpus}{reducing}",
+        s.elapsed, s.execs, s.rate, s.valid_percent, s.failures, s.buckets, s.features
     )
 }
 
@@ -135,6 +143,8 @@ mod tests {
             buckets: 2,
             reducing: 0,
             workers: vec![(800, 66.0), (700, 59.0)],
+            features: 640,
+            corpus: Some(31),
         }
     }
 
@@ -148,6 +158,7 @@ mod tests {
             "valid  98.5%",
             "failures 3",
             "buckets 2",
+            "features 640  corpus 31",
             "per worker 800,700",
         ] {
             assert!(line.contains(part), "{part} not in {line}");

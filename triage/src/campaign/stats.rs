@@ -23,6 +23,10 @@ pub struct Counts {
     pub devices: BTreeMap<String, u64>,
     /// Validator and strict hardware rules, by name: how often a case reported each.
     pub rules_hit: BTreeMap<String, u64>,
+    /// Cases by origin: `fresh` (a seed's program) or `mutated` (a corpus entry mutated).
+    pub origins: BTreeMap<String, u64>,
+    /// Corpus entries added, by the origin of the case that added them.
+    pub corpus_added: BTreeMap<String, u64>,
 }
 
 /// Adds one to `map[key]`, allocating the key only the first time it is seen.
@@ -56,6 +60,8 @@ impl Counts {
         add_map(&mut self.pass_fires, &other.pass_fires);
         add_map(&mut self.devices, &other.devices);
         add_map(&mut self.rules_hit, &other.rules_hit);
+        add_map(&mut self.origins, &other.origins);
+        add_map(&mut self.corpus_added, &other.corpus_added);
     }
 
     /// Percentage of executions that were not discarded.
@@ -93,6 +99,15 @@ pub struct Stats {
     /// The zoo bugs injected.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub zoo: Option<String>,
+    /// Whether the campaign kept a corpus and mutated it (`--feedback on`).
+    pub feedback: bool,
+    /// Distinct semantic features reached (`campaign::features`; after `eufuzz merge`, the
+    /// largest shard's count: a lower bound of the union).
+    pub features: u64,
+    /// The features by kind (`rewrite`, `inst`, `cf`, …).
+    pub features_by_kind: BTreeMap<String, u64>,
+    /// Corpus entries: the base corpus and every worker's additions.
+    pub corpus: u64,
 }
 
 /// The build's revision, as the build script recorded it.
@@ -110,7 +125,7 @@ impl Stats {
     pub fn summary(&self) -> String {
         let c = &self.counts;
         let mut out = format!(
-            "{} execs in {:.1}s ({:.0}/s, {} worker(s))\noutcomes: {:?}\ndiscarded: {:?}\nopcodes hit: {}\npasses fired: {:?}\nfailures: {} in {} bucket(s)\n",
+            "{} execs in {:.1}s ({:.0}/s, {} worker(s))\noutcomes: {:?}\ndiscarded: {:?}\nopcodes hit: {}\npasses fired: {:?}\nsemantic features: {} {:?}\nfeedback: {}, corpus {} entries, cases {:?}\nfailures: {} in {} bucket(s)\n",
             c.execs,
             self.seconds,
             self.execs_per_sec,
@@ -119,6 +134,11 @@ impl Stats {
             c.discarded,
             c.opcode_hits.len(),
             c.pass_fires,
+            self.features,
+            self.features_by_kind,
+            if self.feedback { "on" } else { "off" },
+            self.corpus,
+            c.origins,
             self.failures.len(),
             self.bucket_count()
         );
@@ -170,6 +190,9 @@ fn merge_timelines(parts: &[&[Sample]]) -> Vec<Sample> {
                     sum.execs += s.execs;
                     sum.failures += s.failures;
                     sum.buckets += s.buckets;
+                    // Shards reach many of the same features: the largest is a lower bound.
+                    sum.features = sum.features.max(s.features);
+                    sum.corpus = sum.corpus.max(s.corpus);
                 }
             }
             sum
@@ -188,6 +211,13 @@ pub fn merge(parts: &[Stats]) -> Stats {
         out.failures.extend(p.failures.iter().cloned());
         out.seconds = out.seconds.max(p.seconds);
         out.jobs += p.jobs;
+        out.feedback |= p.feedback;
+        out.features = out.features.max(p.features);
+        out.corpus = out.corpus.max(p.corpus);
+        for (k, v) in &p.features_by_kind {
+            let n = out.features_by_kind.entry(k.clone()).or_default();
+            *n = (*n).max(*v);
+        }
     }
     out.execs_per_sec = out.counts.execs as f64 / out.seconds.max(1e-9);
     out.started_unix = parts
@@ -265,14 +295,14 @@ mod tests {
                     Sample {
                         seconds: 1.0,
                         execs: execs / 2,
-                        failures: 0,
-                        buckets: 0,
+                        ..Sample::default()
                     },
                     Sample {
                         seconds,
                         execs,
                         failures: 1,
                         buckets: 1,
+                        ..Sample::default()
                     },
                 ],
                 ..Default::default()

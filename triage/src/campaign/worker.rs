@@ -5,11 +5,21 @@
 //! another. A failure is recorded as pending in the same locked step that counts its case
 //! done, then sent to the collecting thread: a checkpoint therefore holds every failure
 //! either filed or pending, and `--resume` re-runs the pending ones.
+//!
+//! With feedback, a worker keeps the features its cases reached and its own corpus entries
+//! in its state too, updated in the step that counts the case done: a checkpoint holds a
+//! worker's cases, features and entries as of one moment, so a resumed worker runs the
+//! cases it would have run (see [`super::corpus`] for why a worker reads no other worker's
+//! entries).
 
-use super::case::{self, Found, Setup};
+use super::case::{self, Found, Input, Setup};
+use super::corpus::{self, Entry};
+use super::mutate::{self, View};
 use super::seeds::{Shard, seed_of};
-use super::stats::Counts;
+use super::stats::{Counts, bump};
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -20,13 +30,18 @@ use std::time::Instant;
 pub struct Pending {
     pub index: u64,
     pub seed: u64,
+    /// The worker's own corpus entries the case could mutate (its view then), so that a
+    /// re-run mutates as the case did.
+    #[serde(default)]
+    pub view: usize,
 }
 
 /// The case a worker is running.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct InFlight {
     pub index: u64,
     pub seed: u64,
+    pub input: Input,
     pub since: Instant,
 }
 
@@ -41,12 +56,17 @@ pub struct State {
     pub counts: Counts,
     pub pending: Vec<Pending>,
     pub current: Option<InFlight>,
+    /// Feature ids reached by the base corpus and this worker's cases.
+    pub known: HashSet<u64>,
+    /// This worker's corpus entries, in the order it added them (feedback only).
+    pub corpus: Vec<Entry>,
 }
 
 /// What runs a case ([`case::run`]; tests put in cases that hang).
-pub type Runner = fn(&Setup, u64) -> (case::Tally, Option<Found>);
+pub type Runner = fn(&Setup, &Input) -> (case::Tally, Option<Found>);
 
-/// What the workers share: the setup, the seed space and one state per worker.
+/// What the workers share: the setup, the seed space, the base corpus and one state per
+/// worker.
 pub struct Shared {
     pub setup: Setup,
     pub runner: Runner,
@@ -54,6 +74,12 @@ pub struct Shared {
     pub shard: Shard,
     pub stop: Arc<AtomicBool>,
     pub slots: Vec<Mutex<State>>,
+    /// Whether cases mutate the corpus and new entries are kept.
+    pub feedback: bool,
+    /// The corpus as it stood when the campaign started, sorted by name.
+    pub base: Vec<Entry>,
+    /// Where new entries are written: `OUT/corpus`, then the shared `--corpus DIR` if any.
+    pub corpus_dirs: Vec<PathBuf>,
 }
 
 /// A failure a worker found, for the collecting thread.
@@ -81,6 +107,41 @@ impl Shared {
     pub fn seed_of(&self, w: usize, index: u64) -> u64 {
         seed_of(self.seed, self.jobs(), self.shard, w as u64, index)
     }
+
+    /// What the case of `seed` runs, given the worker's own entries it may mutate.
+    pub fn input(&self, seed: u64, own: &[Entry]) -> Input {
+        if !self.feedback {
+            return Input::fresh(seed);
+        }
+        let view = View {
+            base: &self.base,
+            own,
+        };
+        Input {
+            seed,
+            mutation: mutate::plan(seed, view).map(Arc::new),
+        }
+    }
+
+    /// Writes the entry of a case that reached a new feature (the bytes its decoding read)
+    /// into the corpus directories; `None` if it cannot be kept in `OUT/corpus` (then it is
+    /// not added, so that a checkpoint never names an entry missing on disk).
+    fn keep(&self, input: &Input, used: usize) -> Option<Entry> {
+        let bytes = input.bytes();
+        let e = Entry::new(bytes[..used.min(bytes.len())].to_vec());
+        let (own, shared) = self.corpus_dirs.split_first()?;
+        corpus::write(own, &e).ok()?;
+        for d in shared {
+            // A shared corpus that cannot be written loses only what `OUT/corpus` keeps.
+            let _ = corpus::write(d, &e);
+        }
+        Some(e)
+    }
+
+    /// Whether `e` is in the base corpus or among `own`.
+    fn has(&self, own: &[Entry], e: &Entry) -> bool {
+        own.iter().chain(&self.base).any(|x| x.name == e.name)
+    }
 }
 
 /// Starts worker `w` with the given epoch: first the `redo` cases (pending failures of a
@@ -89,7 +150,7 @@ pub fn spawn(
     shared: Arc<Shared>,
     w: usize,
     epoch: u64,
-    redo: Vec<u64>,
+    redo: Vec<Pending>,
     tx: Sender<Event>,
 ) -> std::thread::JoinHandle<()> {
     std::thread::Builder::new()
@@ -98,26 +159,37 @@ pub fn spawn(
         .expect("spawn a campaign worker thread")
 }
 
-fn work(shared: &Shared, w: usize, epoch: u64, redo: Vec<u64>, tx: &Sender<Event>) {
+fn work(shared: &Shared, w: usize, epoch: u64, redo: Vec<Pending>, tx: &Sender<Event>) {
     let mut redo = redo.into_iter();
     while !shared.stop.load(Ordering::Relaxed) {
-        let (index, again) = match redo.next() {
-            Some(i) => (i, true),
-            None => (shared.slot(w).done, false),
+        let (index, again, view) = match redo.next() {
+            Some(p) => (p.index, true, Some(p.view)),
+            None => (shared.slot(w).done, false, None),
         };
         let seed = shared.seed_of(w, index);
-        {
+        let (input, view) = {
             let mut s = shared.slot(w);
             if s.epoch != epoch {
                 return;
             }
+            let view = view.unwrap_or(s.corpus.len()).min(s.corpus.len());
+            let input = shared.input(seed, &s.corpus[..view]);
             s.current = Some(InFlight {
                 index,
                 seed,
+                input: input.clone(),
                 since: Instant::now(),
             });
-        }
-        let (tally, found) = (shared.runner)(&shared.setup, seed);
+            (input, view)
+        };
+        let (tally, found) = (shared.runner)(&shared.setup, &input);
+        let novel = !again && {
+            let s = shared.slot(w);
+            tally.features.iter().any(|f| !s.known.contains(f))
+        };
+        let entry = (novel && shared.feedback)
+            .then(|| shared.keep(&input, tally.used))
+            .flatten();
         {
             let mut s = shared.slot(w);
             if s.epoch != epoch {
@@ -131,8 +203,16 @@ fn work(shared: &Shared, w: usize, epoch: u64, redo: Vec<u64>, tx: &Sender<Event
             } else {
                 tally.apply(&mut s.counts);
                 s.done = index + 1;
+                s.known.extend(tally.features.iter().copied());
+                if let Some(e) = entry
+                    && !shared.has(&s.corpus, &e)
+                {
+                    s.corpus.push(e);
+                    let origin = if tally.mutated { "mutated" } else { "fresh" };
+                    bump(&mut s.counts.corpus_added, origin);
+                }
                 if found.is_some() {
-                    s.pending.push(Pending { index, seed });
+                    s.pending.push(Pending { index, seed, view });
                 }
             }
         }

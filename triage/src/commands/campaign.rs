@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "seed", "jobs", "shard", "out", "stop_on_failure", "reduce_budget", "per_bucket",
         "zoo", "spill_all", "baseline", "case_timeout", "checkpoint_every", "progress_every", "knobs",
-        "devices", "dispatch", "ops", "features",
+        "devices", "dispatch", "ops", "features", "feedback", "corpus",
     ])]
     resume: Option<PathBuf>,
     /// Also write the statistics as JSON here (they are always in OUT/stats.json).
@@ -74,8 +74,23 @@ pub struct Args {
     /// Seconds between progress lines when stderr is not a terminal.
     #[arg(long, default_value_t = 10)]
     progress_every: u64,
+    /// `on`: keep the generator inputs that reach new semantic features in OUT/corpus and
+    /// mutate them in half the cases; `off`: every case runs its seed's fresh program (the
+    /// features are still counted, for comparison).
+    #[arg(long, value_name = "on|off", default_value = "on")]
+    feedback: Switch,
+    /// A corpus shared between campaigns (nights): its entries are mutated too, and new
+    /// entries are written back to it (with --feedback on).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
     #[command(flatten)]
     knobs: KnobArgs,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Switch {
+    On,
+    Off,
 }
 
 /// Every core, as the default number of workers.
@@ -90,6 +105,11 @@ impl Args {
                 "--checkpoint-every {}: expected a positive number of seconds",
                 self.checkpoint_every
             )));
+        }
+        if self.corpus.is_some() && self.feedback == Switch::Off {
+            return Err(Error::Usage(
+                "--corpus DIR: a corpus is read and written only with --feedback on".into(),
+            ));
         }
         Ok(Settings {
             time: self.time.unwrap_or(60),
@@ -111,6 +131,8 @@ impl Args {
             case_timeout: self.case_timeout.max(1),
             checkpoint_every: self.checkpoint_every.min(1e9),
             progress_every: self.progress_every,
+            feedback: self.feedback == Switch::On,
+            corpus: self.corpus.clone(),
         })
     }
 }

@@ -49,12 +49,22 @@ fn refusal(original: &Judgement, wanted: Option<&str>) -> Option<String> {
 }
 
 /// The campaign seed and knobs of a reproducer whose `.bytes` decode with this build's
-/// generator (same format version), and those bytes.
+/// generator (same format version), and those bytes: a fresh case's (`# generated: eufuzz
+/// gen --seed S …`) or a mutated case's (`# generated: mutated bytes NAME.bytes, input seed
+/// S, …`, its extra input sets drawn from S).
 fn choice_sequence(file: &Path, text: &str) -> Option<(Vec<u8>, Origin)> {
     let generated = header_value(text, "generated")?;
-    let seed = generated
-        .strip_prefix("eufuzz gen --seed ")?
-        .split_whitespace()
+    let seed_text = match generated.strip_prefix("eufuzz gen --seed ") {
+        Some(rest) => rest,
+        None => {
+            generated
+                .strip_prefix("mutated bytes ")?
+                .split_once("input seed ")?
+                .1
+        }
+    };
+    let seed = seed_text
+        .split(|c: char| !c.is_ascii_digit())
         .next()?
         .parse()
         .ok()?;
@@ -124,4 +134,30 @@ pub fn reduce_file(req: Request, on_event: impl FnMut(Event)) -> Result<FileRedu
     }
     let text = format!("{head}{}", print_program(&reduced.program));
     Ok(FileReduction { reduced, text })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fresh_and_mutated_cases_name_their_choice_sequence() {
+        let dir = std::env::temp_dir().join(format!("eufuzz-choices-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let format = oracle::generator::FORMAT_VERSION;
+        let file = dir.join("mismatch-77.eu");
+        std::fs::write(dir.join("mismatch-77.bytes"), [1u8, 2, 3]).unwrap();
+        let mutated = crate::campaign::case::mutated_line("mismatch-77", 77, "00ab", &["splice"]);
+        let fresh = format!("# generated: eufuzz gen --seed 77 (format {format})\n");
+        for header in [mutated, fresh] {
+            let text = format!("{header}# knobs: devices=skl\n");
+            let (bytes, origin) = choice_sequence(&file, &text).expect(&header);
+            assert_eq!((bytes, origin.seed), (vec![1, 2, 3], 77), "{header}");
+        }
+        // Another format's bytes decode to another program: no choice sequence.
+        let old = "# generated: mutated bytes x.bytes, input seed 77, from corpus entry 1 by erase (format 1)\n";
+        assert!(choice_sequence(&file, old).is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -1,0 +1,281 @@
+//! Mutation: a feedback campaign's case either runs its seed's fresh program, as every case
+//! of a campaign without feedback does, or mutates a corpus entry's bytes and runs the
+//! program they decode to.
+//!
+//! Every choice comes from a ChaCha8 stream seeded from the case seed, and the entries come
+//! from the worker's view of the corpus (the base corpus, then the worker's own entries:
+//! see [`super::corpus`]), so a case is a function of its seed and that view.
+//!
+//! **Mix.** Once the view is non-empty, [`SHARE`] (one half) of the cases mutate. Fresh seeds
+//! are what found every bug so far (swarm-drawn programs, all of the generator's shapes);
+//! mutation spends its cases near programs that reached something rare. Half keeps the
+//! fresh exploration at half its former rate at worst, never starving it, while giving
+//! mutation as many cases; the measurement in docs/campaigns.md compares it against no
+//! feedback at all.
+//!
+//! **Operators** (one to four stacked, as libFuzzer stacks its mutations): byte-level —
+//! bit flip, byte set, an interesting value (0, 1, ±1 at the type limits, small powers of
+//! two) written as 1, 2 or 4 bytes, insert random bytes, erase a chunk, duplicate a chunk,
+//! copy part of another entry over this one, splice (this entry's head, another's tail);
+//! structure-aware, because the generator decodes its choices front to back — the
+//! *aligned* splice keeps the other entry's tail at the same offset (the same decision
+//! point, roughly), `redraw-tail` keeps a prefix and lets fresh random bytes decide the
+//! rest of the program, and `device-or-width` rewrites one of the first two bytes, which
+//! choose the device and the dispatch width (with the device fixed by knobs, the width and
+//! the first feature draw). After the operators, [`TAIL`] fresh random bytes are appended,
+//! so that a program that now decodes further gets random choices rather than the zeros an
+//! exhausted input gives.
+
+use super::corpus::Entry;
+use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The share of cases that mutate once the worker's corpus view is non-empty.
+pub const SHARE: f64 = 0.5;
+
+/// Fresh random bytes appended after the mutations.
+pub const TAIL: usize = 1024;
+
+/// Longest mutated input (what a seed expands to; the generator reads far less).
+pub const MAX_LEN: usize = 1 << 14;
+
+/// Mixed into the case seed, so the mutation stream is not the seed's program bytes.
+const SALT: u64 = 0x6d75_7461_7465_2d31;
+
+/// The operators, by name (the names go into a mutated reproducer's header).
+pub const OPS: [&str; 11] = [
+    "bit-flip",
+    "byte-set",
+    "interesting",
+    "insert",
+    "erase",
+    "duplicate",
+    "copy-part",
+    "splice",
+    "splice-aligned",
+    "redraw-tail",
+    "device-or-width",
+];
+
+const INTERESTING: [u32; 14] = [
+    0,
+    1,
+    2,
+    3,
+    4,
+    8,
+    16,
+    32,
+    64,
+    0x7f,
+    0x80,
+    0xff,
+    0x7fff,
+    0xffff_ffff,
+];
+
+/// A mutated input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mutation {
+    pub bytes: Vec<u8>,
+    /// The entry mutated.
+    pub parent: String,
+    /// The operators applied, in order.
+    pub ops: Vec<&'static str>,
+}
+
+/// The corpus a worker may mutate: the base corpus and its own entries.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    pub base: &'a [Entry],
+    pub own: &'a [Entry],
+}
+
+impl View<'_> {
+    pub fn len(&self) -> usize {
+        self.base.len() + self.own.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn get(&self, i: usize) -> &Entry {
+        if i < self.base.len() {
+            &self.base[i]
+        } else {
+            &self.own[i - self.base.len()]
+        }
+    }
+
+    fn pick(&self, rng: &mut ChaCha8Rng) -> &Entry {
+        self.get(rng.random_range(0..self.len()))
+    }
+}
+
+/// The mutation case `seed` runs with `view`, or `None` for its fresh program.
+pub fn plan(seed: u64, view: View) -> Option<Mutation> {
+    if view.is_empty() {
+        return None;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ SALT);
+    if !rng.random_bool(SHARE) {
+        return None;
+    }
+    let parent = view.pick(&mut rng);
+    let mut bytes = parent.bytes.to_vec();
+    let mut ops = vec![];
+    for _ in 0..rng.random_range(1..=4) {
+        let op = OPS[rng.random_range(0..OPS.len())];
+        let other = view.pick(&mut rng).bytes.clone();
+        apply(op, &mut bytes, &other, &mut rng);
+        bytes.truncate(MAX_LEN);
+        ops.push(op);
+    }
+    let tail = TAIL.min(MAX_LEN - bytes.len());
+    let start = bytes.len();
+    bytes.resize(start + tail, 0);
+    rng.fill_bytes(&mut bytes[start..]);
+    Some(Mutation {
+        bytes,
+        parent: parent.name.clone(),
+        ops,
+    })
+}
+
+/// A position in `0..=len` (inclusive: inserting at the end).
+fn position(rng: &mut ChaCha8Rng, len: usize) -> usize {
+    rng.random_range(0..=len)
+}
+
+/// A chunk `start..end` of a sequence of `len` > 0 bytes, at most `max` long.
+fn chunk(rng: &mut ChaCha8Rng, len: usize, max: usize) -> (usize, usize) {
+    let n = rng.random_range(1..=max.min(len));
+    let start = rng.random_range(0..=len - n);
+    (start, start + n)
+}
+
+/// Applies operator `op` to `b` (`other`: another entry, for the crossovers).
+fn apply(op: &str, b: &mut Vec<u8>, other: &[u8], rng: &mut ChaCha8Rng) {
+    if b.is_empty() && !matches!(op, "insert" | "splice" | "splice-aligned") {
+        // Nothing to change in place: grow it instead.
+        b.push(rng.random());
+        return;
+    }
+    match op {
+        "bit-flip" => {
+            let i = rng.random_range(0..b.len());
+            b[i] ^= 1 << rng.random_range(0..8);
+        }
+        "byte-set" => {
+            let i = rng.random_range(0..b.len());
+            b[i] = rng.random();
+        }
+        "interesting" => {
+            let v = INTERESTING[rng.random_range(0..INTERESTING.len())];
+            let width = [1usize, 2, 4][rng.random_range(0..3)].min(b.len());
+            let i = rng.random_range(0..=b.len() - width);
+            b[i..i + width].copy_from_slice(&v.to_le_bytes()[..width]);
+        }
+        "insert" => {
+            let at = position(rng, b.len());
+            let n = rng.random_range(1..=16);
+            let new: Vec<u8> = (0..n).map(|_| rng.random()).collect();
+            b.splice(at..at, new);
+        }
+        "erase" => {
+            let (s, e) = chunk(rng, b.len(), 16);
+            b.drain(s..e);
+        }
+        "duplicate" => {
+            let (s, e) = chunk(rng, b.len(), 32);
+            let part = b[s..e].to_vec();
+            let at = position(rng, b.len());
+            b.splice(at..at, part);
+        }
+        "copy-part" if !other.is_empty() => {
+            let (s, e) = chunk(rng, other.len(), 64);
+            let n = (e - s).min(b.len());
+            let at = rng.random_range(0..=b.len() - n);
+            b[at..at + n].copy_from_slice(&other[s..s + n]);
+        }
+        "splice" | "splice-aligned" => {
+            let cut = position(rng, b.len());
+            let from = if op == "splice-aligned" {
+                cut.min(other.len())
+            } else {
+                position(rng, other.len())
+            };
+            b.truncate(cut);
+            b.extend_from_slice(&other[from..]);
+        }
+        "redraw-tail" => {
+            b.truncate(position(rng, b.len()));
+        }
+        "device-or-width" => {
+            let i = rng.random_range(0..b.len().min(2));
+            b[i] = rng.random();
+        }
+        _ => {
+            // `copy-part` from an empty entry: a bit flip instead.
+            let i = rng.random_range(0..b.len());
+            b[i] ^= 1 << rng.random_range(0..8);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries() -> Vec<Entry> {
+        vec![
+            Entry::new((0..200).collect()),
+            Entry::new(vec![]),
+            Entry::new(vec![7; 3]),
+        ]
+    }
+
+    #[test]
+    fn no_corpus_no_mutation_and_about_half_mutate() {
+        let none = View {
+            base: &[],
+            own: &[],
+        };
+        assert!((0..100).all(|s| plan(s, none).is_none()));
+        let base = entries();
+        let view = View {
+            base: &base,
+            own: &[],
+        };
+        let mutated = (0..1000).filter(|&s| plan(s, view).is_some()).count();
+        assert!((400..600).contains(&mutated), "{mutated}");
+    }
+
+    #[test]
+    fn mutations_are_a_function_of_seed_and_view_and_stay_bounded() {
+        let base = entries();
+        let own = vec![Entry::new(vec![1; 16_000])];
+        let view = View {
+            base: &base,
+            own: &own,
+        };
+        let mut used = std::collections::BTreeSet::new();
+        for seed in 0..2000 {
+            let a = plan(seed, view);
+            assert_eq!(a, plan(seed, view), "seed {seed}");
+            if let Some(m) = a {
+                assert!(m.bytes.len() <= MAX_LEN);
+                assert!(!m.ops.is_empty() && m.ops.len() <= 4);
+                used.extend(m.ops);
+            }
+        }
+        assert_eq!(used.len(), OPS.len(), "{used:?}");
+        // Another view, another mutation (for some seed at least).
+        let fewer = View {
+            base: &base[..1],
+            own: &[],
+        };
+        assert!((0..50).any(|s| plan(s, view) != plan(s, fewer)));
+    }
+}
