@@ -5,6 +5,7 @@ use crate::error::{Error, Result};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Reads a text file, describing failures with the path.
 pub fn read_text(path: &Path) -> Result<String> {
@@ -14,15 +15,7 @@ pub fn read_text(path: &Path) -> Result<String> {
 /// Writes `contents` to `path` atomically: a reader sees the old file or the new one, never
 /// a half-written one, and a crash mid-write leaves the old file intact.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp: PathBuf = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let tmp = temporary(path, "tmp");
     let result = (|| -> std::io::Result<()> {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(contents)?;
@@ -35,16 +28,26 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     })
 }
 
+/// A temporary name beside `path` that no other writer of this process or another uses at
+/// the same time: the process id and a per-process counter (threads of one campaign may
+/// write the same file name at once).
+fn temporary(path: &Path, tag: &str) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    path.with_file_name(format!(
+        ".{name}.{tag}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ))
+}
+
 /// Writes `contents` to `path` atomically unless `path` exists, which is left untouched
 /// (what a campaign found is never overwritten). Returns whether the file was written.
 pub fn write_new(path: &Path, contents: &[u8]) -> Result<bool> {
-    let tmp = path.with_file_name(format!(
-        ".{}.new-{}",
-        path.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        std::process::id()
-    ));
+    let tmp = temporary(path, "new");
     let result = (|| -> std::io::Result<bool> {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(contents)?;
