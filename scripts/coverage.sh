@@ -46,8 +46,9 @@ bin="$target/release/eufuzz"
 
 rm -rf "$out"
 mkdir -p "$out/profraw"
+out=$(cd "$out" && pwd)
 echo "coverage: ${seconds}-s default campaign" >&2
-LLVM_PROFILE_FILE="$PWD/$out/profraw/eufuzz-%p-%m.profraw" CI=true "$bin" campaign \
+LLVM_PROFILE_FILE="$out/profraw/eufuzz-%p-%m.profraw" CI=true "$bin" campaign \
     --time "$seconds" --seed "${COVERAGE_SEED:-0}" --jobs "${COVERAGE_JOBS:-$(nproc)}" \
     --out "$out/campaign" "$@" > "$out/campaign.log" 2>&1 || true
 "$profdata" merge -sparse "$out"/profraw/*.profraw -o "$out/eufuzz.profdata"
