@@ -13,6 +13,9 @@
 #   NIGHTLY_JOBS    workers (default: every core, nproc)
 #   REDUCE_BUDGET   seconds per reduction of a reproducer the campaign left unreduced (default 60)
 #   EUFUZZ_ZOO      inject zoo bugs (NAME, a,b or all; builds with the zoo feature)
+#   COVERAGE_SECONDS also measure source coverage: a campaign of this many seconds with an
+#                   instrumented build (scripts/coverage.sh, same seed); the report shows
+#                   it and the history keeps its trend (default 0: not measured)
 #
 # Each night is NIGHTLY_DIR/YYYY-MM-DD-HHMM/ with the reproducers, stats.json,
 # buckets.txt, campaign.log, rebucket.log and report.html / report.md /
@@ -89,6 +92,16 @@ fi
     > "$night/rebucket.log" 2>&1 ||
     echo "nightly: rebucket failed (see $night/rebucket.log)" >&2
 "$bin" bucket "$night" > "$night/buckets.txt"
+
+if [[ "${COVERAGE_SECONDS:-0}" -gt 0 ]]; then
+    echo "nightly: ${COVERAGE_SECONDS}-s coverage run" >&2
+    if COVERAGE_SEED=$seed scripts/coverage.sh "$COVERAGE_SECONDS" "$night/coverage" \
+        > "$night/coverage.log" 2>&1; then
+        cp "$night/coverage/coverage.json" "$night/coverage.json"
+    else
+        echo "nightly: the coverage run failed (see $night/coverage.log)" >&2
+    fi
+fi
 
 previous=()
 if [[ -s "$history" ]]; then

@@ -125,6 +125,10 @@ pub struct Night {
     pub jobs: u32,
     /// Failures per bucket key.
     pub buckets: BTreeMap<String, u64>,
+    /// Share of the lines of `compiler/src/passes/` the night's coverage run reached, in
+    /// percent, when the night measured source coverage (`scripts/coverage.sh`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pass_lines_percent: Option<f64>,
 }
 
 /// Where a bucket stands against the previous night.
@@ -234,6 +238,93 @@ pub struct Coverage {
     pub rules_hit: BTreeMap<String, u64>,
 }
 
+/// Lines of some source files and how many of them a campaign reached.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LineTotal {
+    pub lines: u64,
+    pub covered: u64,
+    pub percent: f64,
+}
+
+/// One source file's coverage.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FileCoverage {
+    pub file: String,
+    pub lines: u64,
+    pub lines_covered: u64,
+    pub regions: u64,
+    pub regions_covered: u64,
+}
+
+/// Source-based coverage of the compiler's passes and the strict rules: the
+/// `coverage.json` that `scripts/coverage.sh` writes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SourceCoverage {
+    /// Every measured file.
+    pub lines: LineTotal,
+    /// `compiler/src/passes/`.
+    pub passes: LineTotal,
+    /// `oracle/src/strict/`.
+    pub strict: LineTotal,
+    pub files: Vec<FileCoverage>,
+}
+
+/// `part` of `whole` in percent (100 when there is nothing to cover).
+fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        100.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+impl FileCoverage {
+    pub fn line_percent(&self) -> f64 {
+        percent(self.lines_covered, self.lines)
+    }
+
+    pub fn region_percent(&self) -> f64 {
+        percent(self.regions_covered, self.regions)
+    }
+}
+
+impl SourceCoverage {
+    /// The files, least covered lines first: what to look at.
+    pub fn least_covered_first(&self) -> Vec<&FileCoverage> {
+        let mut files: Vec<&FileCoverage> = self.files.iter().collect();
+        files.sort_by(|a, b| {
+            a.line_percent()
+                .total_cmp(&b.line_percent())
+                .then(a.file.cmp(&b.file))
+        });
+        files
+    }
+
+    /// `DATE P %` (the share of pass lines reached) for every night of `history` that
+    /// measured it, oldest first.
+    pub fn trend(history: &[Night]) -> Vec<String> {
+        history
+            .iter()
+            .filter_map(|n| n.pass_lines_percent.map(|p| format!("{} {p:.1} %", n.date)))
+            .collect()
+    }
+}
+
+/// Parses a `coverage.json`.
+pub fn parse_source_coverage(text: &str) -> Result<SourceCoverage, String> {
+    serde_json::from_str(text).map_err(|e| format!("line {}: {e}", e.line()))
+}
+
+/// The report with tonight's source coverage: shown in its own section, and tonight's
+/// share of pass lines recorded in the history for the trend.
+pub fn with_source_coverage(mut r: Report, c: SourceCoverage) -> Report {
+    if let Some(tonight) = r.history.last_mut() {
+        tonight.pass_lines_percent = Some(c.passes.percent);
+    }
+    r.source_coverage = Some(c);
+    r
+}
+
 /// The whole report.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -246,6 +337,9 @@ pub struct Report {
     pub timeline: Vec<Sample>,
     /// The previous nights and this one, oldest first.
     pub history: Vec<Night>,
+    /// Source-based coverage, when the night measured it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_coverage: Option<SourceCoverage>,
 }
 
 /// Tonight as a history entry.
@@ -263,6 +357,7 @@ pub fn night(stats: &CampaignStats, date: &str, buckets: &[Bucket]) -> Night {
             .filter(|b| b.status != Status::Gone)
             .map(|b| (b.key.clone(), b.count))
             .collect(),
+        pass_lines_percent: None,
     }
 }
 
@@ -379,6 +474,7 @@ pub fn build(
         },
         timeline: stats.timeline,
         history,
+        source_coverage: None,
     }
 }
 
@@ -674,5 +770,56 @@ mod tests {
         assert!(r.len() <= RATE_POINTS, "{}", r.len());
         assert_eq!(r[0], (5.0, 10.0));
         assert_eq!(r.last(), Some(&(1000.0, 10.0)));
+    }
+
+    #[test]
+    fn source_coverage_is_read_shown_and_trended() {
+        let json = r#"{"lines": {"lines": 200, "covered": 150, "percent": 75.0},
+            "passes": {"lines": 100, "covered": 90, "percent": 90.0},
+            "strict": {"lines": 100, "covered": 60, "percent": 60.0},
+            "files": [
+              {"file": "compiler/src/passes/a.rs", "lines": 100, "lines_covered": 90, "regions": 10, "regions_covered": 9},
+              {"file": "oracle/src/strict/b.rs", "lines": 100, "lines_covered": 60, "regions": 4, "regions_covered": 1}]}"#;
+        let c = parse_source_coverage(json).expect("coverage.json parses");
+        let least: Vec<&str> = c
+            .least_covered_first()
+            .iter()
+            .map(|f| f.file.as_str())
+            .collect();
+        assert_eq!(
+            least,
+            ["oracle/src/strict/b.rs", "compiler/src/passes/a.rs"]
+        );
+        assert_eq!(c.files[1].region_percent(), 25.0);
+        let mut r = super::fixture::sample_report();
+        let nights = r.history.len();
+        r.history[nights - 2].pass_lines_percent = Some(85.5);
+        let r = with_source_coverage(r, c);
+        assert_eq!(r.history.last().unwrap().pass_lines_percent, Some(90.0));
+        let trend = SourceCoverage::trend(&r.history);
+        assert_eq!(trend.len(), 2);
+        assert!(
+            trend[0].ends_with("85.5 %") && trend[1].ends_with("90.0 %"),
+            "{trend:?}"
+        );
+        let md = crate::campaign_report_md::render(&r, &[]);
+        assert!(md.contains("## Source coverage"), "{md}");
+        assert!(
+            md.contains("- compiler/src/passes/: 90 of 100 lines (90.0 %)"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| `oracle/src/strict/b.rs` | 100 | 60.0 % | 4 | 25.0 % |"),
+            "{md}"
+        );
+        let html = crate::campaign_report_html::render(&r, &[]);
+        assert!(
+            html.contains("id=\"source-coverage\""),
+            "the HTML has the section"
+        );
+        assert!(html.contains("<code>oracle/src/strict/b.rs</code>"));
+        // A night without coverage has no such section.
+        let plain = super::fixture::sample_report();
+        assert!(!crate::campaign_report_md::render(&plain, &[]).contains("Source coverage"));
     }
 }

@@ -543,15 +543,66 @@ pub fn coverage_section(r: &Report) -> Section {
     }
 }
 
+/// Source-based coverage (when the night measured it): the Markdown section's content
+/// as a table.
+pub fn source_coverage_section(r: &Report) -> Option<Section> {
+    let c = r.source_coverage.as_ref()?;
+    let mut body = String::from("<ul>");
+    for (name, t) in [
+        ("compiler/src/passes/", &c.passes),
+        ("oracle/src/strict/", &c.strict),
+        ("all measured files", &c.lines),
+    ] {
+        let _ = write!(
+            body,
+            "<li><code>{}</code>: {} of {} lines ({:.1} %)</li>",
+            escape(name),
+            thousands(t.covered),
+            thousands(t.lines),
+            t.percent
+        );
+    }
+    body.push_str("</ul>");
+    let trend = crate::campaign_report::SourceCoverage::trend(&r.history);
+    if trend.len() > 1 {
+        let _ = write!(
+            body,
+            "<p>Pass lines reached, night by night: {}</p>",
+            escape(&trend.join(", "))
+        );
+    }
+    let files = c.least_covered_first();
+    body.push_str("<table><tr><th>file</th><th>lines</th><th>covered</th><th>regions</th><th>covered</th></tr>");
+    for f in files {
+        let _ = write!(
+            body,
+            "<tr><td><code>{}</code></td><td>{}</td><td>{:.1} %</td><td>{}</td><td>{:.1} %</td></tr>",
+            escape(&f.file),
+            f.lines,
+            f.line_percent(),
+            f.regions,
+            f.region_percent()
+        );
+    }
+    body.push_str("</table>");
+    Some(Section {
+        id: "source-coverage".into(),
+        title: "Source coverage".into(),
+        body,
+    })
+}
+
 /// The sections of the campaign report, in page order.
 pub fn sections(r: &Report) -> Vec<Section> {
-    vec![
+    let mut out = vec![
         summary_section(r),
         buckets_section(r),
         charts_section(r),
         details_section(r),
         coverage_section(r),
-    ]
+    ];
+    out.extend(source_coverage_section(r));
+    out
 }
 
 /// The whole page: the report's sections, then `extra` ones (e.g. shader-db statistics).

@@ -275,14 +275,63 @@ pub fn coverage_section(r: &Report) -> Section {
     }
 }
 
+/// Source-based coverage of the passes and strict rules (when the night measured it):
+/// totals, the trend of the pass lines reached, and every file, least covered first.
+pub fn source_coverage_section(r: &Report) -> Option<Section> {
+    let c = r.source_coverage.as_ref()?;
+    let mut body = String::new();
+    for (name, t) in [
+        ("compiler/src/passes/", &c.passes),
+        ("oracle/src/strict/", &c.strict),
+        ("all measured files", &c.lines),
+    ] {
+        let _ = writeln!(
+            body,
+            "- {name}: {} of {} lines ({:.1} %)",
+            thousands(t.covered),
+            thousands(t.lines),
+            t.percent
+        );
+    }
+    let trend = crate::campaign_report::SourceCoverage::trend(&r.history);
+    if trend.len() > 1 {
+        let _ = writeln!(
+            body,
+            "\nPass lines reached, night by night: {}",
+            trend.join(", ")
+        );
+    }
+    let files = c.least_covered_first();
+    body.push_str(
+        "\n| file | lines | covered | regions | covered |\n| --- | ---: | ---: | ---: | ---: |\n",
+    );
+    for f in files {
+        let _ = writeln!(
+            body,
+            "| `{}` | {} | {:.1} % | {} | {:.1} % |",
+            cell(&f.file),
+            f.lines,
+            f.line_percent(),
+            f.regions,
+            f.region_percent()
+        );
+    }
+    Some(Section {
+        title: "Source coverage".into(),
+        body,
+    })
+}
+
 /// The sections of the campaign report, in order.
 pub fn sections(r: &Report) -> Vec<Section> {
-    vec![
+    let mut out = vec![
         summary_section(r),
         buckets_section(r),
         trend_section(r),
         coverage_section(r),
-    ]
+    ];
+    out.extend(source_coverage_section(r));
+    out
 }
 
 /// The whole document: the report's sections, then `extra` ones.

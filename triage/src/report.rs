@@ -260,7 +260,24 @@ pub fn build(dir: &Path, previous: Option<&Path>, known: Option<&Path>) -> Resul
     };
     let buckets = collect_buckets(dir, &stats, &known, true)?;
     let date = date_of(&stats);
-    Ok(cr::build(stats, buckets, previous, &date))
+    let report = cr::build(stats, buckets, previous, &date);
+    Ok(match source_coverage(dir)? {
+        Some(c) => cr::with_source_coverage(report, c),
+        None => report,
+    })
+}
+
+/// The night's source coverage, `DIR/coverage.json` (written by `scripts/coverage.sh`,
+/// which `scripts/nightly.sh` runs when asked), if the night measured it.
+fn source_coverage(dir: &Path) -> Result<Option<cr::SourceCoverage>> {
+    let path = dir.join("coverage.json");
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = read_text(&path)?;
+    cr::parse_source_coverage(&text)
+        .map(Some)
+        .map_err(|e| Error::Malformed(format!("{}: {e}", path.display())))
 }
 
 /// The one-line account printed at the end.
