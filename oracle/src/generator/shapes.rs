@@ -472,7 +472,7 @@ impl Gen<'_, '_> {
     /// `hw-send` in fuzz programs) at a dword offset of a larger VGRF — a register or half
     /// of one in, or any sub-register (docs/hardware/brw-backend.md §1).
     fn payload_at(&mut self, regs: u32) -> Reg {
-        if self.realistic || !self.chance(1, 2) {
+        if self.realistic || !self.chance(1, 4) {
             return Reg::vgrf(self.new_vgrf(regs), Type::UD);
         }
         let offset = match self.choose(4) {
@@ -610,9 +610,10 @@ impl Gen<'_, '_> {
     }
 }
 
-/// Gap left between the VGRFs register allocation may still place (payload up) and the
-/// fixed GRFs `fix_registers` assigns: the temporaries passes add live in it.
-const FIXED_SLACK: u32 = 32;
+/// Room left between the payload and the fixed GRFs `fix_registers` assigns: three times
+/// the registers of the VGRFs left (pre-RA scheduling lengthens their lives; width
+/// lowering and legalisation add temporaries beside them) plus this many registers.
+const FIXED_SLACK: u32 = 48;
 
 /// First GRF of EOT payloads on Gen7+ (`allocate_registers`), where EOT message sources
 /// moved to fixed GRFs go.
@@ -620,13 +621,17 @@ const EOT_FIRST_GRF: u32 = 112;
 
 /// `fixed-grf`: moves VGRFs to fixed GRFs, as a post-RA program has them — all of them
 /// (one program in three: then the program has no VGRFs, unless an instruction reads and
-/// writes one) or a random half. Each moved VGRF
-/// gets registers of its own, above `payload + the VGRFs left + FIXED_SLACK`, so nothing
-/// register allocation places (first fit from the payload up) can reach them; sources of
+/// writes one) or a random half, in SIMD8/16 programs. Each moved VGRF gets registers of
+/// its own, above `payload + 3 × the VGRFs left + FIXED_SLACK`, so nothing register
+/// allocation places (first fit from the payload up) can reach them; sources of
 /// EOT messages go to g112 and up. Regions come from `compiler::passes::fixed_operand` (a
 /// destination's and a scalar's given by their stride). Nothing changes if the registers do
 /// not fit or the moved program breaks a validator rule.
 pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstructured) {
+    // (SIMD32 programs stay virtual: their temporaries are too many to bound.)
+    if p.dispatch_width > 16 {
+        return;
+    }
     let n = p.vgrf_sizes.len();
     let all = u.ratio(1u8, 3).unwrap_or(false);
     let mut moved: Vec<bool> = (0..n)
@@ -671,7 +676,7 @@ pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstru
         }
     }
     let left: u32 = (0..n).filter(|&v| !moved[v]).map(|v| p.vgrf_sizes[v]).sum();
-    let mut next = compiler::payload::PayloadLayout::new(p).regs as u32 + left + FIXED_SLACK;
+    let mut next = compiler::payload::PayloadLayout::new(p).regs as u32 + 3 * left + FIXED_SLACK;
     for v in (0..n).filter(|&v| moved[v] && !eot[v]) {
         first[v] = next;
         next += p.vgrf_sizes[v];
