@@ -320,10 +320,7 @@ fn has_format6_shape(shape: &str, p: &compiler::Program) -> bool {
         // `mov.sat` of a math result, of a producer with a cmod or AccWrEnable.
         "sat-after-barrier" => insts.windows(2).any(|w| {
             let barrier = w[0].op.is_math() || w[0].cmod.is_some() || w[0].acc_wr;
-            barrier
-                && w[1].op == Opcode::Mov
-                && w[1].saturate
-                && w[1].srcs[0].kind == w[0].dst.kind
+            barrier && w[1].op == Opcode::Mov && w[1].saturate && w[1].srcs[0].kind == w[0].dst.kind
         }),
         // `mov.sat` after a partial write of another register of the source's VGRF.
         "sat-after-partial" => insts.windows(2).any(|w| {
@@ -352,9 +349,8 @@ fn has_format6_shape(shape: &str, p: &compiler::Program) -> bool {
                     .map(|j| j.dst)
                     .collect();
                 let then: Vec<_> = then.into_iter().rev().collect();
-                found |= !then.is_empty()
-                    && insts[k + 1 + els.len()].op == Opcode::Endif
-                    && then != els;
+                found |=
+                    !then.is_empty() && insts[k + 1 + els.len()].op == Opcode::Endif && then != els;
             }
             found
         }
@@ -407,7 +403,10 @@ fn format6_shapes_occur_and_programs_stay_valid() {
         ("sat-after-partial", "features=sat-idiom"),
         ("if-moves-differ", "features=if-moves,if"),
         ("dead-minmax", "features=dead-value devices=g45"),
-        ("dead-wide-conversion", "features=dead-value,float64,int64 devices=chv,bdw,skl"),
+        (
+            "dead-wide-conversion",
+            "features=dead-value,float64,int64 devices=chv,bdw,skl",
+        ),
     ] {
         let knobs = Knobs::parse(knobs).unwrap();
         let (mut with_shape, mut discarded) = (0, 0);

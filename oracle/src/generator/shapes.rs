@@ -652,12 +652,14 @@ pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstru
         // passes' overlap checks see only VGRFs (an in-place `mul g60, g57, g60` or
         // `mov g90, g90:UW` is miscompiled — reported, not generated, so campaigns stay on
         // the known failures).
-        let simple = matches!(inst.op, Opcode::Xor | Opcode::Add | Opcode::And | Opcode::Or);
+        let simple = matches!(
+            inst.op,
+            Opcode::Xor | Opcode::Add | Opcode::And | Opcode::Or
+        );
         if let Some(d) = vgrf(&inst.dst) {
-            let unsafe_alias = inst
-                .srcs
-                .iter()
-                .any(|s| vgrf(s) == Some(d) && !(simple && s.kind == inst.dst.kind && s.ty == inst.dst.ty));
+            let unsafe_alias = inst.srcs.iter().any(|s| {
+                vgrf(s) == Some(d) && !(simple && s.kind == inst.dst.kind && s.ty == inst.dst.ty)
+            });
             if unsafe_alias {
                 moved[d] = false;
             }
