@@ -652,6 +652,16 @@ pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstru
         // passes' overlap checks see only VGRFs (an in-place `mul g60, g57, g60` or
         // `mov g90, g90:UW` is miscompiled — reported, not generated, so campaigns stay on
         // the known failures).
+        // Nor does the destination of a Gen4/5 min/max: dead-code elimination removes
+        // only VGRF writes, so a dead `sel.l` into a fixed GRF would stay, and its
+        // lowering needs a free flag subregister the program may not have.
+        if inst.op == Opcode::Sel
+            && inst.cmod.is_some()
+            && p.device.info().verx10 < 60
+            && let Some(d) = vgrf(&inst.dst)
+        {
+            moved[d] = false;
+        }
         let simple = matches!(
             inst.op,
             Opcode::Xor | Opcode::Add | Opcode::And | Opcode::Or
