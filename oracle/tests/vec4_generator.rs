@@ -68,8 +68,10 @@ fn the_same_seed_gives_the_same_vec4_program_and_the_knobs_hold() {
         assert!(!g.features.contains(&Feature::If));
         assert!(g.program.insts().all(|i| i.op != Opcode::If));
     }
-    // The default knobs still make fragment programs.
-    assert!((0..30).all(|s| from_seed(s, &Knobs::default()).program.stage == Stage::Fragment));
+    // The default knobs make vec4 programs for their share (format 6); `stage=fs` none.
+    assert!((0..30).any(|s| from_seed(s, &Knobs::default()).program.stage == Stage::Vertex));
+    let fs = Knobs::parse("stage=fs").unwrap();
+    assert!((0..30).all(|s| from_seed(s, &fs).program.stage == Stage::Fragment));
 }
 
 #[test]

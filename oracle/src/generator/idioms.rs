@@ -259,6 +259,9 @@ impl Gen<'_, '_> {
         if !self.types.contains(&Type::F) {
             return self.alu();
         }
+        if !self.realistic && self.chance(1, 3) {
+            return self.sat_after_barrier();
+        }
         let w = self.width;
         // The producer writes a temporary the MOV reads (in the same channels): a value
         // the final write also read could not take the saturation.
@@ -295,6 +298,88 @@ impl Gen<'_, '_> {
             let add = Inst::new(Opcode::Add, w, Reg::null(Type::F), vec![t, t]);
             self.emit_into(add, Type::F);
         }
+    }
+
+    /// `mov.sat y, t` after a producer of `t` that cannot take the saturation (fuzz
+    /// programs, `opt_saturate_propagation`): a math instruction, a producer whose
+    /// conditional modifier another instruction reads, one with AccWrEnable; or after
+    /// `t`'s producer, a partial write of another register of `t`'s VGRF.
+    fn sat_after_barrier(&mut self) {
+        let w = self.width;
+        let rpc = self.regs_for(Type::F);
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        let (mut flag_read, mut partial) = (None, false);
+        let nr = self.new_vgrf(2 * rpc);
+        let t = Reg::vgrf(nr, Type::F);
+        let producer = match self.choose(4) {
+            0 => {
+                let math = self.drawn_ops(&[
+                    Opcode::Rcp,
+                    Opcode::Rsq,
+                    Opcode::Sqrt,
+                    Opcode::Exp2,
+                    Opcode::Log2,
+                    Opcode::Sin,
+                    Opcode::Cos,
+                    Opcode::Pow,
+                ]);
+                let op = if math.is_empty() {
+                    Opcode::Rcp
+                } else {
+                    self.pick(&math)
+                };
+                let srcs = (0..arity(op)).map(|_| self.src(Type::F, false)).collect();
+                Inst::new(op, w, t, srcs)
+            }
+            1 => {
+                let flag = self.free_flag();
+                flag_read = Some(flag);
+                let (a, b) = (self.src(Type::F, false), self.src(Type::F, true));
+                let op = self.idiom_op(&[Opcode::Add, Opcode::Mul, Opcode::Mov]);
+                let op = op.unwrap_or(Opcode::Mov);
+                Inst::new(op, w, t, operands(op, [a, b])).with_cmod(self.pick(&CONDS), flag)
+            }
+            2 => {
+                let (a, b) = (self.src(Type::F, false), self.src(Type::F, true));
+                let mut inst = Inst::new(Opcode::Add, w, t, vec![a, b]);
+                inst.acc_wr = true;
+                inst
+            }
+            _ => {
+                partial = true;
+                let (a, b) = (self.src(Type::F, false), self.src(Type::F, true));
+                Inst::new(Opcode::Add, w, t, vec![a, b])
+            }
+        };
+        if !self.try_emit(producer) {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            return self.alu();
+        }
+        if partial {
+            // The other register(s) of the VGRF, at the full width or a narrower group.
+            let other = t.byte_offset(rpc * compiler::reg::REG_SIZE);
+            let src = self.src(Type::F, true);
+            let mov = Inst::new(Opcode::Mov, w, other, vec![src]);
+            if !self.try_emit(mov) {
+                self.emit(Inst::new(Opcode::Mov, w, other, vec![Reg::imm_f(1.5)]));
+            }
+        }
+        let src = if self.chance(1, 4) { t.negated() } else { t };
+        let mov = Inst::new(Opcode::Mov, w, Reg::null(Type::F), vec![src]).with_sat();
+        if self.emit_into(mov, Type::F).is_none() {
+            self.alu();
+        }
+        if let Some(flag) = flag_read {
+            self.observe_flag(flag, false);
+        }
+    }
+
+    /// The opcodes of `ops` this program drew.
+    fn drawn_ops(&self, ops: &[Opcode]) -> Vec<Opcode> {
+        ops.iter()
+            .copied()
+            .filter(|op| self.ops.contains(op))
+            .collect()
     }
 
     /// Copies and constants for `opt_copy_propagation` and `opt_register_coalesce`:
@@ -556,6 +641,25 @@ impl Gen<'_, '_> {
         if dsts.is_empty() {
             return self.alu();
         }
+        // Fuzz programs: the ELSE arm moves into the same values in another order, or
+        // into other values (`opt_peephole_sel` must pair them by destination).
+        let mut else_dsts = dsts.clone();
+        if !self.realistic && self.chance(1, 2) {
+            if dsts.len() > 1 && self.chance(1, 2) {
+                else_dsts.reverse();
+            } else {
+                let ty = self.pick(&types);
+                let same: Vec<Val> = self.vals.iter().copied().filter(|v| v.ty == ty).collect();
+                if !same.is_empty() {
+                    let k = self.choose(else_dsts.len());
+                    else_dsts[k] = self.pick(&same);
+                    if self.chance(1, 2) {
+                        else_dsts.push(self.pick(&same));
+                    }
+                    else_dsts.dedup_by_key(|v| (v.nr, v.offset));
+                }
+            }
+        }
         self.set_flag(w, 0);
         let pred = self.predicate();
         self.emit(Inst::control(Opcode::If, w).with_pred(pred, self.general_flag));
@@ -565,7 +669,8 @@ impl Gen<'_, '_> {
                 self.emit(Inst::control(Opcode::Else, w));
             }
             self.depth += 1;
-            for d in &dsts {
+            let arm = if part == 0 { &dsts } else { &else_dsts };
+            for d in arm.clone().iter() {
                 let src = super::plain(self.src(d.ty, true));
                 let mov = Inst::new(Opcode::Mov, w, self.val_reg(*d), vec![src]);
                 if !self.try_emit(mov) {
@@ -587,6 +692,9 @@ impl Gen<'_, '_> {
             return self.alu();
         };
         let w = self.width;
+        if !self.realistic && self.chance(1, 3) {
+            return self.dead_minmax_or_conversion(ty);
+        }
         let a = self.src(ty, false);
         let b = self.src(ty, true);
         let t = Reg::vgrf(self.new_vgrf(self.regs_for(ty)), ty);
@@ -607,6 +715,51 @@ impl Gen<'_, '_> {
         }
         if with_flag {
             self.observe_flag(flag, false);
+        }
+    }
+
+    /// Fuzz programs: a dead min/max (`sel.l`/`sel.ge`, whose conditional modifier writes
+    /// no flag) while two flag subregisters are live across it — on Gen4/5 all of them —
+    /// or a dead conversion from a 64-bit value with a conditional modifier whose flag is
+    /// read (`mov.ge.f0.1 d:UD, x:DF`: the destination becomes null).
+    fn dead_minmax_or_conversion(&mut self, ty: Type) {
+        let w = self.width;
+        let wide: Vec<Type> = [Type::DF, Type::Q, Type::UQ]
+            .into_iter()
+            .filter(|t| self.types.contains(t))
+            .collect();
+        if !wide.is_empty() && self.chance(1, 2) {
+            let from = self.pick(&wide);
+            let a = self.src(from, false);
+            let t = Reg::vgrf(self.new_vgrf(self.regs_for(ty)), ty);
+            let flag = self.free_flag();
+            let mov = Inst::new(Opcode::Mov, w, t, vec![a]).with_cmod(self.pick(&CONDS), flag);
+            if !self.try_emit(mov) {
+                return self.alu();
+            }
+            return self.observe_flag(flag, false);
+        }
+        let other: Vec<u8> = self.loop_flags.clone();
+        let second = (!other.is_empty()).then(|| self.pick(&other));
+        if let Some(f) = second {
+            let (a, b) = (self.src(ty, false), self.src(ty, true));
+            let cmp = Inst::new(Opcode::Cmp, w, Reg::null(ty), vec![a, b])
+                .with_cmod(self.pick(&CONDS), f);
+            if !self.try_emit(cmp) {
+                return self.alu();
+            }
+        }
+        self.set_flag(w, 0);
+        let (a, b) = (self.src(ty, false), self.src(ty, true));
+        let t = Reg::vgrf(self.new_vgrf(self.regs_for(ty)), ty);
+        let mut sel = Inst::new(Opcode::Sel, w, t, vec![a, b]);
+        sel.cmod = Some(self.pick(&[CondMod::L, CondMod::Ge]));
+        if !self.try_emit(sel) {
+            self.alu();
+        }
+        self.observe_flag(self.general_flag, false);
+        if let Some(f) = second {
+            self.observe_flag(f, false);
         }
     }
 

@@ -92,9 +92,16 @@ pub enum Feature {
     /// FIND_LIVE_CHANNEL + BROADCAST of a value (uniform values), at the top, inside
     /// divergent control flow and after a HALT; sometimes a packed dispatch.
     LiveChannel,
+    /// Post-RA-style operands: values at any dword sub-register (unevenly split,
+    /// straddling two registers), and VGRFs moved to fixed GRFs above what register
+    /// allocation can reach (some of them, or all: a program without VGRFs).
+    FixedGrf,
+    /// Integer multiplies of mixed widths (W×D, D×W, UW×UD …) with immediates and source
+    /// modifiers.
+    MixedMul,
 }
 
-pub const ALL_FEATURES: [Feature; 36] = [
+pub const ALL_FEATURES: [Feature; 38] = [
     Feature::If,
     Feature::Loop,
     Feature::Halt,
@@ -131,7 +138,13 @@ pub const ALL_FEATURES: [Feature; 36] = [
     Feature::IfMoves,
     Feature::DeadValue,
     Feature::LiveChannel,
+    Feature::FixedGrf,
+    Feature::MixedMul,
 ];
+
+/// The features format 6 added (issue 24): drawn only by fuzz-profile programs, so
+/// realistic programs decode as before.
+pub const FORMAT6_FEATURES: [Feature; 2] = [Feature::FixedGrf, Feature::MixedMul];
 
 /// The optimiser idioms (issue 10 item 4), drawn by one statement kind (`idioms.rs`).
 pub const IDIOM_FEATURES: [Feature; 8] = [
@@ -147,7 +160,7 @@ pub const IDIOM_FEATURES: [Feature; 8] = [
 
 /// The features of shapes compiler mutants exposed (issue 9 item 10), drawn by one
 /// statement kind.
-pub const SHAPE_FEATURES: [Feature; 7] = [
+pub const SHAPE_FEATURES: [Feature; 9] = [
     Feature::VectorImm,
     Feature::MessageSlice,
     Feature::AliasedSplit,
@@ -155,6 +168,8 @@ pub const SHAPE_FEATURES: [Feature; 7] = [
     Feature::HwSend,
     Feature::ImmSrc0,
     Feature::ByteSrc,
+    Feature::FixedGrf,
+    Feature::MixedMul,
 ];
 
 impl Feature {
@@ -196,6 +211,8 @@ impl Feature {
             Feature::IfMoves => "if-moves",
             Feature::DeadValue => "dead-value",
             Feature::LiveChannel => "live-channel",
+            Feature::FixedGrf => "fixed-grf",
+            Feature::MixedMul => "mixed-mul",
         }
     }
 
@@ -283,6 +300,10 @@ pub struct Knobs {
     /// `generator/vec4.rs`, on the devices that run it).
     #[serde(default)]
     pub stage: Stage,
+    /// Whether the knobs name the stage (`stage=fs` too): without that, default fuzz
+    /// campaigns draw vec4 programs for their share (`generator::VEC4_SHARE`).
+    #[serde(default)]
+    pub stage_named: bool,
 }
 
 /// A knob text the generator cannot honour: it names the offending word and, where the
@@ -349,6 +370,7 @@ impl Knobs {
                     "stage" if !deny => {
                         self.stage = Stage::from_name(name)
                             .ok_or_else(|| KnobError::UnknownStage(name.into()))?;
+                        self.stage_named = true;
                     }
                     "devices" | "device" if !deny => self.devices.push(
                         Device::from_name(name)
@@ -449,7 +471,7 @@ impl fmt::Display for Knobs {
         if self.profile == Profile::Realistic {
             parts.push("profile=realistic".into());
         }
-        if self.stage != Stage::Fragment {
+        if self.stage_named || self.stage != Stage::Fragment {
             parts.push(format!("stage={}", self.stage.name()));
         }
         write!(f, "{}", parts.join(" "))
@@ -540,7 +562,11 @@ mod tests {
         assert_eq!(k.stage, Stage::Vertex);
         assert_eq!(k.to_string(), "devices=hsw stage=vs");
         assert_eq!(Knobs::parse(&k.to_string()).unwrap(), k);
-        assert_eq!(Knobs::parse("stage=fs").unwrap(), Knobs::default());
+        // `stage=fs` asks for fragment programs only: no vec4 share.
+        let fs = Knobs::parse("stage=fs").unwrap();
+        assert!(fs.stage == Stage::Fragment && fs.stage_named && !fs.is_default());
+        assert_eq!(fs.to_string(), "stage=fs");
+        assert_eq!(Knobs::parse(&fs.to_string()).unwrap(), fs);
         assert!(
             Knobs::parse("stage=gs")
                 .unwrap_err()

@@ -60,6 +60,8 @@ impl Gen<'_, '_> {
             Feature::MulFlags => self.mul_flags(),
             Feature::HwSend => self.hw_send(),
             Feature::ImmSrc0 => self.multi_source(Operands::ImmSrc0),
+            Feature::FixedGrf => self.uneven_value(),
+            Feature::MixedMul => self.mixed_mul(),
             _ => self.multi_source(Operands::ByteSrc),
         }
     }
@@ -396,13 +398,13 @@ impl Gen<'_, '_> {
         let comps = 1 + self.choose(4) as u32;
         let w = self.width;
         if self.uniform_control() && self.chance(1, 2) {
-            let pl = Reg::vgrf(self.new_vgrf(rpc), Type::UD);
-            self.emit(Inst::new(
-                Opcode::LoadPayload,
-                w,
-                pl,
-                vec![self.val_reg(addr)],
-            ));
+            let vgrfs_before = self.p.vgrf_sizes.len();
+            let pl = self.payload_at(rpc);
+            let load = Inst::new(Opcode::LoadPayload, w, pl, vec![self.val_reg(addr)]);
+            if !self.try_emit(load) {
+                self.p.vgrf_sizes.truncate(vgrfs_before);
+                return self.alu();
+            }
             let nr = self.new_vgrf(comps * rpc);
             let desc = MsgDesc {
                 kind: MsgKind::UntypedRead {
@@ -437,21 +439,51 @@ impl Gen<'_, '_> {
             header: false,
         };
         let addr = self.val_reg(addr);
-        let inst = if split {
-            let p1 = Reg::vgrf(self.new_vgrf(rpc), Type::UD);
-            let p2 = Reg::vgrf(self.new_vgrf(rpc * comps), Type::UD);
-            self.emit(Inst::new(Opcode::LoadPayload, w, p1, vec![addr]));
-            self.emit(Inst::new(Opcode::LoadPayload, w, p2, data));
+        let (vgrfs_before, insts_before) = (self.p.vgrf_sizes.len(), self.insts.len());
+        let (loads, inst) = if split {
+            let p1 = self.payload_at(rpc);
+            let p2 = self.payload_at(rpc * comps);
             let mut s = send(w, Reg::null(Type::UD), p1, desc);
             s.srcs[1] = p2;
-            s
+            (
+                vec![
+                    Inst::new(Opcode::LoadPayload, w, p1, vec![addr]),
+                    Inst::new(Opcode::LoadPayload, w, p2, data),
+                ],
+                s,
+            )
         } else {
-            let pl = Reg::vgrf(self.new_vgrf(rpc * (1 + comps)), Type::UD);
+            let pl = self.payload_at(rpc * (1 + comps));
             let srcs = std::iter::once(addr).chain(data).collect();
-            self.emit(Inst::new(Opcode::LoadPayload, w, pl, srcs));
-            send(w, Reg::null(Type::UD), pl, desc)
+            (
+                vec![Inst::new(Opcode::LoadPayload, w, pl, srcs)],
+                send(w, Reg::null(Type::UD), pl, desc),
+            )
         };
-        self.emit(inst);
+        let ok = loads.into_iter().all(|l| self.try_emit(l)) && self.try_emit(inst);
+        if !ok {
+            self.insts.truncate(insts_before);
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            self.alu();
+        }
+    }
+
+    /// A message payload of `regs` registers: a VGRF of its own, or (`fixed-grf`,
+    /// `hw-send` in fuzz programs) at a dword offset of a larger VGRF — a register or half
+    /// of one in, or any sub-register (docs/hardware/brw-backend.md §1).
+    fn payload_at(&mut self, regs: u32) -> Reg {
+        if self.realistic || !self.chance(1, 4) {
+            return Reg::vgrf(self.new_vgrf(regs), Type::UD);
+        }
+        let offset = match self.choose(4) {
+            0 => 16,
+            1 => REG_SIZE,
+            2 => REG_SIZE + 16,
+            _ => 4 * (1 + self.choose(7)) as u32,
+        };
+        let after = self.choose(2) as u32;
+        let nr = self.new_vgrf(regs + offset.div_ceil(REG_SIZE) + after);
+        Reg::vgrf(nr, Type::UD).byte_offset(offset)
     }
 
     /// The final colour components `comp` as a hardware EOT write: LOAD_PAYLOAD into a
@@ -461,8 +493,14 @@ impl Gen<'_, '_> {
         let rpc = self.regs_for(Type::UD);
         let before = 1 + self.choose(3) as u32;
         let after = self.choose(3) as u32;
-        let nr = self.new_vgrf(before + 4 * rpc + after);
-        let pl = Reg::vgrf(nr, Type::UD).byte_offset(before * REG_SIZE);
+        // Fuzz programs also start it at a sub-register (isolate_eot_payloads copies it).
+        let sub = if self.chance(1, 3) {
+            4 * (1 + self.choose(7)) as u32
+        } else {
+            0
+        };
+        let nr = self.new_vgrf(before + 4 * rpc + after + (sub > 0) as u32);
+        let pl = Reg::vgrf(nr, Type::UD).byte_offset(before * REG_SIZE + sub);
         self.emit(Inst::new(Opcode::LoadPayload, w, pl, comp.to_vec()));
         let desc = MsgDesc {
             kind: MsgKind::RtWrite { target: 0 },
@@ -489,6 +527,214 @@ impl Gen<'_, '_> {
             }
         }
         self.alu();
+    }
+}
+
+/// Mixed-width integer multiply operand types (src0, src1): a word by a dword either way,
+/// signed or not (Mesa's `lower_mul_dword_inst` territory, docs/hardware/eu-hardware.md §4).
+const MIXED_MUL: [(Type, Type); 8] = [
+    (Type::W, Type::D),
+    (Type::D, Type::W),
+    (Type::UW, Type::UD),
+    (Type::UD, Type::UW),
+    (Type::W, Type::UD),
+    (Type::UD, Type::W),
+    (Type::UW, Type::D),
+    (Type::D, Type::UW),
+];
+
+impl Gen<'_, '_> {
+    /// A new value at any sub-register of a VGRF one register larger than it needs: at
+    /// SIMD8 a dword value from `v+28` has one channel in the first register and seven in
+    /// the next (unevenly split, straddling). `fix_registers` may later move the VGRF to
+    /// fixed GRFs (`g44.7`).
+    fn uneven_value(&mut self) {
+        if !self.uniform_control() {
+            return self.alu();
+        }
+        let ty = self.any_type();
+        let size = ty.size();
+        let offset = size * self.choose((REG_SIZE / size) as usize) as u32;
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        let nr = self.new_vgrf(self.regs_for(ty) + 1);
+        let v = Val { nr, offset, ty };
+        let a = self.src(ty, false);
+        let ops = self.drawn(&[Opcode::Add, Opcode::Mul, Opcode::Sel]);
+        let inst = if !ops.is_empty() && self.chance(1, 2) {
+            let op = self.pick(&ops);
+            let b = self.src(ty, true);
+            let mut inst = Inst::new(op, self.width, self.val_reg(v), vec![a, b]);
+            if op == Opcode::Sel {
+                inst.cmod = Some(self.pick(&[CondMod::L, CondMod::Ge]));
+            }
+            inst
+        } else {
+            Inst::new(Opcode::Mov, self.width, self.val_reg(v), vec![a])
+        };
+        self.emit_or_alu(inst, Some(v), vgrfs_before);
+    }
+
+    /// `mul d:D, a:W, b:D`-style multiplies: a word and a dword operand in either order,
+    /// one sometimes an immediate, either sometimes negated or absolute.
+    fn mixed_mul(&mut self) {
+        if !self.ops.contains(&Opcode::Mul) {
+            return self.alu();
+        }
+        let (ta, tb) = self.pick(&MIXED_MUL);
+        let operand = |g: &mut Self, ty: Type, imm: bool| {
+            if imm && g.chance(1, 4) {
+                return g.imm(ty);
+            }
+            let r = g.src(ty, false);
+            match g.choose(6) {
+                0 if !r.is_imm() => r.negated(),
+                1 if !r.is_imm() => r.with_abs(),
+                _ => r,
+            }
+        };
+        let imm_a = self.chance(1, 4);
+        let a = operand(self, ta, imm_a);
+        let b = operand(self, tb, true);
+        let signed = ta.is_signed() || tb.is_signed();
+        let dst_ty = match (signed, self.chance(1, 4)) {
+            (_, true) => self.pick(&[Type::W, Type::UW]),
+            (true, false) => Type::D,
+            (false, false) => Type::UD,
+        };
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        let Some((dst, new)) = self.dst(dst_ty) else {
+            return self.alu();
+        };
+        let inst = Inst::new(Opcode::Mul, self.width, dst, vec![a, b]);
+        self.emit_or_alu(inst, new, vgrfs_before);
+    }
+}
+
+/// Room left between the payload and the fixed GRFs `fix_registers` assigns: three times
+/// the registers of the VGRFs left (pre-RA scheduling lengthens their lives; width
+/// lowering and legalisation add temporaries beside them) plus this many registers.
+const FIXED_SLACK: u32 = 48;
+
+/// First GRF of EOT payloads on Gen7+ (`allocate_registers`), where EOT message sources
+/// moved to fixed GRFs go.
+const EOT_FIRST_GRF: u32 = 112;
+
+/// `fixed-grf`: moves VGRFs to fixed GRFs, as a post-RA program has them — all of them
+/// (one program in two: then the program has no VGRFs, unless an instruction reads and
+/// writes one) or a random half, in SIMD8/16 programs. Each moved VGRF gets registers of
+/// its own, above `payload + 3 × the VGRFs left + FIXED_SLACK`, so nothing register
+/// allocation places (first fit from the payload up) can reach them; sources of
+/// EOT messages go to g112 and up. Regions come from `compiler::passes::fixed_operand` (a
+/// destination's and a scalar's given by their stride). Nothing changes if the registers do
+/// not fit or the moved program breaks a validator rule.
+pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstructured) {
+    // (SIMD32 programs stay virtual: their temporaries are too many to bound.)
+    if p.dispatch_width > 16 {
+        return;
+    }
+    let n = p.vgrf_sizes.len();
+    let all = u.ratio(1u8, 2).unwrap_or(false);
+    let mut moved: Vec<bool> = (0..n)
+        .map(|_| all || u.arbitrary::<bool>().unwrap_or(false))
+        .collect();
+    let mut eot = vec![false; n];
+    let vgrf = |r: &Reg| match r.kind {
+        compiler::reg::RegKind::Vgrf { nr, .. } => Some(nr as usize),
+        _ => None,
+    };
+    for inst in p.insts() {
+        let srcs: Vec<usize> = inst.srcs.iter().filter_map(vgrf).collect();
+        if inst.eot {
+            srcs.iter().for_each(|&v| eot[v] = true);
+        }
+        // A VGRF an instruction reads and writes stays virtual, unless it is a simple
+        // operation reading exactly what it writes (the final write's `xor c, c, x`): the
+        // passes' overlap checks see only VGRFs (an in-place `mul g60, g57, g60` or
+        // `mov g90, g90:UW` is miscompiled — reported, not generated, so campaigns stay on
+        // the known failures).
+        // Nor does the destination of a Gen4/5 min/max: dead-code elimination removes
+        // only VGRF writes, so a dead `sel.l` into a fixed GRF would stay, and its
+        // lowering needs a free flag subregister the program may not have.
+        if inst.op == Opcode::Sel
+            && inst.cmod.is_some()
+            && p.device.info().verx10 < 60
+            && let Some(d) = vgrf(&inst.dst)
+        {
+            moved[d] = false;
+        }
+        let simple = matches!(
+            inst.op,
+            Opcode::Xor | Opcode::Add | Opcode::And | Opcode::Or
+        );
+        if let Some(d) = vgrf(&inst.dst) {
+            let unsafe_alias = inst.srcs.iter().any(|s| {
+                vgrf(s) == Some(d) && !(simple && s.kind == inst.dst.kind && s.ty == inst.dst.ty)
+            });
+            if unsafe_alias {
+                moved[d] = false;
+            }
+        }
+    }
+    let info = p.device.info();
+    let top = if info.verx10 >= 80 {
+        info.grf_count - 1
+    } else {
+        info.grf_count
+    };
+    let mut first = vec![0u32; n];
+    let mut next_eot = EOT_FIRST_GRF;
+    for v in 0..n {
+        if !(moved[v] && eot[v]) {
+            continue;
+        }
+        if next_eot + p.vgrf_sizes[v] <= top {
+            first[v] = next_eot;
+            next_eot += p.vgrf_sizes[v];
+        } else {
+            moved[v] = false;
+        }
+    }
+    let left: u32 = (0..n).filter(|&v| !moved[v]).map(|v| p.vgrf_sizes[v]).sum();
+    let mut next = compiler::payload::PayloadLayout::new(p).regs as u32 + 3 * left + FIXED_SLACK;
+    for v in (0..n).filter(|&v| moved[v] && !eot[v]) {
+        first[v] = next;
+        next += p.vgrf_sizes[v];
+    }
+    if next > EOT_FIRST_GRF || !moved.contains(&true) {
+        return;
+    }
+    let lower = |r: &Reg, exec: u32, is_dst: bool| -> Option<Reg> {
+        let compiler::reg::RegKind::Vgrf { nr, offset, stride } = r.kind else {
+            return None;
+        };
+        if !moved[nr as usize] {
+            return None;
+        }
+        let byte = first[nr as usize] * REG_SIZE + offset;
+        let mut out = compiler::passes::fixed_operand(byte, stride as u32, r.ty, exec, is_dst);
+        out.negate = r.negate;
+        out.abs = r.abs;
+        Some(out)
+    };
+    let mut q = p.clone();
+    for block in &mut q.blocks {
+        for inst in &mut block.insts {
+            let exec = inst.exec_size as u32;
+            if let Some(d) = lower(&inst.dst, exec, true) {
+                inst.dst = d;
+            }
+            for s in &mut inst.srcs {
+                if let Some(r) = lower(s, exec, false) {
+                    *s = r;
+                }
+            }
+        }
+    }
+    if moved.iter().all(|&m| m) {
+        q.vgrf_sizes.clear();
+    }
+    if compiler::validate::validate(&q).is_empty() {
+        *p = q;
     }
 }
 
