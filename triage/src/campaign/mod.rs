@@ -628,7 +628,7 @@ mod tests {
         let used = bytes.len().min(24);
         let features = bytes[..used]
             .chunks(3)
-            .map(|c| features::id(&format!("inst:{}", c[0] % 16)))
+            .map(|c| features::id(&format!("cf:{}", c[0] % 16)))
             .collect();
         let tally = case::Tally {
             outcome: "pass",

@@ -183,9 +183,17 @@ fn work(shared: &Shared, w: usize, epoch: u64, redo: Vec<Pending>, tx: &Sender<E
             (input, view)
         };
         let (tally, found) = (shared.runner)(&shared.setup, &input);
+        // A case joins the corpus when it reaches a new compiler behaviour: a rewrite, pass,
+        // tally, rule, control-flow shape or outcome. New instruction combinations alone do
+        // not count: they are a long tail (97 % of all features) that nearly every fresh
+        // program extends, which filled the corpus with inputs mutation had no reason to
+        // prefer.
         let novel = !again && {
             let s = shared.slot(w);
-            tally.features.iter().any(|f| !s.known.contains(f))
+            tally
+                .features
+                .iter()
+                .any(|f| !s.known.contains(f) && super::features::kind_of(*f) != Some("inst"))
         };
         let entry = (novel && shared.feedback)
             .then(|| shared.keep(&input, tally.used))
