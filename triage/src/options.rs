@@ -55,6 +55,35 @@ impl Default for CompileFlags {
     }
 }
 
+/// The compile flags of a campaign: what its reproducers' `# options:` lines say, and what
+/// `eufuzz import` takes to check generator bytes as the campaign or fuzz target that
+/// found them did.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct CampaignFlags {
+    /// Inject historical bugs by name (builds with the zoo feature only).
+    #[arg(long)]
+    pub zoo: Option<String>,
+    /// Spill every spillable VGRF.
+    #[arg(long)]
+    pub spill_all: bool,
+    /// What checks compare against: `reference` (the input run directly) or `o0` (the
+    /// `-O0` compilation, so every failure is an optimisation bug).
+    #[arg(long, value_name = "BASELINE", default_value = "reference")]
+    pub baseline: Baseline,
+}
+
+impl CampaignFlags {
+    /// As compile flags (the optimising pipeline, no pinned schedule).
+    pub fn compile_flags(&self) -> CompileFlags {
+        CompileFlags {
+            spill_all: self.spill_all,
+            baseline: self.baseline,
+            zoo: self.zoo.clone(),
+            ..CompileFlags::default()
+        }
+    }
+}
+
 /// Options shared by the commands that compile: the compile flags and a device to
 /// retarget to.
 #[derive(clap::Args, Clone, Debug, Default)]

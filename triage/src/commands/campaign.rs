@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use triage::campaign::{self, Settings, checkpoint, seeds::Shard};
 use triage::generate::KnobArgs;
-use triage::options::Baseline;
+use triage::options::{Baseline, CampaignFlags};
 use triage::{Error, Exit, Result};
 
 /// What `eufuzz campaign` runs.
@@ -54,16 +54,8 @@ pub struct Args {
     /// counted in the statistics.
     #[arg(long, default_value_t = 5)]
     per_bucket: usize,
-    /// Inject a historical bug by name (builds with the zoo feature only).
-    #[arg(long)]
-    zoo: Option<String>,
-    /// Spill every spillable VGRF.
-    #[arg(long)]
-    spill_all: bool,
-    /// What checks compare against: `reference` (the input run directly) or `o0` (the
-    /// `-O0` compilation, so every failure is an optimisation bug).
-    #[arg(long, value_name = "BASELINE", default_value = "reference")]
-    baseline: Baseline,
+    #[command(flatten)]
+    flags: CampaignFlags,
     /// A case running longer than this many seconds is recorded as a hang (besides the
     /// emulator's fuel limit) and its worker replaced.
     #[arg(long, default_value_t = 30)]
@@ -122,9 +114,9 @@ impl Args {
                 .transpose()
                 .map_err(Error::Usage)?,
             knobs: self.knobs.resolve()?.to_string(),
-            zoo: self.zoo.clone(),
-            spill_all: self.spill_all,
-            baseline_o0: self.baseline == Baseline::O0,
+            zoo: self.flags.zoo.clone(),
+            spill_all: self.flags.spill_all,
+            baseline_o0: self.flags.baseline == Baseline::O0,
             stop_on_failure: self.stop_on_failure,
             reduce_budget: self.reduce_budget,
             per_bucket: self.per_bucket,
