@@ -463,6 +463,9 @@ impl Reg {
             | RegKind::Indirect { region, .. } => {
                 *region = if s == 0 {
                     Region::SCALAR
+                } else if region.width == 1 {
+                    // Rows of one element step by VertStride; HorzStride must stay 0.
+                    Region::new(s, 1, 0)
                 } else {
                     Region::new(region.width.saturating_mul(s), region.width, s)
                 }

@@ -535,6 +535,42 @@ fn eot_payload_is_allocated_in_g112() {
 }
 
 #[test]
+fn allocation_leaves_the_programs_own_grfs_alone() {
+    // g10–g11 and g13–g14 are the program's (docs/pipeline.md, "Fixed GRFs in the input"):
+    // v0 (two GRFs) does not go to g10 as it would otherwise, nor into the one-register
+    // hole at g12, but to g15.
+    check_pass_with(
+        allocate_registers::run,
+        &CompileOptions {
+            o0: true,
+            ..CompileOptions::default()
+        },
+        "skl",
+        16,
+        "
+        mov(16) g10<8;8,1>:F, 1.0:F
+        add(16) v0:F, g8<8;8,1>:F, g10<8;8,1>:F
+        mov(16) g13<8;8,1>:F, v0:F
+        mov(16) v2:F, v0:F
+        mov(16) v2+64:F, g13<8;8,1>:F
+        mov(16) v2+128:F, g6<8;8,1>:F
+        mov(16) v2+192:F, g4<8;8,1>:F
+        send(16) null:UD, v2:UD, null:UD desc(rt_write target=0 mlen=8 ex_mlen=0 rlen=0) { EOT }
+        ",
+        "
+        mov(16) g10<8;8,1>:F, 1.0:F
+        add(16) g15<8;8,1>:F, g8<8;8,1>:F, g10<8;8,1>:F
+        mov(16) g13<8;8,1>:F, g15<8;8,1>:F
+        mov(16) g112<8;8,1>:F, g15<8;8,1>:F
+        mov(16) g114<8;8,1>:F, g13<8;8,1>:F
+        mov(16) g116<8;8,1>:F, g6<8;8,1>:F
+        mov(16) g118<8;8,1>:F, g4<8;8,1>:F
+        send(16) null:UD, g112<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=8 ex_mlen=0 rlen=0) { EOT }
+        ",
+    );
+}
+
+#[test]
 fn oversized_eot_vgrf_is_copied_into_g112() {
     // In program order (-O0 does not schedule): the placement is what is tested.
     check_pass_with(

@@ -74,6 +74,33 @@ fn isolate_eot_payloads(p: &mut Program) {
     p.set_insts(out);
 }
 
+/// GRFs the program itself names (fixed-GRF destinations and sources, whole messages of
+/// SENDs): taken for the whole program, so no VGRF is placed over them. Mesa never has fixed
+/// GRFs above the payload before allocation, so it interferes VGRFs with the payload only;
+/// this compiler also takes post-RA style input, whose fixed registers are the program's
+/// own (docs/pipeline.md, "Fixed GRFs in the input").
+fn named_grfs(p: &Program) -> Vec<bool> {
+    let mut out = vec![false; p.device.info().grf_count as usize];
+    let mut take = |reg: &Reg, bytes: u32| {
+        if let RegKind::Fixed { nr, subnr, .. } = reg.kind {
+            let start = u32::from(nr) * REG_SIZE + u32::from(subnr);
+            let end = start + bytes.max(1);
+            for r in start / REG_SIZE..end.div_ceil(REG_SIZE) {
+                if let Some(slot) = out.get_mut(r as usize) {
+                    *slot = true;
+                }
+            }
+        }
+    };
+    for inst in p.insts() {
+        take(&inst.dst, inst.size_written());
+        for (i, src) in inst.srcs.iter().enumerate() {
+            take(src, inst.size_read(i));
+        }
+    }
+    out
+}
+
 /// First GRF of every VGRF, or the VGRF that could not be placed and the VGRFs live then.
 fn assign(p: &Program, iv: &liveness::Intervals) -> Result<Vec<u32>, (usize, Vec<usize>)> {
     let info = p.device.info();
@@ -90,6 +117,7 @@ fn assign(p: &Program, iv: &liveness::Intervals) -> Result<Vec<u32>, (usize, Vec
     order.sort_by_key(|&v| (iv[v].map(|x| x.0), v));
     let mut busy_until: Vec<Option<usize>> = vec![None; info.grf_count as usize];
     let mut owner: Vec<Option<usize>> = vec![None; info.grf_count as usize];
+    let named = named_grfs(p);
     let mut out = vec![0; p.vgrf_sizes.len()];
     for v in order {
         let Some((start, end)) = iv[v] else { continue };
@@ -99,7 +127,8 @@ fn assign(p: &Program, iv: &liveness::Intervals) -> Result<Vec<u32>, (usize, Vec
         } else {
             payload
         };
-        let free = |r: u32| busy_until[r as usize].is_none_or(|e| e < start);
+        let free =
+            |r: u32| !named[r as usize] && busy_until[r as usize].is_none_or(|e| e < start);
         let base =
             (lo..limit.saturating_sub(size).saturating_add(1)).find(|&b| (b..b + size).all(free));
         match base {

@@ -247,10 +247,20 @@ fn three_source(
         if !d.is_null() && reg_offset(&d) != 0 {
             let t = super::temp(p, d.ty, inst.exec_size as u32 * d.ty.size());
             inst.dst = t;
-            let mut copy = like(inst, Opcode::Mov, d, vec![t]);
-            copy.predicate = inst.predicate;
-            copy.flag_subreg = inst.flag_subreg;
-            after.push(copy);
+            let copy = like(inst, Opcode::Mov, d, vec![t]);
+            // A 64-bit copy to another offset in its register breaks the low-power
+            // regioning rules (CHV/BXT/GLK, docs/hardware/eu-hardware.md §5.1): the two
+            // dword halves move instead.
+            let copies = if d.ty.size() == 8 && super::lower_regioning::restricted(p, &copy) {
+                super::lower_regioning::raw_copy(&copy, d, t, d.ty)
+            } else {
+                vec![copy]
+            };
+            for mut c in copies {
+                c.predicate = inst.predicate;
+                c.flag_subreg = inst.flag_subreg;
+                after.push(c);
+            }
             changed = true;
         }
         return changed;

@@ -94,8 +94,17 @@ fn dword_half(r: Reg, k: u32) -> Reg {
         .byte_offset(4 * k)
 }
 
-fn same_vgrf(a: &Reg, b: &Reg) -> bool {
-    matches!((a.kind, b.kind), (RegKind::Vgrf { nr: x, .. }, RegKind::Vgrf { nr: y, .. }) if x == y)
+/// Whether writing `a` may change what `b` reads: the same VGRF, or fixed GRFs whose bytes
+/// meet (an in-place `mul g15, u2, g15`) at `n` channels.
+fn may_overlap(a: &Reg, b: &Reg, n: u32) -> bool {
+    match (a.kind, b.kind) {
+        (RegKind::Vgrf { nr: x, .. }, RegKind::Vgrf { nr: y, .. }) => x == y,
+        (RegKind::Fixed { .. }, RegKind::Fixed { .. }) => match (a.footprint(n), b.footprint(n)) {
+            (Some((s1, e1)), Some((s2, e2))) => s1 < e2 && s2 < e1,
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 /// Copies `src` (with its modifiers) into a packed temporary of its type.
@@ -221,7 +230,8 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
     if b.negate || b.abs {
         crate::pass::note("dword-src1-modifier");
     }
-    if same_vgrf(&inst.dst, &a) || same_vgrf(&inst.dst, &b) {
+    let n = inst.exec_size as u32;
+    if may_overlap(&inst.dst, &a, n) || may_overlap(&inst.dst, &b, n) {
         crate::pass::note("dword-destination-overlap");
     }
     let b = if (b.negate || b.abs) && !crate::zoo!(opts, ImulSrc1ModifierHalves) {
@@ -231,7 +241,7 @@ fn lower_dword(p: &mut Program, mut inst: Inst, opts: &CompileOptions) -> Vec<In
     };
     let dst_stride = super::elem_stride(&inst.dst).unwrap_or(1);
     let overlap = !crate::zoo!(opts, ImulDstOverlap)
-        && (same_vgrf(&inst.dst, &a) || same_vgrf(&inst.dst, &b));
+        && (may_overlap(&inst.dst, &a, n) || may_overlap(&inst.dst, &b, n));
     let needs_temp = inst.dst.is_null()
         || inst.dst.ty.size() != 4
         || dst_stride != 1

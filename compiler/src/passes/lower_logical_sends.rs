@@ -200,7 +200,7 @@ fn lower(p: &mut Program, inst: Inst, opts: &CompileOptions, out: &mut Vec<Inst>
 /// A hardware SEND (hand-written, or from an earlier lowering) takes each payload as whole
 /// registers from a register number: the hardware has no sub-register there
 /// (docs/hardware/eu-hardware.md §6.3, mlen/ex_mlen count registers). A payload that starts inside a
-/// register (`v0+16`) is copied, register by register with NoMask raw moves, into a fresh
+/// register (`v0+16`, `g55.4`) is copied, register by register with NoMask raw moves, into a fresh
 /// VGRF the SEND then reads; EOT or not (allocate_registers moves EOT payloads again, into
 /// g112–g127). The IR validator accepts such a payload (docs/hardware/brw-backend.md §3 item 12 sets no
 /// offset rule), so legalising it is this pass's job, as for the payloads it builds itself.
@@ -215,6 +215,7 @@ fn align_payloads(
         let s = inst.srcs[i];
         let offset = match s.kind {
             RegKind::Vgrf { offset, .. } | RegKind::Attr { offset, .. } => offset,
+            RegKind::Fixed { subnr, .. } => u32::from(subnr),
             _ => continue,
         };
         let regs = inst.size_read(i).div_ceil(REG_SIZE);
@@ -223,14 +224,20 @@ fn align_payloads(
             continue;
         }
         let copy = Reg::vgrf(p.alloc_vgrf(regs), Type::UD);
-        let from = s.retype(Type::UD).with_stride(1);
-        for r in 0..regs {
-            let mov = Inst::new(
-                Opcode::Mov,
+        // Register `r` of the payload; a fixed GRF's as a region the hardware can read
+        // from that sub-register (one dword per row when it is not aligned).
+        let from = |r: u32| match s.kind {
+            RegKind::Fixed { nr, subnr, .. } => super::fixed_operand(
+                u32::from(nr) * REG_SIZE + u32::from(subnr) + r * REG_SIZE,
+                1,
+                Type::UD,
                 8,
-                copy.byte_offset(r * REG_SIZE),
-                vec![from.byte_offset(r * REG_SIZE)],
-            );
+                false,
+            ),
+            _ => s.retype(Type::UD).with_stride(1).byte_offset(r * REG_SIZE),
+        };
+        for r in 0..regs {
+            let mov = Inst::new(Opcode::Mov, 8, copy.byte_offset(r * REG_SIZE), vec![from(r)]);
             out.push(mov.with_nomask());
         }
         inst.srcs[i] = copy.retype(s.ty);

@@ -147,7 +147,7 @@ pub(crate) fn null_dst_needs_stride(p: &Program, inst: &Inst) -> bool {
 }
 
 /// Raw unsigned-integer copies of `n` elements of `ty` (64-bit as two dword halves).
-fn raw_copy(like: &Inst, dst: Reg, src: Reg, ty: Type) -> Vec<Inst> {
+pub(super) fn raw_copy(like: &Inst, dst: Reg, src: Reg, ty: Type) -> Vec<Inst> {
     let strip = |r: Reg| Reg {
         negate: false,
         abs: false,
@@ -373,6 +373,7 @@ const REWRITES: &[&str] = &[
     "aligned-source-copy",
     "predicated-destination-rewrite",
     "destination-rewrite",
+    "fixed-source-region",
 ];
 
 fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<Inst>) -> bool {
@@ -521,6 +522,26 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     for inst in p.take_insts() {
         progress |= lower(p, inst, opts, &mut out);
     }
+    for inst in out.iter_mut().filter(|i| !skip(i)) {
+        progress |= legal_fixed_sources(inst);
+    }
     p.set_insts(out);
     Ok(progress)
+}
+
+/// Gives every fixed-GRF source a region the hardware accepts (`legal_fixed_source`): this
+/// pass's copies read fixed destinations back, and the input may read a fixed GRF with a
+/// destination-style region.
+fn legal_fixed_sources(inst: &mut Inst) -> bool {
+    let n = inst.exec_size as u32;
+    let mut changed = false;
+    for s in &mut inst.srcs {
+        let legal = super::legal_fixed_source(*s, n);
+        if legal != *s {
+            crate::pass::note("fixed-source-region");
+            *s = legal;
+            changed = true;
+        }
+    }
+    changed
 }

@@ -73,6 +73,16 @@ fn fpu_width(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
             w /= 2;
         }
     }
+    if super::lower_regioning::restricted(p, inst) {
+        while w > 1 && nonlinear_64bit_piece(inst, w) {
+            w /= 2;
+        }
+    }
+    if info.verx10 <= 80 {
+        while w > 1 && uneven_oword_write(inst, w) {
+            w /= 2;
+        }
+    }
     if info.verx10 <= 80 || inst.op.is_math() {
         while w > 1 && uneven_dst_split(inst, w, opts) {
             w /= 2;
@@ -93,18 +103,88 @@ fn fpu_width(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
 /// misaligned against the destination (`mov(16) v:F, v+2:UW`) breaks that; narrower pieces
 /// don't.
 fn crosses_registers_unevenly(inst: &Inst, w: u32) -> bool {
-    let at = |r: &Reg, c: u32| super::reg_offset(r) + c * super::byte_stride(r);
-    let direct = |r: &Reg| matches!(r.kind, RegKind::Vgrf { .. } | RegKind::Attr { .. });
+    let at = super::channel_byte;
+    // The rule is the register file's: fixed GRFs (hand-written, or copies back into them)
+    // are held to it like VGRFs.
+    let direct = |r: &Reg| {
+        matches!(
+            r.kind,
+            RegKind::Vgrf { .. } | RegKind::Attr { .. } | RegKind::Fixed { .. }
+        ) && !r.is_uniform()
+    };
     if !direct(&inst.dst) || at(&inst.dst, w - 1) < REG_SIZE || inst.op.is_3src() {
         return false;
     }
     inst.srcs.iter().any(|s| {
-        if !direct(s) || super::byte_stride(s) == 0 || at(s, w - 1) < REG_SIZE {
+        if !direct(s) || (0..w).all(|c| at(s, c) < REG_SIZE) {
             return false;
         }
         let from_other = (0..w).any(|c| at(s, c) / REG_SIZE != at(&inst.dst, c) / REG_SIZE);
         let second = (0..w).map(|c| at(s, c)).find(|&b| b >= REG_SIZE);
         from_other || second.is_some_and(|b| b % REG_SIZE != super::reg_offset(s))
+    })
+}
+
+/// On the destination-aligned parts (CHV, BXT, GLK) a 64-bit instruction's source regions
+/// must be linear, VertStride = Width × HorzStride (docs/hardware/eu-hardware.md §5.1),
+/// and no row may cross a register: a piece whose elements start inside a register and run
+/// into the next (`v0+24:DF` read by two channels) has only rows of one element left, which
+/// are not linear. Such pieces are halved until their rows fit.
+fn nonlinear_64bit_piece(inst: &Inst, w: u32) -> bool {
+    let n = inst.exec_size as u32;
+    inst.srcs.iter().any(|s| {
+        let Some(stride) = super::elem_stride(s) else {
+            return false;
+        };
+        let virtual_or_linear = match s.kind {
+            RegKind::Vgrf { .. } | RegKind::Attr { .. } => true,
+            RegKind::Fixed { region, .. } => {
+                region.width == 1 || region.vstride == region.width * region.hstride
+            }
+            _ => false,
+        };
+        if s.is_uniform() || !virtual_or_linear {
+            return false;
+        }
+        (0..n / w).any(|k| {
+            let start = super::channel_byte(s, k * w) % REG_SIZE;
+            let RegKind::Fixed { region, .. } =
+                super::fixed_operand(start, stride, s.ty, w, false).kind
+            else {
+                return false;
+            };
+            !region.is_scalar() && region.vstride != region.width * region.hstride
+        })
+    })
+}
+
+/// Gen ≤ 8, a piece of `w` channels whose destination lies in one register while a source
+/// spans two (docs/hardware/eu-hardware.md §1.5): its writes must stay in one OWord of the
+/// register or split evenly between the two, which a destination at an odd sub-register
+/// (`g86.1`) breaks. Checked for every piece, since each starts at its own offset.
+fn uneven_oword_write(inst: &Inst, w: u32) -> bool {
+    let at = super::channel_byte;
+    let grf = |r: &Reg| {
+        matches!(
+            r.kind,
+            RegKind::Vgrf { .. } | RegKind::Attr { .. } | RegKind::Fixed { .. }
+        ) && !r.is_uniform()
+    };
+    if !grf(&inst.dst) || inst.op.is_3src() || inst.op.is_message() {
+        return false;
+    }
+    let n = inst.exec_size as u32;
+    (0..n / w).any(|k| {
+        let piece = k * w..(k + 1) * w;
+        let dst: Vec<u32> = piece.clone().map(|c| at(&inst.dst, c)).collect();
+        let one_reg = dst.iter().all(|&b| b / REG_SIZE == dst[0] / REG_SIZE);
+        let src_spans_two = inst.srcs.iter().filter(|s| grf(s)).any(|s| {
+            let first = at(s, k * w) / REG_SIZE;
+            piece.clone().any(|c| at(s, c) / REG_SIZE != first)
+        });
+        let low = dst.iter().filter(|&&b| b % REG_SIZE < 16).count();
+        let high = dst.len() - low;
+        one_reg && src_spans_two && low != 0 && high != 0 && low != high
     })
 }
 
@@ -211,11 +291,16 @@ fn aliases_flag(inst: &Inst, s: &Reg) -> bool {
     read_start < first + count && first < read_end
 }
 
+/// Whether two operands of `n` channels touch a common byte: of one VGRF, or of the GRF file
+/// (fixed GRFs: an in-place `add(16) g15:F, g15:W, …` whose first half overwrites what the
+/// second half reads).
 fn overlaps(a: &Reg, b: &Reg, n: u32) -> bool {
-    let (RegKind::Vgrf { nr: x, .. }, RegKind::Vgrf { nr: y, .. }) = (a.kind, b.kind) else {
-        return false;
+    let same_space = match (a.kind, b.kind) {
+        (RegKind::Vgrf { nr: x, .. }, RegKind::Vgrf { nr: y, .. }) => x == y,
+        (RegKind::Fixed { .. }, RegKind::Fixed { .. }) => true,
+        _ => false,
     };
-    if x != y {
+    if !same_space {
         return false;
     }
     match (a.footprint(n), b.footprint(n)) {
@@ -224,30 +309,29 @@ fn overlaps(a: &Reg, b: &Reg, n: u32) -> bool {
     }
 }
 
-/// A fixed-GRF source read by a piece of `w` channels. Its region was written for the
+/// A fixed-GRF (or architecture-register) source read by a piece of `w` channels. Its region was written for the
 /// whole instruction; a piece narrower than one row of it would be encoded with
 /// ExecSize < Width, which the hardware forbids (docs/hardware/eu-hardware.md §1.6). Pieces start at
 /// multiples of `w` (a power of two, smaller than the row), so each lies inside one row:
 /// it reads that row's part as a one-row region of its own width, or the one element
 /// `<0;1,0>` for a single channel.
-fn piece_region(s: Reg, w: u32, opts: &CompileOptions) -> Reg {
-    let RegKind::Fixed { nr, subnr, region } = s.kind else {
+fn piece_region(mut s: Reg, w: u32, opts: &CompileOptions) -> Reg {
+    let (RegKind::Fixed { region, .. } | RegKind::Arf { region, .. }) = &mut s.kind else {
         return s;
     };
-    if region.is_scalar() || w >= region.width as u32 || crate::zoo!(opts, SimdSplitFixedSrcRegion)
-    {
+    // One channel reads one element, whatever the row was: `<0;1,0>` (ExecSize = Width = 1
+    // needs both strides 0, docs/hardware/eu-hardware.md §1.6).
+    let fits = w >= region.width as u32 && w > 1;
+    if region.is_scalar() || fits || crate::zoo!(opts, SimdSplitFixedSrcRegion) {
         return s;
     }
     crate::pass::note("split-fixed-source-row");
-    let region = if w == 1 {
+    *region = if w == 1 {
         Region::SCALAR
     } else {
         Region::new(region.hstride.saturating_mul(w as u8), w as u8, region.hstride)
     };
-    Reg {
-        kind: RegKind::Fixed { nr, subnr, region },
-        ..s
-    }
+    s
 }
 
 fn mov(w: u32, group: u8, nomask: bool, dst: Reg, src: Reg) -> Inst {
@@ -255,6 +339,21 @@ fn mov(w: u32, group: u8, nomask: bool, dst: Reg, src: Reg) -> Inst {
     m.group = group;
     m.nomask = nomask;
     m
+}
+
+/// A copy between a piece's temporary and the destination. On the destination-aligned
+/// parts a 64-bit MOV needs its source and destination at the same offset in their
+/// registers (docs/hardware/eu-hardware.md §5.1), which a temporary at offset 0 and a
+/// destination at `g25.1` are not: such a copy moves the two dword halves instead.
+fn zip_mov(p: &Program, w: u32, group: u8, nomask: bool, dst: Reg, src: Reg) -> Vec<Inst> {
+    let m = mov(w, group, nomask, dst, src);
+    let misaligned = super::reg_offset(&dst) != super::reg_offset(&src);
+    if dst.ty.size() == 8 && misaligned && super::lower_regioning::restricted(p, &m) {
+        crate::pass::note("zip-dword-halves");
+        super::lower_regioning::raw_copy(&m, dst, src, dst.ty)
+    } else {
+        vec![m]
+    }
 }
 
 fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst> {
@@ -323,7 +422,7 @@ fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst
                     let from = Reg {
                         negate: false,
                         abs: false,
-                        ..from
+                        ..piece_region(from, copy_w, opts)
                     };
                     before.push(mov(
                         copy_w,
@@ -377,15 +476,23 @@ fn split(p: &mut Program, inst: Inst, w: u32, opts: &CompileOptions) -> Vec<Inst
                 let (to, back) = (t.component(w, c), d.component(n, c).horiz_offset(k * w));
                 let zip_group = inst.group + (k * copy_w) as u8;
                 if pre_copy {
-                    before.push(mov(copy_w, zip_group, inst.nomask, to, back));
+                    before.extend(zip_mov(p, copy_w, zip_group, inst.nomask, to, back));
                 }
-                after.push(mov(copy_w, zip_group, inst.nomask, back, to));
+                after.extend(zip_mov(p, copy_w, zip_group, inst.nomask, back, to));
             }
             piece.dst = t;
         } else if !inst.dst.is_null() {
             piece.dst = inst.dst.horiz_offset(offset_of(k));
         }
         body.push(piece);
+    }
+    // The copies read fixed sources and destinations piece by piece: with a region of the
+    // piece's width (a destination's `<8;8,1>` is no source region for 4 channels).
+    for m in before.iter_mut().chain(after.iter_mut()) {
+        let w = m.exec_size as u32;
+        for s in &mut m.srcs {
+            *s = super::legal_fixed_source(*s, w);
+        }
     }
     before.extend(body);
     before.extend(after);
@@ -433,6 +540,7 @@ fn accumulator_reader_unsplit(
 const REWRITES: &[&str] = &[
     "split-flag-alias",
     "split-fixed-source-row",
+    "zip-dword-halves",
     "zip-predicated-destination",
     "split-later-group",
     "promote",

@@ -93,7 +93,7 @@ pub fn reg_offset(r: &Reg) -> u32 {
 
 /// The hardware operand for bytes at `byte` of the GRF file read `stride` elements apart by
 /// `exec` channels: rows never straddle a GRF (so a row is at most 32 bytes and starts
-/// aligned to its length), scalars are `<0;1,0>`, strides beyond the widest hstride (4) are
+/// aligned to its length, unless one row holds every channel), scalars are `<0;1,0>`, strides beyond the widest hstride (4) are
 /// `<stride;1,0>`.
 pub fn fixed_operand(byte: u32, stride: u32, ty: Type, exec: u32, is_dst: bool) -> Reg {
     let nr = (byte / REG_SIZE) as u16;
@@ -111,7 +111,13 @@ pub fn fixed_operand(byte: u32, stride: u32, ty: Type, exec: u32, is_dst: bool) 
     } else {
         let elem = stride * size;
         let mut w = exec.min(16);
-        while w > 1 && (w * elem > REG_SIZE || !(subnr as u32).is_multiple_of(w * elem)) {
+        // One row holding every channel needs only to end in its register; several rows
+        // each start a row's length on, so they start aligned to it.
+        let one_row = |w: u32| w == exec && subnr as u32 + (w - 1) * elem + size <= REG_SIZE;
+        while w > 1
+            && !one_row(w)
+            && (w * elem > REG_SIZE || !(subnr as u32).is_multiple_of(w * elem))
+        {
             w /= 2;
         }
         if w == 1 {
@@ -121,6 +127,68 @@ pub fn fixed_operand(byte: u32, stride: u32, ty: Type, exec: u32, is_dst: bool) 
         }
     };
     Reg::grf(nr, subnr, region, ty)
+}
+
+/// Byte offset, from the start of the operand's first register, of the element channel `c`
+/// reads or writes: by the region for hardware registers, by the stride for virtual ones.
+pub fn channel_byte(r: &Reg, c: u32) -> u32 {
+    match r.kind {
+        RegKind::Fixed { subnr, region, .. } | RegKind::Arf { subnr, region, .. } => {
+            subnr as u32 + region.element(c) * r.ty.size()
+        }
+        _ => reg_offset(r) + c * byte_stride(r),
+    }
+}
+
+/// Whether a source region read by `exec` channels from byte `subnr` of a register breaks
+/// one of the shape rules every Align1 source obeys (docs/hardware/eu-hardware.md §1.6):
+/// ExecSize ≥ Width, Width 1 → HorzStride 0, ExecSize = Width = 1 → both strides 0, and no
+/// row running into the next register (rows cross registers only by VertStride).
+fn breaks_region_rules(region: Region, subnr: u32, size: u32, exec: u32) -> bool {
+    let w = region.width.max(1) as u32;
+    let row_crosses = (0..exec.div_ceil(w)).any(|row| {
+        let start = subnr + row * region.vstride as u32 * size;
+        let last = start + (w.min(exec - row * w) - 1) * region.hstride as u32 * size + size - 1;
+        last / REG_SIZE != start / REG_SIZE
+    });
+    exec < w
+        || (w == 1 && region.hstride != 0)
+        || (exec == 1 && w == 1 && region.vstride != 0)
+        || row_crosses
+}
+
+/// A fixed-GRF source of `exec` channels whose region walks its elements a constant stride
+/// apart, given the region the hardware accepts for those elements ([`fixed_operand`])
+/// when its own breaks a shape rule. Passes read fixed destinations back as sources (a
+/// predicated rewrite's copy, a split piece), and a destination's region
+/// (`g44.7<8;8,1>`) read by fewer channels or from a sub-register is not a legal source
+/// region; the elements are the same, so the program means the same.
+pub fn legal_fixed_source(r: Reg, exec: u32) -> Reg {
+    let RegKind::Fixed { nr, subnr, region } = r.kind else {
+        return r;
+    };
+    let exec = exec.max(1);
+    let linear_stride = if region.is_scalar() || region.is_one_dimensional() {
+        None
+    } else if region.width == 1 {
+        Some(region.vstride as u32)
+    } else if region.vstride as u32 == region.width as u32 * region.hstride as u32 {
+        Some(region.hstride as u32)
+    } else {
+        None
+    };
+    let size = r.ty.size();
+    match linear_stride {
+        Some(stride) if breaks_region_rules(region, subnr as u32, size, exec) => {
+            let byte = nr as u32 * REG_SIZE + subnr as u32;
+            Reg {
+                negate: r.negate,
+                abs: r.abs,
+                ..fixed_operand(byte, stride, r.ty, exec, false)
+            }
+        }
+        _ => r,
+    }
 }
 
 /// A fresh VGRF big enough for `bytes`, as a packed operand of `ty`.

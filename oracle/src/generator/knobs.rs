@@ -93,8 +93,8 @@ pub enum Feature {
     /// divergent control flow and after a HALT; sometimes a packed dispatch.
     LiveChannel,
     /// Post-RA-style operands: values at any dword sub-register (unevenly split,
-    /// straddling two registers), and VGRFs moved to fixed GRFs above what register
-    /// allocation can reach (some of them, or all: a program without VGRFs).
+    /// straddling two registers), and VGRFs moved to fixed GRFs, which register allocation
+    /// leaves alone (some of them, or all: a program without VGRFs).
     FixedGrf,
     /// Integer multiplies of mixed widths (W×D, D×W, UW×UD …) with immediates and source
     /// modifiers.
@@ -145,15 +145,6 @@ pub const ALL_FEATURES: [Feature; 38] = [
 /// The features format 6 added (issue 24): drawn only by fuzz-profile programs, so
 /// realistic programs decode as before.
 pub const FORMAT6_FEATURES: [Feature; 2] = [Feature::FixedGrf, Feature::MixedMul];
-
-/// Features default knobs leave off: drawn only when the knobs name them
-/// (`features=fixed-grf`). `fixed-grf` places values in fixed GRFs above what register
-/// allocation is expected to reach, but lowering temporaries (a SIMD16 sampler response of
-/// eight registers, split pieces) can reach them, and the compiler, like Mesa's allocator,
-/// keeps clear only of the thread payload: such a program reports a false mismatch
-/// (`mismatch/split_virtual_grfs/output`, the response written over a fixed value). Until
-/// the generator bounds those temporaries, a default campaign must not draw it.
-pub const OPT_IN_FEATURES: [Feature; 1] = [Feature::FixedGrf];
 
 /// The optimiser idioms (issue 10 item 4), drawn by one statement kind (`idioms.rs`).
 pub const IDIOM_FEATURES: [Feature; 8] = [
@@ -441,8 +432,7 @@ impl Knobs {
 
     pub fn allows_feature(&self, f: Feature) -> bool {
         let listed = if self.features.is_empty() {
-            (self.profile == Profile::Fuzz && !OPT_IN_FEATURES.contains(&f))
-                || REALISTIC_FEATURES.contains(&f)
+            self.profile == Profile::Fuzz || REALISTIC_FEATURES.contains(&f)
         } else {
             self.features.contains(&f)
         };

@@ -38,8 +38,11 @@ use std::collections::BTreeSet;
 /// (`toggle_loop`; realistic programs are unchanged). 6: issue 24 item 3 — a vec4 draw
 /// first (default fuzz knobs: [`VEC4_SHARE`]), two more feature draws (`fixed-grf`,
 /// `mixed-mul`), payloads at any offset, the `sat-idiom`, `if-moves` and `dead-value`
-/// variants, and the fixed-GRF relocation (realistic programs are unchanged).
-pub const FORMAT_VERSION: u32 = 6;
+/// variants, and the fixed-GRF relocation (realistic programs are unchanged). 7: the
+/// fixed-GRF relocation in default fuzz programs, placed just above the payload with holes
+/// (allocation leaves the program's own GRFs alone), SIMD32 included; realistic programs
+/// are unchanged.
+pub const FORMAT_VERSION: u32 = 7;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,

@@ -610,10 +610,13 @@ impl Gen<'_, '_> {
     }
 }
 
-/// Room left between the payload and the fixed GRFs `fix_registers` assigns: three times
-/// the registers of the VGRFs left (pre-RA scheduling lengthens their lives; width
-/// lowering and legalisation add temporaries beside them) plus this many registers.
-const FIXED_SLACK: u32 = 48;
+/// Registers kept free above the fixed ones, besides twice the VGRFs left, for the
+/// temporaries lowering adds (a SIMD16 sampler response alone takes eight).
+const FIXED_ROOM: u32 = 16;
+
+/// Most registers left free before each group of fixed GRFs (the first one right after
+/// the payload), so that register allocation must place the VGRFs left around them.
+const FIXED_GAP: u32 = 3;
 
 /// First GRF of EOT payloads on Gen7+ (`allocate_registers`), where EOT message sources
 /// moved to fixed GRFs go.
@@ -621,17 +624,15 @@ const EOT_FIRST_GRF: u32 = 112;
 
 /// `fixed-grf`: moves VGRFs to fixed GRFs, as a post-RA program has them — all of them
 /// (one program in two: then the program has no VGRFs, unless an instruction reads and
-/// writes one) or a random half, in SIMD8/16 programs. Each moved VGRF gets registers of
-/// its own, above `payload + 3 × the VGRFs left + FIXED_SLACK`, so nothing register
-/// allocation places (first fit from the payload up) can reach them; sources of
-/// EOT messages go to g112 and up. Regions come from `compiler::passes::fixed_operand` (a
-/// destination's and a scalar's given by their stride). Nothing changes if the registers do
-/// not fit or the moved program breaks a validator rule.
+/// writes one) or a random half. Each moved VGRF gets registers of
+/// its own, from just above the payload up with small random holes between them; payloads
+/// of EOT SENDs go to g112 and up. Register allocation leaves every GRF the program
+/// names alone (`allocate_registers`, docs/pipeline.md "Fixed GRFs in the input"), so the
+/// VGRFs left and the lowering temporaries go in the holes and above. Regions come from
+/// `compiler::passes::fixed_operand` (a destination's and a scalar's given by their
+/// stride). Nothing changes if the registers do not fit or the moved program breaks a
+/// validator rule.
 pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstructured) {
-    // (SIMD32 programs stay virtual: their temporaries are too many to bound.)
-    if p.dispatch_width > 16 {
-        return;
-    }
     let n = p.vgrf_sizes.len();
     let all = u.ratio(1u8, 2).unwrap_or(false);
     let mut moved: Vec<bool> = (0..n)
@@ -644,15 +645,28 @@ pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstru
     };
     for inst in p.insts() {
         let srcs: Vec<usize> = inst.srcs.iter().filter_map(vgrf).collect();
-        if inst.eot {
+        // Only a hardware SEND's EOT message must sit in g112 and up; a logical EOT
+        // message's sources are copied into a payload register allocation places there.
+        if inst.eot && inst.op == Opcode::Send {
             srcs.iter().for_each(|&v| eot[v] = true);
+            // A message starting inside a register is copied to g112 and up (allocation
+            // places the copy): its own registers there would leave the copy no room.
+            for s in &inst.srcs {
+                if let compiler::reg::RegKind::Vgrf { nr, offset, .. } = s.kind
+                    && offset % REG_SIZE != 0
+                {
+                    moved[nr as usize] = false;
+                }
+            }
         }
-        // A VGRF an instruction reads and writes stays virtual, unless it is a simple
-        // operation reading exactly what it writes (the final write's `xor c, c, x`): the
-        // passes' overlap checks see only VGRFs (an in-place `mul g60, g57, g60` or
-        // `mov g90, g90:UW` is miscompiled — reported, not generated, so campaigns stay on
-        // the known failures).
-        // Nor does the destination of a Gen4/5 min/max: dead-code elimination removes
+        // A destination more than four elements strided has no hardware region (HorzStride
+        // is at most 4): only a VGRF, which lowering writes through a wider type, can be it.
+        if let compiler::reg::RegKind::Vgrf { nr, stride, .. } = inst.dst.kind
+            && stride > 4
+        {
+            moved[nr as usize] = false;
+        }
+        // The destination of a Gen4/5 min/max stays virtual: dead-code elimination removes
         // only VGRF writes, so a dead `sel.l` into a fixed GRF would stay, and its
         // lowering needs a free flag subregister the program may not have.
         if inst.op == Opcode::Sel
@@ -661,18 +675,6 @@ pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstru
             && let Some(d) = vgrf(&inst.dst)
         {
             moved[d] = false;
-        }
-        let simple = matches!(
-            inst.op,
-            Opcode::Xor | Opcode::Add | Opcode::And | Opcode::Or
-        );
-        if let Some(d) = vgrf(&inst.dst) {
-            let unsafe_alias = inst.srcs.iter().any(|s| {
-                vgrf(s) == Some(d) && !(simple && s.kind == inst.dst.kind && s.ty == inst.dst.ty)
-            });
-            if unsafe_alias {
-                moved[d] = false;
-            }
         }
     }
     let info = p.device.info();
@@ -694,13 +696,16 @@ pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstru
             moved[v] = false;
         }
     }
-    let left: u32 = (0..n).filter(|&v| !moved[v]).map(|v| p.vgrf_sizes[v]).sum();
-    let mut next = compiler::payload::PayloadLayout::new(p).regs as u32 + 3 * left + FIXED_SLACK;
+    let mut next = compiler::payload::PayloadLayout::new(p).regs as u32;
     for v in (0..n).filter(|&v| moved[v] && !eot[v]) {
+        next += u.int_in_range(0..=FIXED_GAP).unwrap_or(0);
         first[v] = next;
         next += p.vgrf_sizes[v];
     }
-    if next > EOT_FIRST_GRF || !moved.contains(&true) {
+    // Above the fixed registers, room for the VGRFs left and the temporaries lowering adds
+    // (the holes between fixed registers are too small for most of them).
+    let left: u32 = (0..n).filter(|&v| !moved[v]).map(|v| p.vgrf_sizes[v]).sum();
+    if next + 2 * left + FIXED_ROOM > EOT_FIRST_GRF || !moved.contains(&true) {
         return;
     }
     let lower = |r: &Reg, exec: u32, is_dst: bool| -> Option<Reg> {
