@@ -187,8 +187,7 @@ pub fn attributed(p: &Program, opts: &CompileOptions, signature: &str) -> Option
         } else {
             fewer.join(",")
         };
-        let zoo = compiler::zoo::select(&names).expect("names of selected bugs");
-        match fails(zoo) {
+        match fails(compiler::zoo::select(&names).expect("names of selected bugs")) {
             Some(o) => {
                 needed = fewer;
                 fewest = Some(o);
