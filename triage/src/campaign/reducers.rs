@@ -165,14 +165,17 @@ pub fn attributed(p: &Program, opts: &CompileOptions, signature: &str) -> Option
     if alone.len() < 2 {
         return None;
     }
-    let fails = |zoo: compiler::zoo::Selected| {
+    let fails = |names: &str| {
         let o = CompileOptions {
-            zoo,
+            zoo: compiler::zoo::select(names).ok()?,
             ..opts.clone()
         };
         (crate::reduce::interesting::judge(p, &o).signature == signature).then_some(o)
     };
-    if let Some(o) = alone.into_iter().find_map(fails) {
+    if let Some(o) = alone
+        .iter()
+        .find_map(|bug| fails(&compiler::zoo::names(bug)))
+    {
         return Some(o);
     }
     let all = compiler::zoo::names(&opts.zoo);
@@ -187,7 +190,7 @@ pub fn attributed(p: &Program, opts: &CompileOptions, signature: &str) -> Option
         } else {
             fewer.join(",")
         };
-        match fails(compiler::zoo::select(&names).expect("names of selected bugs")) {
+        match fails(&names) {
             Some(o) => {
                 needed = fewer;
                 fewest = Some(o);
