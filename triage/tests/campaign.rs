@@ -99,6 +99,9 @@ fn ctrl_c_stops_within_a_second_and_writes_final_statistics() {
     assert!(s["seconds"].as_f64().unwrap() < 60.0);
     assert_eq!(s["jobs"], 2);
     assert!(s["execs"].as_u64().unwrap() >= 1);
+    // Stopped before its time: the statistics say so, for the report.
+    assert_eq!(s["interrupted"], true, "{s}");
+    assert_eq!(s["time_limit"], 120);
     fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -562,6 +562,9 @@ fn campaign_writes_statistics() {
     }
     assert!(json["execs"].as_u64().unwrap() > 10);
     assert!(json["pass_fires"]["allocate_registers"].as_u64().unwrap() > 0);
+    // Ran its full time: a full night, with the deadline a report charts up to.
+    assert_eq!(json["interrupted"], false, "{json}");
+    assert_eq!(json["time_limit"], 3);
     for f in json["failures"].as_array().unwrap() {
         // (A failure of a full bucket is only counted: no file.)
         let Some(file) = f["file"].as_str() else {
