@@ -7,48 +7,13 @@ use compiler::Program;
 use compiler::text::{parse_program, print_program};
 use proptest::prelude::*;
 
-/// The longest prefix of `values` within `room` bytes.
-fn within(values: &mut Vec<compiler::inputs::Value>, room: usize) {
-    let mut used = 0;
-    let keep = values
-        .iter()
-        .take_while(|v| {
-            used += v.byte_len();
-            used <= room
-        })
-        .count();
-    values.truncate(keep);
-}
-
-/// `p` with the inputs that do not fit its declarations dropped: the parser rejects those
-/// (thread, attribute, size, uniforms and dispatch-mask checks; `compiler/src/text/
-/// input_sites.rs` has their tests).
-fn fitted(mut p: Program) -> Program {
-    let (threads, width, uniforms) = (p.threads, u32::from(p.dispatch_width), p.uniforms);
-    let sizes = p.attr_sizes.clone();
-    if let Some(i) = p.inputs.as_mut() {
-        within(&mut i.uniforms, uniforms as usize * 4);
-        i.attrs
-            .retain(|&(t, a), _| t < threads && (a as usize) < sizes.len());
-        for ((_, a), values) in i.attrs.iter_mut() {
-            within(values, sizes[*a as usize] as usize * 32);
-        }
-        i.dispatch_masks.retain(|&t, _| t < threads);
-        if width < 32 {
-            i.dispatch_masks
-                .values_mut()
-                .for_each(|m| *m &= (1 << width) - 1);
-        }
-    }
-    p
-}
-
 fn round_trip(bytes: &[u8]) -> Result<(), TestCaseError> {
     let mut u = Unstructured::new(bytes);
     let Ok(p) = Program::arbitrary(&mut u) else {
         return Ok(());
     };
-    let p = fitted(p);
+    let mut p = p;
+    compiler::inputs::fit_inputs(&mut p);
     let text = print_program(&p);
     let parsed = parse_program(&text)
         .map_err(|e| TestCaseError::fail(format!("{e}\n--- printed ---\n{text}")))?;
