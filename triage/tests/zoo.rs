@@ -109,7 +109,11 @@ fn every_zoo_bug_has_a_bucket_of_its_own() {
     std::fs::create_dir_all(&dir).unwrap();
     for (bug, extra) in bugs() {
         let text = std::fs::read_to_string(src.join(format!("{bug}.eu"))).unwrap();
-        let options = format!("# options: --zoo {bug} {}\n", extra.join(" "));
+        // As a campaign files it: a `# bucket:` line (rebucket rewrites only such files).
+        let options = format!(
+            "# bucket: unknown\n# options: --zoo {bug} {}\n",
+            extra.join(" ")
+        );
         std::fs::write(dir.join(format!("{bug}.eu")), options + &text).unwrap();
     }
     triage::buckets::rebucket(std::slice::from_ref(&dir)).expect("rebucket");
@@ -163,11 +167,17 @@ fn rebucket_reduce_reduces_what_a_campaign_left_unreduced() {
     // Both bugs live in schedule_post_ra and give one signature; the program fails with
     // sched-across-halt alone (see its `# zoo:` line).
     let text = std::fs::read_to_string(root.join("corpus/zoo/sched-across-halt.eu")).unwrap();
-    let original = format!("# options: --zoo sched-ignores-flag-war,sched-across-halt\n{text}");
+    let original = format!(
+        "# bucket: unknown\n# options: --zoo sched-ignores-flag-war,sched-across-halt\n{text}"
+    );
     std::fs::write(dir.join("mismatch-1.eu"), &original).unwrap();
     let fine =
         std::fs::read_to_string(root.join("corpus/examples/addc-subb-carry-bdw.eu")).unwrap();
-    std::fs::write(dir.join("mismatch-2.eu"), fine).unwrap();
+    std::fs::write(
+        dir.join("mismatch-2.eu"),
+        format!("# bucket: unknown\n{fine}"),
+    )
+    .unwrap();
     let dirs = std::slice::from_ref(&dir);
     let run = || {
         let reduced =
