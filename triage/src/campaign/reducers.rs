@@ -179,8 +179,23 @@ pub fn attributed(p: &Program, opts: &CompileOptions, signature: &str) -> Option
         return Some(o);
     }
     let all = compiler::zoo::names(&opts.zoo);
-    let mut needed: Vec<&str> = all.split(',').collect();
+    let bugs: Vec<&str> = all.split(',').collect();
     let mut fewest = None;
+    fewer_bugs(&bugs, |names| match fails(names) {
+        Some(o) => {
+            fewest = Some(o);
+            true
+        }
+        None => false,
+    });
+    fewest
+}
+
+/// Drops from `bugs`, one at a time in order, each bug without which `fails` still holds
+/// (it is given the remaining names as `--zoo` takes them: `a,b`, or `none`); returns the
+/// bugs left, which are all needed together.
+fn fewer_bugs<'a>(bugs: &[&'a str], mut fails: impl FnMut(&str) -> bool) -> Vec<&'a str> {
+    let mut needed = bugs.to_vec();
     let mut i = 0;
     while i < needed.len() {
         let mut fewer = needed.clone();
@@ -190,15 +205,13 @@ pub fn attributed(p: &Program, opts: &CompileOptions, signature: &str) -> Option
         } else {
             fewer.join(",")
         };
-        match fails(&names) {
-            Some(o) => {
-                needed = fewer;
-                fewest = Some(o);
-            }
-            None => i += 1,
+        if fails(&names) {
+            needed = fewer;
+        } else {
+            i += 1;
         }
     }
-    fewest
+    needed
 }
 
 /// Reduces a failing program within `budget`, keeping its signature, and keys the result
@@ -259,6 +272,24 @@ pub fn zoo_program(bug: &str) -> Program {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failure_that_needs_several_bugs_keeps_all_of_them_and_only_them() {
+        // Fails when both b and d are on (whatever else is).
+        let needs_b_and_d = |names: &str| {
+            let on: Vec<&str> = names.split(',').collect();
+            on.contains(&"b") && on.contains(&"d")
+        };
+        assert_eq!(
+            fewer_bugs(&["a", "b", "c", "d", "e"], needs_b_and_d),
+            ["b", "d"]
+        );
+        // A failure that needs no bug at all keeps none (its reproducer replays without
+        // the zoo).
+        assert!(fewer_bugs(&["a", "b"], |_| true).is_empty());
+        // Every bug needed: all kept.
+        assert_eq!(fewer_bugs(&["a", "b"], |n| n == "a,b"), ["a", "b"]);
+    }
 
     #[test]
     fn the_reductions_that_name_a_bucket_go_first() {
