@@ -9,7 +9,7 @@
 //! | `# options: --spill-all -O0 --zoo NAME` | compile options |
 //! | `# devices: all` or `skl,icl` | devices to check on (default: the file's target) |
 //! | `# inputs: K` | generated input sets besides the file's own (default 0; 1 without INPUTS) |
-//! | `# zoo: NAME` | the zoo bug the file exposes: injected in zoo builds, where `expect` applies; in default builds the file must pass |
+//! | `# zoo: NAME` or `a,b` | the zoo bugs the file exposes: injected in zoo builds, where `expect` applies; in default builds the file must pass |
 //!
 //! Directives are comment lines of the header (before the first block); other comments are
 //! left alone. Keys are lower-case, followed by `: `. A key one typo away from a directive
