@@ -63,6 +63,47 @@ impl Value {
     }
 }
 
+/// The longest prefix of `values` within `room` bytes.
+fn truncate_to(values: &mut Vec<Value>, room: usize) {
+    let mut used = 0;
+    let keep = values
+        .iter()
+        .take_while(|v| {
+            used += v.byte_len();
+            used <= room
+        })
+        .count();
+    values.truncate(keep);
+}
+
+/// Drops from `p`'s inputs what its declarations have no room for — values of threads it
+/// does not have or attributes it does not declare, bytes past an attribute's size or the
+/// uniforms, dispatch mask bits past the dispatch width — which is what the text form
+/// refuses to read. For programs made from arbitrary bytes (fuzzing the text form), whose
+/// inputs need not fit.
+pub fn fit_inputs(p: &mut crate::program::Program) {
+    let (threads, width, uniforms) = (p.threads, u32::from(p.dispatch_width), p.uniforms);
+    let sizes = p.attr_sizes.clone();
+    let Some(i) = p.inputs.as_mut() else {
+        return;
+    };
+    truncate_to(&mut i.uniforms, uniforms as usize * 4);
+    i.attrs
+        .retain(|&(t, a), _| t < threads && (a as usize) < sizes.len());
+    for (&(_, a), values) in i.attrs.iter_mut() {
+        truncate_to(
+            values,
+            sizes[a as usize] as usize * crate::reg::REG_SIZE as usize,
+        );
+    }
+    i.dispatch_masks.retain(|&t, _| t < threads);
+    if width < 32 {
+        i.dispatch_masks
+            .values_mut()
+            .for_each(|m| *m &= (1 << width) - 1);
+    }
+}
+
 /// The bytes of a list of values, concatenated.
 pub fn values_to_bytes(values: &[Value]) -> Vec<u8> {
     let mut out = Vec::with_capacity(values.len() * 4);

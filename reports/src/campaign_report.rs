@@ -76,6 +76,11 @@ pub struct CampaignStats {
     pub features_by_kind: BTreeMap<String, u64>,
     /// Corpus entries at the end.
     pub corpus: u64,
+    /// The seconds the campaign was asked to fuzz (0: not recorded); what ran after them
+    /// is the reduction tail.
+    pub time_limit: f64,
+    /// Stopped by Ctrl-C before its time was up.
+    pub interrupted: bool,
 }
 
 impl Default for CampaignStats {
@@ -101,6 +106,8 @@ impl Default for CampaignStats {
             features: 0,
             features_by_kind: BTreeMap::new(),
             corpus: 0,
+            time_limit: 0.0,
+            interrupted: false,
         }
     }
 }
@@ -129,6 +136,9 @@ pub struct Night {
     /// percent, when the night measured source coverage (`scripts/coverage.sh`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pass_lines_percent: Option<f64>,
+    /// Stopped by Ctrl-C before its time was up: not a full night.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
 }
 
 /// Where a bucket stands against the previous night.
@@ -167,6 +177,10 @@ pub struct Replay {
     pub channel_diff: Vec<DiffRow>,
     /// Differences beyond those in `channel_diff`.
     pub more_differences: usize,
+    /// For a reproducer of a zoo campaign: whether it also fails with no zoo bug injected
+    /// (then it shows an open bug of the compiler itself, not the injected one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fails_without_zoo: Option<bool>,
 }
 
 /// A bucket's smallest reproducer and its replay.
@@ -189,6 +203,12 @@ pub struct Bucket {
     pub count: u64,
     /// Failures the previous night.
     pub previous_count: u64,
+    /// Failures per million executions tonight: what compares nights of different length.
+    #[serde(default)]
+    pub per_million: f64,
+    /// The same the previous night (`None`: no previous night, or one without executions).
+    #[serde(default)]
+    pub previous_per_million: Option<f64>,
     /// Signatures seen (kind/culprit/detail), most frequent first.
     pub signatures: Vec<String>,
     /// Seconds into the campaign of its first failure.
@@ -227,6 +247,16 @@ pub struct Summary {
     /// Corpus entries, when the campaign ran with feedback.
     #[serde(default)]
     pub corpus: Option<u64>,
+    /// Stopped by Ctrl-C before its time was up.
+    #[serde(default)]
+    pub interrupted: bool,
+    /// The seconds the campaign was asked to fuzz, when recorded: `execs_per_sec` counts
+    /// only what ran before them.
+    #[serde(default)]
+    pub deadline: Option<f64>,
+    /// Seconds after the deadline spent finishing reductions (not fuzzing).
+    #[serde(default)]
+    pub tail_seconds: Option<f64>,
 }
 
 /// What the campaign exercised.
@@ -350,7 +380,7 @@ pub fn night(stats: &CampaignStats, date: &str, buckets: &[Bucket]) -> Night {
         revision: stats.revision.clone(),
         execs: stats.execs,
         seconds: stats.seconds,
-        execs_per_sec: stats.execs_per_sec,
+        execs_per_sec: fuzzing_rate(stats).0,
         jobs: stats.jobs,
         buckets: buckets
             .iter()
@@ -358,7 +388,73 @@ pub fn night(stats: &CampaignStats, date: &str, buckets: &[Bucket]) -> Night {
             .map(|b| (b.key.clone(), b.count))
             .collect(),
         pass_lines_percent: None,
+        interrupted: stats.interrupted,
     }
+}
+
+/// A per-million figure as a table shows it (`12`, `3.4`, `0.05`).
+pub fn show_per_million(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0}")
+    } else if x >= 1.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// What a report says about the night's length: interrupted, and the reduction tail
+/// after the deadline that the execs/s figure leaves out (empty for a full night that
+/// records no tail).
+pub fn length_notes(s: &Summary) -> Vec<String> {
+    let mut out = vec![];
+    if s.interrupted {
+        out.push(match s.deadline {
+            Some(d) => format!(
+                "Interrupted (Ctrl-C) after {:.0} s of the {d:.0} s asked: not a full night (compare nights by failures per million execs).",
+                s.seconds
+            ),
+            None => "Interrupted (Ctrl-C): not a full night (compare nights by failures per million execs).".into(),
+        });
+    }
+    if let (Some(d), Some(t)) = (s.deadline, s.tail_seconds) {
+        out.push(format!(
+            "execs/s counts the fuzzing up to the {d:.0}-s deadline; the {t:.0} s after it finished reductions and are not charted."
+        ));
+    }
+    out
+}
+
+/// Failures per million executions (0 without executions).
+pub fn per_million(count: u64, execs: u64) -> f64 {
+    if execs == 0 {
+        0.0
+    } else {
+        count as f64 * 1e6 / execs as f64
+    }
+}
+
+/// Seconds past the deadline a checkpoint may lie and still count as fuzzing (the last
+/// checkpoint of the fuzzing loop is taken when the time is up, give or take a poll).
+const DEADLINE_SLACK: f64 = 1.0;
+
+/// The fuzzing rate, and the seconds of the reduction tail after the deadline: execs/s up
+/// to the last checkpoint before the deadline (the average over the whole run would count
+/// the tail, when nothing is fuzzed, as a collapse of speed); the whole run's average when
+/// the deadline or checkpoints are not recorded.
+pub fn fuzzing_rate(stats: &CampaignStats) -> (f64, Option<f64>) {
+    if stats.time_limit <= 0.0 {
+        return (stats.execs_per_sec, None);
+    }
+    let tail = (stats.seconds - stats.time_limit).max(0.0);
+    let tail = (tail > DEADLINE_SLACK).then_some(tail);
+    let rate = stats
+        .timeline
+        .iter()
+        .rev()
+        .find(|s| s.seconds <= stats.time_limit + DEADLINE_SLACK && s.seconds > 0.0)
+        .map_or(stats.execs_per_sec, |s| s.execs as f64 / s.seconds);
+    (rate, tail)
 }
 
 /// Each of tonight's bucket keys marked new or still open, and the previous night's keys
@@ -412,15 +508,23 @@ pub fn build(
                 .and_then(|n| n.buckets.get(&b.key))
                 .copied()
                 .unwrap_or(0);
+            b.per_million = per_million(b.count, stats.execs);
+            b.previous_per_million = last
+                .filter(|n| n.execs > 0)
+                .map(|n| per_million(b.previous_count, n.execs));
             b
         })
         .collect();
     for (k, s) in &status {
         if *s == Status::Gone {
+            let previous_count = last.and_then(|n| n.buckets.get(k)).copied().unwrap_or(0);
             all.push(Bucket {
                 key: k.clone(),
                 status: Status::Gone,
-                previous_count: last.and_then(|n| n.buckets.get(k)).copied().unwrap_or(0),
+                previous_count,
+                previous_per_million: last
+                    .filter(|n| n.execs > 0)
+                    .map(|n| per_million(previous_count, n.execs)),
                 ..Bucket::default()
             });
         }
@@ -437,12 +541,16 @@ pub fn build(
             .then(a.key.cmp(&b.key))
     });
     let count = |s: Status| all.iter().filter(|b| b.status == s).count();
+    let (execs_per_sec, tail_seconds) = fuzzing_rate(&stats);
     let summary = Summary {
         date: date.to_string(),
         revision: stats.revision.clone(),
         execs: stats.execs,
         seconds: stats.seconds,
-        execs_per_sec: stats.execs_per_sec,
+        execs_per_sec,
+        interrupted: stats.interrupted,
+        deadline: (stats.time_limit > 0.0).then_some(stats.time_limit),
+        tail_seconds,
         valid_percent: valid_percent(&stats),
         jobs: stats.jobs,
         failures: stats.failures.len() as u64,
@@ -494,7 +602,12 @@ pub fn trend(history: &[Night]) -> Vec<(String, u64, u64)> {
             .keys()
             .filter(|k| before.is_none_or(|b| !b.buckets.contains_key(*k)))
             .count() as u64;
-        out.push((n.date.clone(), n.buckets.len() as u64, new));
+        let date = if n.interrupted {
+            format!("{} (interrupted)", n.date)
+        } else {
+            n.date.clone()
+        };
+        out.push((date, n.buckets.len() as u64, new));
         before = Some(n);
     }
     out
@@ -523,9 +636,21 @@ pub fn features_over_time(timeline: &[Sample]) -> Vec<(f64, f64)> {
 pub const RATE_POINTS: usize = 240;
 
 /// Executions per second between checkpoints, at the end of each interval (consecutive
-/// checkpoints, or every k-th one so that at most [`RATE_POINTS`] remain); without
-/// checkpoints, the campaign's average over its whole run.
-pub fn rate_over_time(timeline: &[Sample], seconds: f64, execs_per_sec: f64) -> Vec<(f64, f64)> {
+/// checkpoints, or every k-th one so that at most [`RATE_POINTS`] remain), up to the
+/// `deadline` when it is known (after it only reductions run: charted as a rate it would
+/// look like a collapse); without checkpoints, the campaign's average over its whole run.
+pub fn rate_over_time(
+    timeline: &[Sample],
+    seconds: f64,
+    execs_per_sec: f64,
+    deadline: Option<f64>,
+) -> Vec<(f64, f64)> {
+    let timeline: Vec<Sample> = timeline
+        .iter()
+        .copied()
+        .filter(|s| deadline.is_none_or(|d| s.seconds <= d + DEADLINE_SLACK))
+        .collect();
+    let seconds = deadline.map_or(seconds, |d| seconds.min(d));
     if timeline.is_empty() {
         return if seconds > 0.0 {
             vec![(0.0, execs_per_sec), (seconds, execs_per_sec)]
@@ -613,6 +738,7 @@ pub(crate) mod fixture {
                         actual: "........".into(),
                     }],
                     more_differences: 0,
+                    fails_without_zoo: None,
                 }),
                 replay_error: None,
             }),
@@ -756,8 +882,14 @@ mod tests {
                 ..Sample::default()
             },
         ];
-        assert_eq!(rate_over_time(&t, 4.0, 75.0), [(2.0, 50.0), (4.0, 100.0)]);
-        assert_eq!(rate_over_time(&[], 10.0, 7.0), [(0.0, 7.0), (10.0, 7.0)]);
+        assert_eq!(
+            rate_over_time(&t, 4.0, 75.0, None),
+            [(2.0, 50.0), (4.0, 100.0)]
+        );
+        assert_eq!(
+            rate_over_time(&[], 10.0, 7.0, None),
+            [(0.0, 7.0), (10.0, 7.0)]
+        );
         // A long night: every k-th checkpoint, rates over k intervals, the last one kept.
         let long: Vec<Sample> = (1..=1000u64)
             .map(|i| Sample {
@@ -766,10 +898,90 @@ mod tests {
                 ..Sample::default()
             })
             .collect();
-        let r = rate_over_time(&long, 1000.0, 10.0);
+        let r = rate_over_time(&long, 1000.0, 10.0, None);
         assert!(r.len() <= RATE_POINTS, "{}", r.len());
         assert_eq!(r[0], (5.0, 10.0));
         assert_eq!(r.last(), Some(&(1000.0, 10.0)));
+    }
+
+    /// A 60-s night whose last checkpoint came 40 s after the deadline, when its reductions
+    /// had finished: the rate and the chart count the fuzzing only.
+    #[test]
+    fn the_reduction_tail_is_not_counted_as_fuzzing() {
+        let at = |seconds: f64, execs: u64| Sample {
+            seconds,
+            execs,
+            ..Sample::default()
+        };
+        let stats = CampaignStats {
+            execs: 6_000,
+            seconds: 100.0,
+            execs_per_sec: 60.0,
+            time_limit: 60.0,
+            timeline: vec![at(30.0, 3_000), at(60.2, 6_000), at(100.0, 6_000)],
+            ..CampaignStats::default()
+        };
+        let (rate, tail) = fuzzing_rate(&stats);
+        assert!((rate - 6_000.0 / 60.2).abs() < 1e-9, "{rate}");
+        assert_eq!(tail, Some(40.0));
+        let chart = rate_over_time(&stats.timeline, 100.0, rate, Some(60.0));
+        assert_eq!(chart.len(), 2, "{chart:?}");
+        assert!(chart.iter().all(|(t, _)| *t <= 61.0), "{chart:?}");
+        let r = build(stats, vec![], vec![], "2026-11-25 02:00");
+        assert_eq!(r.summary.tail_seconds, Some(40.0));
+        let md = crate::campaign_report_md::render(&r, &[]);
+        assert!(md.contains("the 40 s after it finished reductions"), "{md}");
+        // Without a recorded deadline: the whole run's average, as before.
+        let old = CampaignStats {
+            execs_per_sec: 60.0,
+            ..CampaignStats::default()
+        };
+        assert_eq!(fuzzing_rate(&old), (60.0, None));
+    }
+
+    /// Nights of different length compare per million executions, and an interrupted night
+    /// says so in the summary and the trend.
+    #[test]
+    fn nights_compare_per_million_execs_and_interrupted_nights_are_marked() {
+        let stats = CampaignStats {
+            execs: 2_000_000,
+            seconds: 30.0,
+            time_limit: 600.0,
+            interrupted: true,
+            ..CampaignStats::default()
+        };
+        let before = Night {
+            date: "d1".into(),
+            execs: 500_000,
+            buckets: [("k".to_string(), 5)].into(),
+            ..Night::default()
+        };
+        let own_bug = Bucket {
+            reproducer: Some(Reproducer {
+                replay: Some(Replay {
+                    fails_without_zoo: Some(true),
+                    ..Replay::default()
+                }),
+                ..Reproducer::default()
+            }),
+            ..bucket("k", 4)
+        };
+        let r = build(stats, vec![own_bug], vec![before], "d2");
+        let b = &r.buckets[0];
+        assert_eq!((b.per_million, b.previous_per_million), (2.0, Some(10.0)));
+        assert!(r.summary.interrupted);
+        assert!(r.history.last().unwrap().interrupted);
+        assert_eq!(trend(&r.history)[1].0, "d2 (interrupted)");
+        let md = crate::campaign_report_md::render(&r, &[]);
+        assert!(
+            md.contains("Interrupted (Ctrl-C) after 30 s of the 600 s asked"),
+            "{md}"
+        );
+        assert!(md.contains("| 4 | 2.0 | 5 | 10.0 |"), "{md}");
+        assert!(md.contains("**Fails without the zoo**"), "{md}");
+        let html = crate::campaign_report_html::render(&r, &[]);
+        assert!(html.contains("Interrupted (Ctrl-C)"));
+        assert!(html.contains("fails without the zoo"));
     }
 
     #[test]

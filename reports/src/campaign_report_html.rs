@@ -3,7 +3,10 @@
 //! opened offline. The page is a list of [`Section`]s, each built by its own function;
 //! other reports (the shader-db statistics) add theirs through `extra` in [`render`].
 
-use crate::campaign_report::{Bucket, Report, Status, features_over_time, rate_over_time, trend};
+use crate::campaign_report::{
+    Bucket, Report, Status, features_over_time, length_notes, rate_over_time, show_per_million,
+    trend,
+};
 use crate::campaign_report_svg::{GREY, RED, bar_chart, line_chart, trend_chart};
 use crate::markup::escape;
 use std::collections::BTreeMap;
@@ -183,6 +186,9 @@ pub fn summary_section(r: &Report) -> Section {
         card(&mut body, "zoo bugs injected", zoo, true);
     }
     body.push_str("</div>");
+    for note in length_notes(s) {
+        let _ = write!(body, "<p class=\"note\">{}</p>", escape(&note));
+    }
     Section {
         id: "summary".into(),
         title: "Summary".into(),
@@ -192,7 +198,7 @@ pub fn summary_section(r: &Report) -> Section {
 
 fn bucket_table(buckets: &[Bucket]) -> String {
     let mut out = String::from(
-        "<table><tr><th>status</th><th>bucket</th><th>failures</th><th>previous night</th><th>culprit pass</th><th>known issue</th></tr>",
+        "<table><tr><th>status</th><th>bucket</th><th>failures</th><th>per M execs</th><th>previous night</th><th>per M execs</th><th>culprit pass</th><th>known issue</th></tr>",
     );
     for b in buckets {
         let culprit = b
@@ -212,10 +218,12 @@ fn bucket_table(buckets: &[Bucket]) -> String {
         };
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{key}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td><code>{}</code></td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{key}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td><code>{}</code></td><td>{}</td></tr>",
             badge(b.status),
             b.count,
+            show_per_million(b.per_million),
             b.previous_count,
+            b.previous_per_million.map_or("–".into(), show_per_million),
             escape(&culprit),
             escape(b.known.as_deref().unwrap_or(""))
         );
@@ -324,6 +332,11 @@ fn bucket_detail(b: &Bucket) -> String {
             "<p class=\"facts\">replayed today: <b>{}</b>",
             escape(&rp.verdict)
         );
+        if rp.fails_without_zoo == Some(true) {
+            out.push_str(
+                "<br><span class=\"badge new\">fails without the zoo</span> the reproducer fails with no zoo bug injected: an open bug of the compiler, not the injected one",
+            );
+        }
         if let Some(p) = &rp.culprit_pass {
             let _ = write!(out, "<br>culprit pass: <b><code>{}</code></b>", escape(p));
             if let Some(why) = &rp.culprit_basis {
@@ -424,9 +437,11 @@ fn figure(caption: &str, svg: &str) -> String {
 /// Execs/s over the night, outcomes, and buckets over the nights.
 pub fn charts_section(r: &Report) -> Section {
     let s = &r.summary;
-    let rate = rate_over_time(&r.timeline, s.seconds, s.execs_per_sec);
+    let rate = rate_over_time(&r.timeline, s.seconds, s.execs_per_sec, s.deadline);
     let rate_caption = if r.timeline.is_empty() {
         "Executions per second (average only: no checkpoints recorded)"
+    } else if s.tail_seconds.is_some() {
+        "Executions per second up to the deadline (the reduction tail after it is left out)"
     } else {
         "Executions per second over the campaign"
     };

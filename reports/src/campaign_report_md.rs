@@ -3,7 +3,7 @@
 //! for the IR. Sections are functions returning strings, so other reports (the shader-db
 //! statistics) append theirs through `extra` in [`render`].
 
-use crate::campaign_report::{Bucket, Report, Status, trend};
+use crate::campaign_report::{Bucket, Report, Status, length_notes, show_per_million, trend};
 use crate::campaign_report_html::{duration, rate, thousands};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -81,6 +81,9 @@ pub fn summary_section(r: &Report) -> Section {
         cell(&s.revision),
         thousands(s.failures)
     );
+    for note in length_notes(s) {
+        let _ = write!(body, "\n{note}");
+    }
     if let Some(shard) = &s.shard {
         let _ = write!(body, "\nShard {}.", cell(shard));
     }
@@ -134,6 +137,9 @@ fn bucket_detail(b: &Bucket) -> String {
     }
     if let Some(rp) = &rep.replay {
         let _ = writeln!(out, "Replayed today: {}.", rp.verdict);
+        if rp.fails_without_zoo == Some(true) {
+            out.push_str("**Fails without the zoo**: the reproducer fails with no zoo bug injected (an open bug of the compiler, not the injected one).\n");
+        }
         if let Some(p) = &rp.culprit_pass {
             let _ = write!(out, "Culprit pass: `{p}`");
             if let Some(why) = &rp.culprit_basis {
@@ -183,16 +189,20 @@ pub fn buckets_section(r: &Report) -> Section {
     if r.buckets.is_empty() {
         body.push_str("No buckets tonight or the night before.\n");
     } else {
-        body.push_str("| status | bucket | failures | previous night | known issue |\n");
-        body.push_str("| --- | --- | ---: | ---: | --- |\n");
+        body.push_str(
+            "| status | bucket | failures | per M execs | previous night | per M execs | known issue |\n",
+        );
+        body.push_str("| --- | --- | ---: | ---: | ---: | ---: | --- |\n");
         for b in &r.buckets {
             let _ = writeln!(
                 body,
-                "| {} | `{}` | {} | {} | {} |",
+                "| {} | `{}` | {} | {} | {} | {} | {} |",
                 status(b.status),
                 cell(&b.key),
                 b.count,
+                show_per_million(b.per_million),
                 b.previous_count,
+                b.previous_per_million.map_or("–".into(), show_per_million),
                 cell(b.known.as_deref().unwrap_or(""))
             );
         }
@@ -358,10 +368,14 @@ mod tests {
             "{md}"
         );
         assert!(md.contains(
-            "| **NEW** | `rewrite/lower_regioning/accumulator-destination` | 2 | 0 |  |"
-        ));
-        assert!(md.contains("| open | `rewrite/allocate_registers/fill` | 1 | 4 |  |"));
-        assert!(md.contains("| gone | `panic/opt_cse/index-out-of-bounds/x.rs` | 0 | 1 |  |"));
+            "| **NEW** | `rewrite/lower_regioning/accumulator-destination` | 2 | 162 | 0 | – |  |"
+        ), "{md}");
+        assert!(md.contains("| open | `rewrite/allocate_registers/fill` | 1 | 81.0 | 4 | – |  |"));
+        assert!(
+            md.contains(
+                "| gone | `panic/opt_cse/index-out-of-bounds/x.rs` | 0 | 0.00 | 1 | – |  |"
+            )
+        );
         assert!(md.contains("```diff\n--- before\n"), "{md}");
         assert!(
             md.contains("Semantic features reached: 812 (feedback on, corpus of 104 entries)."),

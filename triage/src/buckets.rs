@@ -71,17 +71,31 @@ pub struct Bucket {
     pub known: Option<KnownIssue>,
 }
 
-/// Campaign reproducers under `dirs` (not the `.reduced.eu` files beside them).
+/// Campaign reproducers under `dirs`: the `.eu` files a campaign filed, which carry a
+/// `# bucket:` header line (not the `.reduced.eu` files beside them, nor other `.eu` files,
+/// which `rebucket` must not rewrite). A directory that holds none and no campaign
+/// statistics is not a campaign's output: refused, so that `rebucket corpus/examples`
+/// changes nothing.
 pub fn reproducers(dirs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = vec![];
     for d in dirs {
         let entries = std::fs::read_dir(d).map_err(|e| Error::io(d, "list", e))?;
+        let before = out.len();
         for e in entries {
             let p = e.map_err(|e| Error::io(d, "list", e))?.path();
             let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
-            if name.is_some_and(|n| n.ends_with(".eu") && !n.ends_with(".reduced.eu")) {
+            if name.is_some_and(|n| n.ends_with(".eu") && !n.ends_with(".reduced.eu"))
+                && header_value(&read_text(&p)?, "bucket").is_some()
+            {
                 out.push(p);
             }
+        }
+        let campaign = d.join("stats.json").exists() || d.join("checkpoint.json").exists();
+        if out.len() == before && !campaign {
+            return Err(Error::Refused(format!(
+                "{}: not a campaign's output: no campaign reproducers (.eu files with a `# bucket:` line) and no stats.json",
+                d.display()
+            )));
         }
     }
     out.sort();
@@ -109,7 +123,6 @@ pub fn buckets(dirs: &[PathBuf], known: &[KnownIssue]) -> Result<Vec<Bucket>> {
     for f in reproducers(dirs)? {
         let text = read_text(&f)?;
         let key = header_value(&text, "bucket")
-            .or_else(|| header_value(&text, "signature"))
             .unwrap_or("unknown")
             .to_string();
         let seen = modified(&f);

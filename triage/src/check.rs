@@ -476,6 +476,10 @@ pub fn render_check(
         }
         v => {
             let _ = writeln!(out, "{name}: FAIL on {device}: {}", describe_verdict(v));
+            // The name the failure is filed and gated under: what a reproducer's
+            // `# signature:` line says it replays.
+            let signature = crate::identity::Identity::of(v, r.culprit.as_ref()).signature;
+            let _ = writeln!(out, "  signature: {signature}");
         }
     }
     if let Some(k) = r.verdict.input_set() {

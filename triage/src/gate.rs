@@ -38,6 +38,9 @@ pub struct GateResult {
     pub actual: String,
     /// One line about the verdict (or the skip reason).
     pub detail: String,
+    /// Why it was skipped, in a few words the summary counts by (`None` unless skipped).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skip_reason: Option<String>,
     pub seconds: f64,
 }
 
@@ -90,14 +93,18 @@ fn error(file: &Path, message: String) -> GateResult {
         expected: "-".into(),
         actual: "error".into(),
         detail: message,
+        skip_reason: None,
         seconds: 0.0,
     }
 }
 
-/// The jobs of one file, or the error that stops it from running.
+/// The jobs of one file, or the error that stops it from running: an unreadable file, bad
+/// directives or a program that does not parse are one failure, not one per device.
 fn plan(file: &Path) -> Result<Vec<Job>> {
     let text = crate::files::read_text(file)?;
     let d = directives::parse(&text)
+        .map_err(|e| Error::Malformed(format!("{}:{e}", file.display())))?;
+    compiler::text::parse_program(&text)
         .map_err(|e| Error::Malformed(format!("{}:{e}", file.display())))?;
     Ok(match d.devices {
         None => vec![Job {
@@ -157,6 +164,7 @@ fn run_job_untimed(job: &Job) -> GateResult {
             expected,
             actual: "-".into(),
             detail: "needs a zoo build".into(),
+            skip_reason: Some("needs a zoo build".into()),
             ..error(file, String::new())
         };
     }
@@ -166,13 +174,17 @@ fn run_job_untimed(job: &Job) -> GateResult {
     };
     let invalid = compiler::validate::validate(&p);
     if let Some(v) = invalid.first() {
-        let status = if own_target {
-            Status::Failed
+        let (status, skip_reason) = if own_target {
+            (Status::Failed, None)
         } else {
-            Status::Skipped
+            (
+                Status::Skipped,
+                Some(format!("not valid for the device ({})", v.rule)),
+            )
         };
         return GateResult {
             status,
+            skip_reason,
             device,
             expected,
             actual: "invalid".into(),
@@ -199,6 +211,7 @@ fn run_job_untimed(job: &Job) -> GateResult {
         expected,
         detail: describe_verdict(&report.verdict),
         actual,
+        skip_reason: None,
         seconds: 0.0,
     }
 }
@@ -245,11 +258,25 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// The summary line: `N passed, N failed, N xfail, N skipped` (xpasses count as failed).
+/// The summary line: `N passed, N failed, N xfail, N skipped` (xpasses count as failed),
+/// the skips counted by reason (`(3 needs a zoo build, 1 not valid for the device
+/// (dispatch-width))`), so that a skip is never silent.
 pub fn summary(results: &[GateResult]) -> String {
     let count = |s: Status| results.iter().filter(|r| r.status == s).count();
+    let mut reasons: std::collections::BTreeMap<&str, usize> = Default::default();
+    for r in results {
+        if let Some(why) = &r.skip_reason {
+            *reasons.entry(why).or_default() += 1;
+        }
+    }
+    let why = if reasons.is_empty() {
+        String::new()
+    } else {
+        let parts: Vec<String> = reasons.iter().map(|(r, n)| format!("{n} {r}")).collect();
+        format!(" ({})", parts.join(", "))
+    };
     format!(
-        "{} passed, {} failed, {} xfail, {} skipped",
+        "{} passed, {} failed, {} xfail, {} skipped{why}",
         count(Status::Passed),
         count(Status::Failed) + count(Status::XPass),
         count(Status::XFail),
@@ -321,14 +348,23 @@ pub fn junit_cases(results: &[GateResult]) -> Vec<reports::junit::Case> {
         .collect()
 }
 
+/// What `--bless` did with one file whose results disagreed with its expectation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blessing {
+    pub file: String,
+    /// `Ok((old, new))`: its expectation was rewritten; `Err(why)`: it was left alone.
+    pub change: std::result::Result<(String, String), String>,
+}
+
 /// Rewrites the `# expect:` line of every file whose results all disagree with it the same
-/// way (an XPASS becomes `expect: pass`, its `# xfail:` line goes); returns one line per
-/// change (or per file that cannot be blessed).
-pub fn bless(results: &[GateResult]) -> Result<Vec<String>> {
-    let mut lines = vec![];
+/// way (an XPASS becomes `expect: pass`, its `# xfail:` line goes); a file that cannot be
+/// blessed (results that differ by device, an unreadable file, a zoo file in a default
+/// build) is left alone and said so.
+pub fn bless(results: &[GateResult]) -> Result<Vec<Blessing>> {
+    let mut out = vec![];
     let mut files: Vec<&str> = results
         .iter()
-        .filter(|r| matches!(r.status, Status::Failed | Status::XPass) && r.actual != "error")
+        .filter(|r| r.is_error())
         .map(|r| r.file.as_str())
         .collect();
     files.dedup();
@@ -340,33 +376,60 @@ pub fn bless(results: &[GateResult]) -> Result<Vec<String>> {
         let mut actuals: Vec<&str> = mine.iter().map(|r| r.actual.as_str()).collect();
         actuals.sort_unstable();
         actuals.dedup();
-        if actuals.len() != 1 || actuals[0] == "invalid" || actuals[0].starts_with("discard/") {
-            lines.push(format!(
-                "{f}: not blessed: results differ or cannot be expected ({})",
+        let refuse = |why: String| Blessing {
+            file: f.to_string(),
+            change: Err(why),
+        };
+        if actuals.len() != 1
+            || matches!(actuals[0], "invalid" | "error")
+            || actuals[0].starts_with("discard/")
+        {
+            out.push(refuse(format!(
+                "results differ or cannot be expected ({})",
                 actuals.join(", ")
-            ));
+            )));
             continue;
         }
         let path = Path::new(f);
         let text = crate::files::read_text(path)?;
         let d = directives::parse(&text).map_err(|e| Error::Malformed(format!("{f}:{e}")))?;
         if d.zoo.is_some() && !ZOO_BUILD {
-            lines.push(format!(
-                "{f}: not blessed: a zoo file (bless it in a zoo build)"
-            ));
+            out.push(refuse("a zoo file (bless it in a zoo build)".into()));
             continue;
         }
         crate::files::write_atomic(
             path,
             directives::with_expectation(&text, &d, actuals[0]).as_bytes(),
         )?;
-        lines.push(format!(
-            "{f}: expect {} -> {}",
-            describe(&d.expect),
-            actuals[0]
-        ));
+        out.push(Blessing {
+            file: f.to_string(),
+            change: Ok((describe(&d.expect), actuals[0].to_string())),
+        });
     }
-    Ok(lines)
+    Ok(out)
+}
+
+/// One line per blessing: what changed, or why a file was not blessed.
+pub fn render_blessings(blessings: &[Blessing]) -> String {
+    blessings
+        .iter()
+        .map(|b| match &b.change {
+            Ok((from, to)) => format!("{}: expect {from} -> {to}\n", b.file),
+            Err(why) => format!("{}: not blessed: {why}\n", b.file),
+        })
+        .collect()
+}
+
+/// The exit code of a gate run: problems when a result disagrees with its file, unless
+/// `--bless` rewrote that file to expect what happened (then the corpus says what the
+/// build does, which is what was asked).
+pub fn exit(results: &[GateResult], blessings: &[Blessing]) -> crate::Exit {
+    let blessed = |f: &str| blessings.iter().any(|b| b.file == f && b.change.is_ok());
+    if results.iter().any(|r| r.is_error() && !blessed(&r.file)) {
+        crate::Exit::Problems
+    } else {
+        crate::Exit::Ok
+    }
 }
 
 #[cfg(test)]

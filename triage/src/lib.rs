@@ -12,6 +12,7 @@
 //!   merging shards).
 //! - [`gate`]: the regression gate over a corpus of self-describing reproducers.
 //! - [`buckets`]: listing and re-keying campaign reproducers.
+//! - [`outlock`]: one writer per output directory (campaign, merge, rebucket).
 //! - [`report`]: the morning report of a campaign directory.
 //! - [`shader_db`]: shader-db statistics rows.
 //! - [`generate`], [`equiv`], [`run`], [`canonical`], [`validation`]: the smaller jobs.
@@ -29,6 +30,7 @@ pub mod generate;
 pub mod identity;
 pub mod load;
 pub mod options;
+pub mod outlock;
 pub mod parallel;
 pub mod reduce;
 pub mod render;

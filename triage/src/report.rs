@@ -108,7 +108,18 @@ fn replay(file: &Path, text: &str) -> Result<Replay> {
     let opts = crate::options::compile_options(&words, None)
         .map_err(|e| e.context(format!("its options `{}`", words.join(" "))))?;
     let (sets, sources) = check::input_sets(&p, 0, 0);
-    let r = check::check(&p, &sets, sources, &opts);
+    let r = check::check(&p, &sets, sources.clone(), &opts);
+    // A zoo campaign's reproducer that fails with no bug injected shows a bug of the
+    // compiler itself: the report must not credit it to the zoo.
+    let fails_without_zoo = (compiler::zoo::names(&opts.zoo) != "none").then(|| {
+        let clean = compiler::pipeline::CompileOptions {
+            zoo: Default::default(),
+            ..opts.clone()
+        };
+        check::check(&p, &sets, sources, &clean)
+            .verdict
+            .is_failure()
+    });
     let differences = match (&r.verdict, &r.culprit) {
         (Verdict::Mismatch { differences, .. }, _) => differences.clone(),
         (_, Some(c)) => c.differences.clone(),
@@ -121,6 +132,7 @@ fn replay(file: &Path, text: &str) -> Result<Replay> {
         ir_diff: r.culprit.map(|c| c.ir_diff).unwrap_or_default(),
         channel_diff: differences.iter().take(DIFF_ROWS).map(diff_row).collect(),
         more_differences: differences.len().saturating_sub(DIFF_ROWS),
+        fails_without_zoo,
     })
 }
 

@@ -19,9 +19,33 @@ pub enum InputSource<'a> {
     Seed(u64),
 }
 
-/// Loads, picks inputs and runs (no output). Returns the inputs used with the result.
-pub fn execute(path: &Path, source: InputSource, cfg: &RunConfig) -> Result<(Inputs, RunResult)> {
+/// Why a program is not run: the IR validator's rules it breaks. The emulator runs what it
+/// is given, so a program no compiler stage could produce (`dispatch 64`) would otherwise
+/// give results that mean nothing, and exit 0.
+pub fn refusal(path: &Path, p: &compiler::Program) -> Option<Error> {
+    let violations = compiler::validate::validate(p);
+    let first = violations.first()?;
+    let mut rules: Vec<String> = violations.iter().map(|v| v.rule.to_string()).collect();
+    rules.dedup();
+    Some(Error::Refused(format!(
+        "{}: not run: the program breaks validator rule {} ({first}); `eufuzz validate` lists every violation, `--force` runs it anyway",
+        path.display(),
+        rules.join(", ")
+    )))
+}
+
+/// Loads, picks inputs and runs (no output); a program the validator rejects is refused
+/// unless `force`. Returns the inputs used with the result.
+pub fn execute(
+    path: &Path,
+    source: InputSource,
+    cfg: &RunConfig,
+    force: bool,
+) -> Result<(Inputs, RunResult)> {
     let doc = load_document(path)?;
+    if let Some(e) = refusal(path, &doc.program).filter(|_| !force) {
+        return Err(e);
+    }
     let inputs: Inputs = match source {
         InputSource::File => doc.program.inputs.clone().unwrap_or_default(),
         InputSource::Path(p) => {

@@ -99,6 +99,9 @@ fn ctrl_c_stops_within_a_second_and_writes_final_statistics() {
     assert!(s["seconds"].as_f64().unwrap() < 60.0);
     assert_eq!(s["jobs"], 2);
     assert!(s["execs"].as_u64().unwrap() >= 1);
+    // Stopped before its time: the statistics say so, for the report.
+    assert_eq!(s["interrupted"], true, "{s}");
+    assert_eq!(s["time_limit"], 120);
     fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -213,6 +216,79 @@ fn resume_refuses_a_directory_without_a_checkpoint() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("checkpoint.json"));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// One writer per output directory: while a campaign runs, a second campaign, a merge into
+/// it and a rebucket of it refuse (exit 2, naming the holder) and change nothing; the
+/// first goes on and releases the lock when it ends.
+#[test]
+fn a_running_campaign_keeps_its_output_directory_to_itself() {
+    let dir = scratch("locked");
+    let out = dir.join("out");
+    let out_arg = out.to_str().unwrap();
+    let mut first = spawn(&[
+        "campaign", "--time", "30", "--jobs", "1", "--seed", "3", "--out", out_arg,
+    ]);
+    wait_for_execs(&out, 1);
+    let before = stats(&out);
+    let refused = |args: &[&str]| {
+        let o = eufuzz().args(args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(
+            err.contains("is in use: `eufuzz campaign` (pid "),
+            "{args:?}: {err}"
+        );
+    };
+    refused(&["campaign", "--time", "5", "--seed", "4", "--out", out_arg]);
+    refused(&["rebucket", out_arg]);
+    let shard = dir.join("shard");
+    fs::create_dir_all(&shard).unwrap();
+    refused(&["merge", out_arg, shard.to_str().unwrap()]);
+    // The first campaign's statistics are its own: same seed, going on.
+    wait_for_execs(&out, before["execs"].as_u64().unwrap() + 1);
+    assert_eq!(stats(&out)["seed"], before["seed"]);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // Killed: its lock is stale, and the next writer takes it over with a note.
+    let o = eufuzz().args(["rebucket", out_arg]).output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("took over the lock"));
+    assert!(!out.join(".eufuzz-lock").exists());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `rebucket` and `bucket` refuse a directory that is not a campaign's output, and leave
+/// its files as they are.
+#[test]
+fn rebucket_refuses_a_directory_that_is_not_a_campaign() {
+    let dir = scratch("not-a-campaign");
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/examples");
+    let file = dir.join("example.eu");
+    let name = fs::read_dir(&examples)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "eu"))
+        .unwrap();
+    fs::copy(&name, &file).unwrap();
+    let text = fs::read_to_string(&file).unwrap();
+    for command in ["rebucket", "bucket"] {
+        let o = eufuzz().arg(command).arg(&dir).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{command}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("not a campaign's output"),
+            "{command}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    assert_eq!(fs::read_to_string(&file).unwrap(), text);
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
     fs::remove_dir_all(&dir).unwrap();
 }
 

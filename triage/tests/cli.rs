@@ -308,6 +308,70 @@ fn run_prints_channels_and_strict_mode_faults_on_virtual_registers() {
     );
 }
 
+/// Inputs that do not fit the program are malformed input for every command that reads
+/// the file: `file:line:col` and exit 2, not a silent "undecided".
+#[test]
+fn inputs_that_do_not_fit_the_program_are_located_errors() {
+    let dir = scratch("misfit-inputs");
+    let program = VALID.replace("threads 1\n", "threads 1\nattr attr0 2\n");
+    let cases = [
+        (
+            "    thread 0 attr3 1.0:F\n",
+            ":15:14: attr3 is not declared",
+        ),
+        (
+            "    thread 4 attr0 1.0:F\n",
+            ":15:12: thread 4 does not exist",
+        ),
+        (
+            "    thread 0 attr0 0:D*24\n",
+            ":15:14: 24 values (96 bytes) given for attr0",
+        ),
+        (
+            "    uniforms 1:D\n",
+            ":15:5: uniforms given, but the program declares none",
+        ),
+        (
+            "    thread 0 dispatch_mask 0x10000\n",
+            ":15:28: dispatch mask 0x10000 has channels beyond the dispatch width 16",
+        ),
+    ];
+    for (k, (inputs, expected)) in cases.iter().enumerate() {
+        let path = write(
+            &dir,
+            &format!("misfit-{k}.eu"),
+            &format!("{program}\nINPUTS\n{inputs}END INPUTS\n"),
+        );
+        for command in ["check", "run"] {
+            let out = eufuzz(&[command, &path]);
+            assert_eq!(out.status.code(), Some(2), "{command} {inputs}");
+            let shown = text_of(&out);
+            assert!(
+                shown.contains(&format!("{path}{expected}")),
+                "{command} {inputs}: {shown}"
+            );
+        }
+    }
+}
+
+/// `run` executes only programs the validator accepts, unless forced.
+#[test]
+fn run_refuses_a_program_the_validator_rejects_unless_forced() {
+    let dir = scratch("run-invalid");
+    let path = write(
+        &dir,
+        "wide.eu",
+        &VALID.replace("dispatch 16", "dispatch 64"),
+    );
+    let out = eufuzz(&["run", &path]);
+    assert_eq!(out.status.code(), Some(2));
+    let shown = text_of(&out);
+    assert!(shown.contains("validator rule dispatch-width"), "{shown}");
+    assert!(shown.contains("--force"), "{shown}");
+    let forced = eufuzz(&["run", "--force", &path]);
+    assert_ne!(forced.status.code(), Some(2), "{}", text_of(&forced));
+}
+
 #[test]
 fn save_inputs_keeps_a_seed_with_the_program() {
     let dir = scratch("save");
@@ -498,6 +562,9 @@ fn campaign_writes_statistics() {
     }
     assert!(json["execs"].as_u64().unwrap() > 10);
     assert!(json["pass_fires"]["allocate_registers"].as_u64().unwrap() > 0);
+    // Ran its full time: a full night, with the deadline a report charts up to.
+    assert_eq!(json["interrupted"], false, "{json}");
+    assert_eq!(json["time_limit"], 3);
     for f in json["failures"].as_array().unwrap() {
         // (A failure of a full bucket is only counted: no file.)
         let Some(file) = f["file"].as_str() else {

@@ -102,6 +102,7 @@ fn bless_rewrites_what_changed() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("FAIL "));
     let o = eufuzz(&["gate", path(&d), "--bless"]);
+    assert_eq!(o.status.code(), Some(0), "blessed as asked: {}", stdout(&o));
     assert!(stdout(&o).contains("stale.eu: expect mismatch/lower_simd_width/output -> pass"));
     let text = std::fs::read_to_string(d.join("stale.eu")).expect("file");
     assert!(text.starts_with("eu 1\n# expect: pass\n"), "{text}");
@@ -121,6 +122,89 @@ fn malformed_directives_name_their_place() {
     );
     let o = eufuzz(&["gate", path(&d.join("missing.eu"))]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// A program that does not parse is one failure with its parse error, however many devices
+/// its header names.
+#[test]
+fn an_unreadable_file_is_one_failure_with_its_parse_error() {
+    let d = corpus("unparsable", &[]);
+    std::fs::write(
+        d.join("broken.eu"),
+        format!(
+            "eu 1\n# devices: all\n{}",
+            PROGRAM.replace("mov(8) v0:F", "mvo(8) v0:F")
+        ),
+    )
+    .expect("write");
+    let o = eufuzz(&["gate", path(&d)]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert_eq!(out.matches("FAIL ").count(), 1, "{out}");
+    assert!(out.contains("broken.eu:8:5: unknown opcode `mvo`"), "{out}");
+    assert!(
+        out.ends_with("0 passed, 1 failed, 0 xfail, 0 skipped\n"),
+        "{out}"
+    );
+    // Blessing cannot make it expected: it says so and the run still fails.
+    let o = eufuzz(&["gate", path(&d), "--bless"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("broken.eu: not blessed"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// A misspelt directive or two expectations are errors at their line, not ignored.
+#[test]
+fn unknown_and_contradictory_directives_are_located_errors() {
+    let d = corpus(
+        "directives",
+        &[
+            (
+                "typo.eu",
+                "# xfial: open [mismatch/lower_regioning/output]\n",
+            ),
+            ("both.eu", "# expect: pass\n# xfail: open\n"),
+        ],
+    );
+    let o = eufuzz(&["gate", path(&d)]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("typo.eu:2:3: unknown directive `# xfial:` (did you mean `# xfail:`?)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("both.eu:3:3: `# xfail:` contradicts `# expect:` on line 2"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("0 passed, 2 failed, 0 xfail, 0 skipped\n"),
+        "{out}"
+    );
+}
+
+/// Skips are counted by reason in the summary: a file whose options inject a zoo bug is
+/// skipped by a default build, and says why.
+#[cfg(not(feature = "zoo"))]
+#[test]
+fn skips_are_counted_by_reason() {
+    let d = corpus(
+        "skips",
+        &[
+            ("ok.eu", "# devices: skl,icl\n"),
+            ("zoo.eu", "# options: --zoo imul-dst-overlap\n"),
+        ],
+    );
+    let o = eufuzz(&["gate", path(&d)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).ends_with("2 passed, 0 failed, 0 xfail, 1 skipped (1 needs a zoo build)\n"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 /// A regression whose fix is flipped back (its zoo bug injected) fails the gate, by name.

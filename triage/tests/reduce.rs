@@ -39,6 +39,26 @@ fn a_passing_program_is_refused_without_output() {
     assert!(!out.exists());
 }
 
+/// A zoo program in a default build: its `# zoo:` bug is not injected, so there is nothing
+/// to reduce, and the refusal says which build would have it.
+#[cfg(not(feature = "zoo"))]
+#[test]
+fn a_zoo_file_in_a_default_build_is_refused_naming_the_zoo_build() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/zoo/imul-dst-overlap.eu");
+    let dir = scratch_dir("default-zoo");
+    let out = dir.join("out.eu");
+    let o = eufuzz(&[
+        "reduce",
+        file.to_str().expect("utf-8"),
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--features zoo"), "{err}");
+    assert!(!out.exists());
+}
+
 #[cfg(feature = "zoo")]
 mod zoo {
     use super::*;
@@ -97,6 +117,48 @@ mod zoo {
             String::from_utf8_lossy(&o.stderr)
         );
         std::fs::read_to_string(out).expect("reduced file written")
+    }
+
+    /// `eufuzz reduce FILE` with no flags: the file's `# zoo:` bug is injected as `check`
+    /// does, the reduction goes beside it with its options written, replays alone, and is
+    /// never overwritten by a second run, nor the input by `-o FILE`.
+    #[test]
+    fn a_reproducer_reduces_with_its_own_directives_and_nothing_is_overwritten() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/zoo");
+        let dir = scratch_dir("directives");
+        let file = dir.join("imul.eu");
+        let original = std::fs::read_to_string(root.join("imul-dst-overlap.eu")).unwrap();
+        std::fs::write(&file, &original).unwrap();
+        let path = file.to_str().expect("utf-8");
+        let o = eufuzz(&["reduce", path, "--budget", "3600"]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let beside = dir.join("imul.reduced.eu");
+        let reduced = std::fs::read_to_string(&beside).expect("written beside the input");
+        assert_eq!(
+            header_value(&reduced, "options"),
+            Some("--zoo imul-dst-overlap"),
+            "{reduced}"
+        );
+        let signature = header_value(&reduced, "signature").expect("a signature");
+        let replay = eufuzz(&["check", beside.to_str().expect("utf-8")]);
+        assert_eq!(replay.status.code(), Some(1));
+        assert!(
+            String::from_utf8_lossy(&replay.stdout).contains(&format!("signature: {signature}"))
+        );
+        let again = eufuzz(&["reduce", path]);
+        assert_eq!(again.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&again.stderr).contains("-o FILE"));
+        let onto_itself = eufuzz(&["reduce", path, "-o", path]);
+        assert_eq!(onto_itself.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&onto_itself.stderr).contains("--in-place"));
+        assert_eq!(std::fs::read_to_string(&beside).unwrap(), reduced);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -109,7 +109,11 @@ fn every_zoo_bug_has_a_bucket_of_its_own() {
     std::fs::create_dir_all(&dir).unwrap();
     for (bug, extra) in bugs() {
         let text = std::fs::read_to_string(src.join(format!("{bug}.eu"))).unwrap();
-        let options = format!("# options: --zoo {bug} {}\n", extra.join(" "));
+        // As a campaign files it: a `# bucket:` line (rebucket rewrites only such files).
+        let options = format!(
+            "# bucket: unknown\n# options: --zoo {bug} {}\n",
+            extra.join(" ")
+        );
         std::fs::write(dir.join(format!("{bug}.eu")), options + &text).unwrap();
     }
     triage::buckets::rebucket(std::slice::from_ref(&dir)).expect("rebucket");
@@ -163,11 +167,17 @@ fn rebucket_reduce_reduces_what_a_campaign_left_unreduced() {
     // Both bugs live in schedule_post_ra and give one signature; the program fails with
     // sched-across-halt alone (see its `# zoo:` line).
     let text = std::fs::read_to_string(root.join("corpus/zoo/sched-across-halt.eu")).unwrap();
-    let original = format!("# options: --zoo sched-ignores-flag-war,sched-across-halt\n{text}");
+    let original = format!(
+        "# bucket: unknown\n# options: --zoo sched-ignores-flag-war,sched-across-halt\n{text}"
+    );
     std::fs::write(dir.join("mismatch-1.eu"), &original).unwrap();
     let fine =
         std::fs::read_to_string(root.join("corpus/examples/addc-subb-carry-bdw.eu")).unwrap();
-    std::fs::write(dir.join("mismatch-2.eu"), fine).unwrap();
+    std::fs::write(
+        dir.join("mismatch-2.eu"),
+        format!("# bucket: unknown\n{fine}"),
+    )
+    .unwrap();
     let dirs = std::slice::from_ref(&dir);
     let run = || {
         let reduced =
@@ -238,4 +248,64 @@ fn baseline_o0_keeps_optimiser_bugs_and_drops_lowering_bugs() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every reproducer a `--zoo all` campaign writes, reduced or not, replays its recorded
+/// signature with `eufuzz check FILE` and no flags: its header carries every option and
+/// zoo bug it needs (the reductions name only the bugs they need).
+#[test]
+fn every_reproducer_of_a_zoo_all_campaign_replays_alone() {
+    let dir = std::env::temp_dir().join(format!("eufuzz-zoo-replay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let eufuzz = env!("CARGO_BIN_EXE_eufuzz");
+    let out = dir.to_str().expect("utf-8");
+    let status = std::process::Command::new(eufuzz)
+        .args(["campaign", "--zoo", "all", "--time", "10", "--jobs", "2"])
+        .args(["--seed", "5", "--reduce-budget", "3", "--per-bucket", "2"])
+        .args(["--out", out, "--progress-every", "0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("the campaign runs");
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "a --zoo all campaign finds failures"
+    );
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eu"))
+        .collect();
+    files.sort();
+    let reduced = files
+        .iter()
+        .filter(|f| f.to_string_lossy().ends_with(".reduced.eu"))
+        .count();
+    assert!(reduced > 0 && files.len() > reduced, "{files:?}");
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let signature = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# signature: "))
+            .unwrap_or_else(|| panic!("{}: no signature\n{text}", f.display()));
+        let o = std::process::Command::new(eufuzz)
+            .arg("check")
+            .arg(f)
+            .output()
+            .expect("check runs");
+        let shown = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "{}:\n{text}\n{shown}",
+            f.display()
+        );
+        assert!(
+            shown.contains(&format!("  signature: {signature}\n")),
+            "{} does not replay {signature}:\n{shown}",
+            f.display()
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -18,6 +18,7 @@
 //!
 //! [`Program`]: crate::program::Program
 
+mod input_sites;
 mod parse;
 mod print;
 

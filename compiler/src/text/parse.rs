@@ -8,6 +8,7 @@ use crate::inst::{AccessMode, CMOD_NAMES, Inst, MsgDesc, MsgKind, PRED_NAMES, Pr
 use crate::opcode::Opcode;
 use crate::program::{Block, Program, Stage};
 use crate::reg::{ARF_NAMES, COMPONENT_LETTERS, Reg, RegKind, Region, Swizzle, WriteMask};
+use crate::text::input_sites::{self, InputSites};
 use crate::text::print::TEXT_VERSION;
 use crate::text::{Comments, Document};
 use crate::types::{Type, f32_to_vf};
@@ -1034,9 +1035,12 @@ fn parse_values(c: &mut Cursor) -> Result<Vec<Value>> {
     Ok(values)
 }
 
-/// One line of the INPUTS section; returns whether the section is still open.
-fn parse_input_line(c: &mut Cursor, inputs: &mut Inputs) -> Result<bool> {
+/// One line of the INPUTS section, its entries' positions noted in `sites`; returns whether
+/// the section is still open.
+fn parse_input_line(c: &mut Cursor, inputs: &mut Inputs, sites: &mut InputSites) -> Result<bool> {
     let at = c.pos;
+    c.skip_ws();
+    let keyword_at = (c.line, c.col());
     let w = c.expect_word("an input line (uniforms, buffer, texture, thread) or `END INPUTS`")?;
     match w {
         "END" => {
@@ -1052,6 +1056,7 @@ fn parse_input_line(c: &mut Cursor, inputs: &mut Inputs) -> Result<bool> {
                 c.skip_ws();
                 return c.err("uniforms given twice");
             }
+            sites.uniforms = Some(keyword_at);
             inputs.uniforms = parse_values(c)?;
         }
         "buffer" => {
@@ -1076,10 +1081,16 @@ fn parse_input_line(c: &mut Cursor, inputs: &mut Inputs) -> Result<bool> {
             c.expect_end("the texture format")?;
         }
         "thread" => {
+            c.skip_ws();
+            let thread_at = (c.line, c.col());
             let t: u32 = c.number("thread index")?;
             let what_at = c.pos;
+            c.skip_ws();
+            let word_at = (c.line, c.col());
             let what = c.expect_word("`dispatch_mask` or `attrN`")?;
             if what == "dispatch_mask" {
+                c.skip_ws();
+                sites.masks.insert(t, (thread_at, (c.line, c.col())));
                 let mask = parse_u32(c, "a dispatch mask")?;
                 if inputs.dispatch_masks.insert(t, mask).is_some() {
                     return c.err(format!("thread {t} dispatch mask given twice"));
@@ -1089,6 +1100,7 @@ fn parse_input_line(c: &mut Cursor, inputs: &mut Inputs) -> Result<bool> {
                 let Ok(attr) = d.parse::<u32>() else {
                     return c.err(format!("bad attr number in `{what}`"));
                 };
+                sites.attrs.insert((t, attr), (thread_at, word_at));
                 let values = parse_values(c)?;
                 if inputs.attrs.insert((t, attr), values).is_some() {
                     return c.err(format!("thread {t} {what} given twice"));
@@ -1126,7 +1138,11 @@ pub fn parse_inputs(text: &str) -> Result<Inputs> {
             continue;
         }
         if open {
-            open = parse_input_line(&mut c, inputs.get_or_insert_with(Inputs::default))?;
+            open = parse_input_line(
+                &mut c,
+                inputs.get_or_insert_with(Inputs::default),
+                &mut InputSites::default(),
+            )?;
             continue;
         }
         if inputs.is_some() || c.word() != Some("INPUTS") {
@@ -1339,6 +1355,7 @@ pub fn parse_document(text: &str) -> Result<Document> {
     let mut open: Option<(usize, Block)> = None;
     let mut notes: Vec<EdgeNote> = vec![];
     let mut inputs_open = false;
+    let mut sites = InputSites::default();
     let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
@@ -1373,7 +1390,7 @@ pub fn parse_document(text: &str) -> Result<Document> {
             before.append(&mut pending);
             before.extend(comment);
             let inputs = p.inputs.get_or_insert_with(Inputs::default);
-            inputs_open = parse_input_line(&mut c, inputs)?;
+            inputs_open = parse_input_line(&mut c, inputs, &mut sites)?;
             continue;
         }
         if let Some((b, block)) = open.as_mut() {
@@ -1518,6 +1535,9 @@ pub fn parse_document(text: &str) -> Result<Document> {
         ));
     }
     check_edge_notes(&p, &notes)?;
+    if let Some(inputs) = &p.inputs {
+        input_sites::check(&p, inputs, &sites)?;
+    }
     Ok(Document {
         program: p,
         comments,

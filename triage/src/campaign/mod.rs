@@ -198,6 +198,8 @@ struct Run<'a> {
     features: BTreeMap<String, u64>,
     /// Corpus entries at the last checkpoint.
     corpus: u64,
+    /// Whether Ctrl-C stopped the campaign before its time was up.
+    interrupted: bool,
 }
 
 use worker::Shared;
@@ -233,6 +235,8 @@ impl Run<'_> {
             features: self.features.values().sum(),
             features_by_kind: self.features.clone(),
             corpus: self.corpus,
+            time_limit: self.settings.time,
+            interrupted: self.interrupted,
         }
     }
 
@@ -518,6 +522,7 @@ fn run_with(
         found_one: false,
         features: BTreeMap::new(),
         corpus: 0,
+        interrupted: false,
     };
     let end = (settings.time as f64 - before).max(0.0);
     let checkpoint_every = Duration::from_secs_f64(settings.checkpoint_every.clamp(0.1, 1e9));
@@ -545,6 +550,8 @@ fn run_with(
         }
     }
     run.shared.stop.store(true, Ordering::Relaxed);
+    run.interrupted =
+        interrupt.load(Ordering::Relaxed) && run.session.elapsed().as_secs_f64() < end;
     let grace = Instant::now();
     while grace.elapsed() < STOP_GRACE && run.handles.iter().any(|h| !h.is_finished()) {
         run.receive(Duration::from_millis(10))?;

@@ -20,9 +20,10 @@ pub struct Outcome {
     pub reduced: crate::reduce::Reduced,
     /// The reduced program's bucket key (`None` if it no longer fails).
     pub key: Option<String>,
-    /// The options the reduction fails with when they are not the original's: one zoo bug
-    /// of several (see [`attributed`]), or a named pre-RA schedule.
-    pub own_options: Option<CompileOptions>,
+    /// The options the reduction fails with, written into its `# options:` line so that
+    /// it replays alone: the zoo bugs it needs (see [`attributed`]) and a pre-RA schedule
+    /// when it fails with a named one only.
+    pub options: CompileOptions,
 }
 
 /// A finished reduction: the failure's ticket, and its outcome (when the reduction could
@@ -151,24 +152,66 @@ impl Drop for Reducers {
     }
 }
 
-/// With several zoo bugs injected, the options of the first bug (in zoo order) that makes
-/// `p` fail with the same signature on its own. Against all of them a reduction could slip
-/// from one bug of a pass to another of the same pass (both give that signature) and land
-/// in the other bug's bucket; against the one bug the failure is attributed to, every
-/// variant still shows that bug. `None` with one bug or none, or when no single bug
-/// explains the failure (it needs several together): then it is reduced as found.
+/// With several zoo bugs injected, the options with only the bugs `p` needs to fail with
+/// `signature`: the first bug (in zoo order) that makes it fail alone, or else the bugs
+/// left after dropping, one by one, each that is not needed (a failure that needs several
+/// bugs at once keeps all of them, and none when it fails without any). Against all of
+/// them a reduction could slip from one bug of a pass to another of the same pass (both
+/// give that signature) and land in the other bug's bucket; and a reproducer naming only
+/// the bugs it needs says what it shows. `None` with one bug or none, or when every bug is
+/// needed.
 pub fn attributed(p: &Program, opts: &CompileOptions, signature: &str) -> Option<CompileOptions> {
     let alone = compiler::zoo::each_alone(&opts.zoo);
     if alone.len() < 2 {
         return None;
     }
-    alone
-        .into_iter()
-        .map(|zoo| CompileOptions {
-            zoo,
+    let fails = |names: &str| {
+        let o = CompileOptions {
+            zoo: compiler::zoo::select(names).ok()?,
             ..opts.clone()
-        })
-        .find(|o| crate::reduce::interesting::judge(p, o).signature == signature)
+        };
+        (crate::reduce::interesting::judge(p, &o).signature == signature).then_some(o)
+    };
+    if let Some(o) = alone
+        .iter()
+        .find_map(|bug| fails(&compiler::zoo::names(bug)))
+    {
+        return Some(o);
+    }
+    let all = compiler::zoo::names(&opts.zoo);
+    let bugs: Vec<&str> = all.split(',').collect();
+    let mut fewest = None;
+    fewer_bugs(&bugs, |names| match fails(names) {
+        Some(o) => {
+            fewest = Some(o);
+            true
+        }
+        None => false,
+    });
+    fewest
+}
+
+/// Drops from `bugs`, one at a time in order, each bug without which `fails` still holds
+/// (it is given the remaining names as `--zoo` takes them: `a,b`, or `none`); returns the
+/// bugs left, which are all needed together.
+fn fewer_bugs<'a>(bugs: &[&'a str], mut fails: impl FnMut(&str) -> bool) -> Vec<&'a str> {
+    let mut needed = bugs.to_vec();
+    let mut i = 0;
+    while i < needed.len() {
+        let mut fewer = needed.clone();
+        fewer.remove(i);
+        let names = if fewer.is_empty() {
+            "none".to_string()
+        } else {
+            fewer.join(",")
+        };
+        if fails(&names) {
+            needed = fewer;
+        } else {
+            i += 1;
+        }
+    }
+    needed
 }
 
 /// Reduces a failing program within `budget`, keeping its signature, and keys the result
@@ -178,12 +221,12 @@ pub fn reduce(p: &Program, opts: &CompileOptions, budget: Duration) -> Option<Ou
     if !target.signature.contains('/') || target.signature.starts_with("discard/") {
         return None;
     }
-    let (opts, target, alone) = match attributed(p, opts, &target.signature) {
-        Some(alone) => {
-            let target = crate::reduce::interesting::judge(p, &alone);
-            (alone, target, true)
+    let (opts, target) = match attributed(p, opts, &target.signature) {
+        Some(needed) => {
+            let target = crate::reduce::interesting::judge(p, &needed);
+            (needed, target)
         }
-        None => (opts.clone(), target, false),
+        None => (opts.clone(), target),
     };
     let settings = crate::reduce::Settings {
         opts: opts.clone(),
@@ -197,23 +240,21 @@ pub fn reduce(p: &Program, opts: &CompileOptions, budget: Duration) -> Option<Ou
         ..opts
     };
     let key = crate::identity::key_of_program(&reduced.program, &opts);
-    let own = alone || reduced.pre_ra_schedule.is_some();
     Some(Outcome {
         reduced,
         key,
-        own_options: own.then_some(opts),
+        options: opts,
     })
 }
 
 /// The text of `NAME.reduced.eu` beside `original`: the reduction's header, the options it
-/// fails with when they are not the original's, its bucket and the program.
+/// fails with (always: a reduction must replay without its original), its bucket and the
+/// program.
 pub fn reduced_file_text(original: &Path, o: &Outcome, bucket: &str) -> String {
     let mut text = crate::repro::reduced_header(original, &o.reduced, None);
-    if let Some(opts) = &o.own_options {
-        text.push_str(&crate::repro::options_line(&crate::options::option_words(
-            opts,
-        )));
-    }
+    text.push_str(&crate::repro::options_line(&crate::options::option_words(
+        &o.options,
+    )));
     text.push_str(&format!("# bucket: {bucket}\n"));
     text.push_str(&compiler::text::print_program(&o.reduced.program));
     text
@@ -231,6 +272,24 @@ pub fn zoo_program(bug: &str) -> Program {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failure_that_needs_several_bugs_keeps_all_of_them_and_only_them() {
+        // Fails when both b and d are on (whatever else is).
+        let needs_b_and_d = |names: &str| {
+            let on: Vec<&str> = names.split(',').collect();
+            on.contains(&"b") && on.contains(&"d")
+        };
+        assert_eq!(
+            fewer_bugs(&["a", "b", "c", "d", "e"], needs_b_and_d),
+            ["b", "d"]
+        );
+        // A failure that needs no bug at all keeps none (its reproducer replays without
+        // the zoo).
+        assert!(fewer_bugs(&["a", "b"], |_| true).is_empty());
+        // Every bug needed: all kept.
+        assert_eq!(fewer_bugs(&["a", "b"], |n| n == "a,b"), ["a", "b"]);
+    }
 
     #[test]
     fn the_reductions_that_name_a_bucket_go_first() {

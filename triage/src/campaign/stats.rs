@@ -108,6 +108,13 @@ pub struct Stats {
     pub features_by_kind: BTreeMap<String, u64>,
     /// Corpus entries: the base corpus and every worker's additions.
     pub corpus: u64,
+    /// The seconds the campaign was asked to fuzz (`--time`, over every session): after
+    /// them only the running reductions finish, which a report charts apart from the
+    /// fuzzing rate (0 in statistics older than the field).
+    pub time_limit: u64,
+    /// Whether the campaign was stopped by Ctrl-C before its time was up: such a night is
+    /// no full night, and a report says so.
+    pub interrupted: bool,
 }
 
 /// The build's revision, as the build script recorded it.
@@ -220,6 +227,8 @@ pub fn merge(parts: &[Stats]) -> Stats {
         }
     }
     out.execs_per_sec = out.counts.execs as f64 / out.seconds.max(1e-9);
+    out.time_limit = parts.iter().map(|p| p.time_limit).max().unwrap_or(0);
+    out.interrupted = parts.iter().any(|p| p.interrupted);
     out.started_unix = parts
         .iter()
         .map(|p| p.started_unix)

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use triage::campaign::{self, Settings, checkpoint, seeds::Shard};
 use triage::generate::KnobArgs;
 use triage::options::{Baseline, CampaignFlags};
+use triage::outlock::OutLock;
 use triage::{Error, Exit, Result};
 
 /// What `eufuzz campaign` runs.
@@ -158,8 +159,14 @@ pub fn run(args: Args) -> Result<Exit> {
         }
         None => (args.settings()?, args.out.clone(), None),
     };
+    // Held until the campaign ends: a second writer to `out` refuses meanwhile.
+    let lock = OutLock::acquire_creating(&out, "campaign")?;
+    if let Some(note) = &lock.note {
+        eprintln!("{note}");
+    }
     let stop = handle_ctrl_c()?;
     let stats = campaign::run(&settings, &out, from, stop)?;
+    drop(lock);
     print!("{}", stats.summary());
     if let Some(path) = &args.stats_json {
         let json = serde_json::to_string_pretty(&stats).expect("statistics serialize");

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 use triage::files::write_atomic;
-use triage::gate::{self, GateResult};
+use triage::gate;
 use triage::{Error, Exit, Result};
 
 #[derive(clap::Args)]
@@ -19,7 +19,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Rewrite the `# expect:` line of files whose result changed (after a deliberate
-    /// change), printing what changed.
+    /// change), printing what changed; exits 0 when every disagreeing file was rewritten.
     #[arg(long)]
     bless: bool,
 }
@@ -50,14 +50,11 @@ pub fn run(args: Args) -> Result<Exit> {
         let xml = reports::junit::render("eufuzz gate", &gate::junit_cases(&results));
         write_atomic(&path, xml.as_bytes())?;
     }
-    if args.bless {
-        for line in gate::bless(&results)? {
-            println!("{line}");
-        }
-    }
-    Ok(if results.iter().any(GateResult::is_error) {
-        Exit::Problems
+    let blessings = if args.bless {
+        gate::bless(&results)?
     } else {
-        Exit::Ok
-    })
+        vec![]
+    };
+    print!("{}", gate::render_blessings(&blessings));
+    Ok(gate::exit(&results, &blessings))
 }

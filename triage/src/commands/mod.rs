@@ -195,3 +195,118 @@ pub fn run(command: Command) -> Result<Exit> {
         Command::Run(a) => run::run(a),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::Parser;
+
+    /// The words of a shell command line: double quotes group, `#` starts a comment, and
+    /// a redirection or pipe ends the command.
+    fn words(line: &str) -> Vec<String> {
+        let mut out = vec![];
+        let mut word = String::new();
+        let mut quoted = false;
+        let mut started = false;
+        for c in line.chars() {
+            match c {
+                '"' => {
+                    quoted = !quoted;
+                    started = true;
+                }
+                '#' if !quoted && !started => break,
+                c if c.is_whitespace() && !quoted => {
+                    if started {
+                        out.push(std::mem::take(&mut word));
+                        started = false;
+                    }
+                }
+                c => {
+                    word.push(c);
+                    started = true;
+                }
+            }
+        }
+        if started {
+            out.push(word);
+        }
+        let end = out
+            .iter()
+            .position(|w| matches!(w.as_str(), ">" | "|" | "&&" | "2>&1"))
+            .unwrap_or(out.len());
+        out.truncate(end);
+        out
+    }
+
+    /// The `eufuzz` arguments of a command line shown in a `sh` block: `eufuzz ARGS`
+    /// (after any `VAR=value`), or `cargo run … -p triage … -- ARGS`.
+    fn eufuzz_args(line: &str) -> Option<Vec<String>> {
+        let w = words(line);
+        let start = w.iter().position(|x| !x.contains('='))?;
+        let w = &w[start..];
+        match w.first().map(String::as_str) {
+            Some("eufuzz") => Some(w[1..].to_vec()),
+            Some("cargo") if w.get(1).map(String::as_str) == Some("run") => {
+                let dashes = w.iter().position(|x| x == "--")?;
+                Some(w[dashes + 1..].to_vec())
+            }
+            _ => None,
+        }
+    }
+
+    /// Every `eufuzz` command the README and the command cookbook show parses with this
+    /// build's command line definitions, so a renamed flag cannot leave them stale.
+    #[test]
+    fn every_command_the_docs_show_parses() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut checked = 0;
+        for page in ["README.md", "docs/commands.md"] {
+            let text = std::fs::read_to_string(root.join(page)).expect(page);
+            let mut in_sh = false;
+            let mut pending = String::new();
+            for (k, raw) in text.lines().enumerate() {
+                if raw.starts_with("```") {
+                    in_sh = raw == "```sh" && !in_sh;
+                    continue;
+                }
+                // A line ending in `\` continues on the next.
+                if let Some(first) = raw.strip_suffix('\\') {
+                    pending.push_str(first);
+                    continue;
+                }
+                let line = std::mem::take(&mut pending) + raw;
+                let Some(args) = in_sh.then(|| eufuzz_args(&line)).flatten() else {
+                    continue;
+                };
+                let argv = std::iter::once("eufuzz".to_string()).chain(args);
+                // `--help` parses into the help text clap shows.
+                if let Err(e) = Cli::try_parse_from(argv)
+                    && e.kind() != clap::error::ErrorKind::DisplayHelp
+                {
+                    panic!("{page}:{}: `{line}` does not parse:\n{e}", k + 1);
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 40, "only {checked} commands found in the docs");
+    }
+
+    #[test]
+    fn shell_words_group_quotes_and_end_at_comments_and_redirections() {
+        assert_eq!(
+            eufuzz_args(
+                "EUFUZZ_KNOBS=\"dispatch=32 ops=-mad\" eufuzz campaign --time 60   # knobs"
+            ),
+            Some(vec!["campaign".into(), "--time".into(), "60".into()])
+        );
+        assert_eq!(
+            eufuzz_args("cargo run -p triage --features zoo -- check f.eu"),
+            Some(vec!["check".into(), "f.eu".into()])
+        );
+        assert_eq!(
+            eufuzz_args("eufuzz gen --seed 42 > p.eu"),
+            Some(vec!["gen".into(), "--seed".into(), "42".into()])
+        );
+        assert_eq!(eufuzz_args("scripts/nightly.sh 10"), None);
+    }
+}

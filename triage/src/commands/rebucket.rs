@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 use triage::buckets::{rebucket, reduce_unreduced};
+use triage::outlock::OutLock;
 use triage::{Exit, Result};
 
 #[derive(clap::Args)]
@@ -22,6 +23,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Exit> {
+    let locks = args
+        .dirs
+        .iter()
+        .map(|d| OutLock::acquire(d, "rebucket"))
+        .collect::<Result<Vec<_>>>()?;
+    for note in locks.iter().filter_map(|l| l.note.as_deref()) {
+        eprintln!("{note}");
+    }
     if args.reduce {
         let jobs = args.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)

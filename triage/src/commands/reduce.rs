@@ -1,23 +1,28 @@
 //! `eufuzz reduce FILE`: reduce a failing reproducer to the same signature and write the
 //! result (atomically) as a canonical `.eu` file with a header saying where it came from.
+//! The file's `# options:` and `# zoo:` apply as in `check`; the input is never
+//! overwritten unless `--in-place` says so.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
-use triage::files::write_atomic;
+use triage::check::file_check;
 use triage::options::CompileArgs;
-use triage::reduce::file::{Request, reduce_file};
+use triage::reduce::file::{Destination, Request, reduce_file};
 use triage::reduce::{Event, Settings};
-use triage::repro::reduced_beside;
 use triage::{Exit, Result};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// The failing .eu program (its INPUTS are the failing inputs).
     file: PathBuf,
-    /// Where the reduced program goes.
+    /// Where the reduced program goes (default: NAME.reduced.eu beside the file, which
+    /// must not exist yet; never the file itself).
     #[arg(short, long)]
     out: Option<PathBuf>,
+    /// Replace the file with its reduction.
+    #[arg(long, conflicts_with = "out")]
+    in_place: bool,
     /// The signature to keep (default: the one the file fails with now).
     #[arg(long)]
     signature: Option<String>,
@@ -53,6 +58,8 @@ fn show(e: Event) {
 /// Exit 0 reduced; 2 when there is nothing to reduce or the input is unreadable.
 pub fn run(args: Args) -> Result<Exit> {
     let terminal = std::io::stderr().is_terminal();
+    let out = Destination::choose(&args.file, args.out.as_deref(), args.in_place)?;
+    let opts = file_check(&args.file, &args.opts, false, 0)?.compile;
     let r = reduce_file(
         Request {
             file: &args.file,
@@ -60,7 +67,7 @@ pub fn run(args: Args) -> Result<Exit> {
             device: args.opts.device()?,
             seed: args.seed,
             settings: Settings {
-                opts: args.opts.flags.options(None)?,
+                opts,
                 jobs: args.jobs,
                 budget: Duration::from_secs(args.budget),
                 max_rounds: 8,
@@ -72,15 +79,14 @@ pub fn run(args: Args) -> Result<Exit> {
             }
         },
     )?;
-    let out = args.out.unwrap_or_else(|| reduced_beside(&args.file));
-    write_atomic(&out, r.text.as_bytes())?;
+    out.write(&r.text)?;
     println!(
         "{}: {} -> {} instructions, signature {}, written to {}",
         args.file.display(),
         r.reduced.insts_before,
         r.reduced.insts_after,
         r.reduced.judgement.signature,
-        out.display()
+        out.path().display()
     );
     Ok(Exit::Ok)
 }

@@ -27,6 +27,9 @@ pub struct Args {
     /// Write the inputs used (from --seed or --inputs) into FILE's INPUTS section.
     #[arg(long)]
     save_inputs: bool,
+    /// Run a program that breaks IR validator rules (refused otherwise, exit 2).
+    #[arg(long)]
+    force: bool,
 }
 
 pub fn run(args: Args) -> Result<Exit> {
@@ -40,7 +43,7 @@ pub fn run(args: Args) -> Result<Exit> {
         fuel: args.fuel,
         ..oracle::RunConfig::default()
     };
-    let (used, result) = execute(&args.file, source, &cfg)?;
+    let (used, result) = execute(&args.file, source, &cfg, args.force)?;
     if args.save_inputs {
         save_inputs(&args.file, used)?;
         eprintln!("saved the inputs in {}", args.file.display());

@@ -796,6 +796,12 @@ fn narrower_dispatch(p: &Program) -> Vec<Program> {
         .collect();
     let mut q = with_insts(p, insts);
     q.dispatch_width = width;
+    // The channels past the new width are gone: the masks (which the emulator already cut
+    // to the width) say so, or the reduced file would not parse.
+    if let Some(i) = q.inputs.as_mut() {
+        let all = (1u32 << width) - 1;
+        i.dispatch_masks.values_mut().for_each(|m| *m &= all);
+    }
     vec![q]
 }
 

@@ -6,11 +6,12 @@ use super::bytes::{Origin, shrink};
 use super::interesting::{Judgement, judge};
 use super::{Event, Reduced, Settings, candidates, reduce};
 use crate::error::{Error, Result};
-use crate::repro::{header_value, options_line, reduced_header};
+use crate::files::{write_atomic, write_new};
+use crate::repro::{header_value, options_line, reduced_beside, reduced_header};
 use compiler::pipeline::CompileOptions;
 use compiler::text::print_program;
 use oracle::generator::knobs::Knobs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What to reduce.
 pub struct Request<'a> {
@@ -31,11 +32,86 @@ pub struct FileReduction {
     pub text: String,
 }
 
-/// Why the original cannot be reduced, if it cannot.
-fn refusal(original: &Judgement, wanted: Option<&str>) -> Option<String> {
+/// Where a reduction is written. The input is overwritten only when that was asked for:
+/// a campaign's `NAME.reduced.eu` or a corpus file is never replaced by accident.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Destination {
+    /// `NAME.reduced.eu` beside the input, which must not exist yet.
+    Beside(PathBuf),
+    /// A file named with `-o` (replaced if it exists; never the input itself).
+    Named(PathBuf),
+    /// The input file itself (`--in-place`).
+    InPlace(PathBuf),
+}
+
+impl Destination {
+    /// The destination of a reduction of `file`, decided before reducing so that nothing
+    /// is spent on a result that could not be written.
+    pub fn choose(file: &Path, out: Option<&Path>, in_place: bool) -> Result<Destination> {
+        let same = |o: &Path| {
+            o == file || matches!((o.canonicalize(), file.canonicalize()), (Ok(a), Ok(b)) if a == b)
+        };
+        match (out, in_place) {
+            (Some(_), true) => Err(Error::Usage(
+                "`-o` and `--in-place` exclude each other".into(),
+            )),
+            (None, true) => Ok(Destination::InPlace(file.to_path_buf())),
+            (Some(o), false) if same(o) => Err(Error::Refused(format!(
+                "{}: `-o` names the input itself; pass `--in-place` to replace it",
+                o.display()
+            ))),
+            (Some(o), false) => Ok(Destination::Named(o.to_path_buf())),
+            (None, false) => {
+                let beside = reduced_beside(file);
+                if beside.exists() {
+                    Err(Error::Refused(format!(
+                        "{} exists and is not replaced; name the output with `-o FILE` (or replace the input with `--in-place`)",
+                        beside.display()
+                    )))
+                } else {
+                    Ok(Destination::Beside(beside))
+                }
+            }
+        }
+    }
+
+    /// The path written.
+    pub fn path(&self) -> &Path {
+        match self {
+            Destination::Beside(p) | Destination::Named(p) | Destination::InPlace(p) => p,
+        }
+    }
+
+    /// Writes `text` atomically (beside the input: only if no file appeared there meanwhile).
+    pub fn write(&self, text: &str) -> Result<()> {
+        match self {
+            Destination::Beside(p) => {
+                if write_new(p, text.as_bytes())? {
+                    Ok(())
+                } else {
+                    Err(Error::Refused(format!(
+                        "{} appeared during the reduction and is not replaced",
+                        p.display()
+                    )))
+                }
+            }
+            Destination::Named(p) | Destination::InPlace(p) => write_atomic(p, text.as_bytes()),
+        }
+    }
+}
+
+/// Why the original cannot be reduced, if it cannot. `zoo` is the file's `# zoo:` bug: in
+/// a build without the zoo it is not injected, which is the likely reason it passes.
+fn refusal(original: &Judgement, wanted: Option<&str>, zoo: Option<&str>) -> Option<String> {
     if !original.signature.contains('/') || original.signature.starts_with("discard/") {
+        let hint = match zoo {
+            Some(bug) if !crate::gate::ZOO_BUILD => format!(
+                " (its `# zoo: {bug}` bug is injected only by a build with the zoo feature: cargo build -p triage --features zoo)"
+            ),
+            _ => String::new(),
+        };
         return Some(format!(
-            "does not fail (verdict: {}); nothing to reduce",
+            "does not fail (verdict: {}); nothing to reduce{hint}",
             original.signature
         ));
     }
@@ -87,7 +163,10 @@ pub fn reduce_file(req: Request, on_event: impl FnMut(Event)) -> Result<FileRedu
         p.inputs = Some(oracle::inputs::generate(&p, req.seed));
     }
     let original = judge(&p, &req.settings.opts);
-    if let Some(why) = refusal(&original, req.signature) {
+    let zoo = crate::repro::directives::parse(&text)
+        .ok()
+        .and_then(|d| d.zoo);
+    if let Some(why) = refusal(&original, req.signature, zoo.as_deref()) {
         return Err(Error::Refused(format!("{}: {why}", req.file.display())));
     }
     let start = std::time::Instant::now();
@@ -123,15 +202,14 @@ pub fn reduce_file(req: Request, on_event: impl FnMut(Event)) -> Result<FileRedu
     if let Some((from, to, _)) = bytes_note {
         head.push_str(&format!("# choice sequence: {from} -> {to} bytes\n"));
     }
-    if let Some(mode) = reduced.pre_ra_schedule {
-        // The reduction fails this way only with the schedule named: the file says so, so
-        // that `check` and the gate run it as it was reduced.
-        let opts = CompileOptions {
-            pre_ra_schedule: Some(mode),
-            ..settings.opts.clone()
-        };
-        head.push_str(&options_line(&crate::options::option_words(&opts)));
-    }
+    // The options it was reduced with (the file's own and the command line's, and the
+    // pre-RA schedule when it fails with a named one only), so that `check` and the gate
+    // replay it as it was reduced, with no flags.
+    let opts = CompileOptions {
+        pre_ra_schedule: reduced.pre_ra_schedule.or(settings.opts.pre_ra_schedule),
+        ..settings.opts.clone()
+    };
+    head.push_str(&options_line(&crate::options::option_words(&opts)));
     let text = format!("{head}{}", print_program(&reduced.program));
     Ok(FileReduction { reduced, text })
 }

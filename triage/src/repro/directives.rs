@@ -9,10 +9,13 @@
 //! | `# options: --spill-all -O0 --zoo NAME` | compile options |
 //! | `# devices: all` or `skl,icl` | devices to check on (default: the file's target) |
 //! | `# inputs: K` | generated input sets besides the file's own (default 0; 1 without INPUTS) |
-//! | `# zoo: NAME` | the zoo bug the file exposes: injected in zoo builds, where `expect` applies; in default builds the file must pass |
+//! | `# zoo: NAME` or `a,b` | the zoo bugs the file exposes: injected in zoo builds, where `expect` applies; in default builds the file must pass |
 //!
 //! Directives are comment lines of the header (before the first block); other comments are
-//! left alone. Keys are lower-case, followed by `: `.
+//! left alone. Keys are lower-case, followed by `: `. A key one typo away from a directive
+//! (`# xfial:`, `# expext:`) is an error, not a comment: a misspelt expectation would
+//! otherwise be ignored and the file gated as `pass`. So are two expectations (`# expect:`
+//! with `# xfail:`, or either twice).
 
 use compiler::Device;
 
@@ -66,9 +69,49 @@ fn devices(value: &str) -> Result<Vec<Device>, String> {
         .collect()
 }
 
+/// The directive keys.
+const KEYS: &[&str] = &["expect", "xfail", "options", "devices", "inputs", "zoo"];
+
+/// Edits (insertions, deletions, substitutions, swaps of neighbours) between two words.
+fn distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The directive an unknown key is most likely a misspelling of: one edit away from a short
+/// key, two from a longer one (free comments such as `# job:` or `# swizzle:` are not).
+fn misspelt(key: &str) -> Option<&'static str> {
+    if !key.chars().all(|c| c.is_ascii_lowercase() || c == '-') {
+        return None;
+    }
+    KEYS.iter()
+        .copied()
+        .find(|k| distance(key, k) <= if k.len() <= 4 { 1 } else { 2 })
+}
+
 /// Parses the directives of `text`; errors are `line:col: message`.
 pub fn parse(text: &str) -> Result<Directives, String> {
     let mut d = Directives::default();
+    // The line of the expectation seen so far (`# expect:` or `# xfail:`), and its key.
+    let mut expectation: Option<(usize, &str)> = None;
     for (k, line) in text.lines().enumerate() {
         if line.starts_with("START ") {
             break;
@@ -81,6 +124,15 @@ pub fn parse(text: &str) -> Result<Directives, String> {
         };
         let value = value.trim();
         let at = |msg: String| format!("{}:{}: {msg}", k + 1, line.len() - value.len() + 1);
+        if matches!(key, "expect" | "xfail") {
+            if let Some((first, other)) = expectation {
+                return Err(format!(
+                    "{}:3: `# {key}:` contradicts `# {other}:` on line {first}: a file has one expectation",
+                    k + 1
+                ));
+            }
+            expectation = Some((k + 1, key));
+        }
         match key {
             "expect" => {
                 d.expect = match value {
@@ -115,7 +167,14 @@ pub fn parse(text: &str) -> Result<Directives, String> {
                     .map_err(|_| at(format!("expected a number of input sets, found `{value}`")))?
             }
             "zoo" => d.zoo = Some(value.to_string()),
-            _ => {}
+            other => {
+                if let Some(meant) = misspelt(other) {
+                    return Err(format!(
+                        "{}:3: unknown directive `# {other}:` (did you mean `# {meant}:`?)",
+                        k + 1
+                    ));
+                }
+            }
         }
     }
     Ok(d)
@@ -210,6 +269,32 @@ mod tests {
             parse("# inputs: input set 1 of the campaign (kept below)\n").map(|d| d.inputs),
             Ok(0)
         );
+    }
+
+    #[test]
+    fn misspelt_directives_are_errors_and_free_comments_are_not() {
+        assert_eq!(
+            parse("eu 1\n# xfial: open\ntarget skl\n").unwrap_err(),
+            "2:3: unknown directive `# xfial:` (did you mean `# xfail:`?)"
+        );
+        for typo in ["expext", "expected", "option", "device", "input", "zo"] {
+            assert!(parse(&format!("# {typo}: x\n")).is_err(), "{typo}");
+        }
+        let comments =
+            "# job: a\n# swizzle: b\n# size: 3 -> 2\n# Zoo: imul (§1)\n# culprit pass: x\n";
+        assert!(parse(comments).is_ok());
+        // Below the header, comments are the program's.
+        assert!(parse("START B0\n# xfial: x\n").is_ok());
+    }
+
+    #[test]
+    fn two_expectations_are_a_contradiction() {
+        assert_eq!(
+            parse("eu 1\n# expect: pass\n# xfail: open [a/b/c]\n").unwrap_err(),
+            "3:3: `# xfail:` contradicts `# expect:` on line 2: a file has one expectation"
+        );
+        assert!(parse("# expect: pass\n# expect: a/b/c\n").is_err());
+        assert!(parse("# xfail: one\n# xfail: two\n").is_err());
     }
 
     #[test]

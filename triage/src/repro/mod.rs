@@ -24,7 +24,9 @@ pub fn options_line(words: &[String]) -> String {
     }
 }
 
-/// The text with its `# bucket:` line set to `key` (after `# signature:` when new).
+/// The text with its `# bucket:` line set to `key` (after `# signature:` when new, or else
+/// right below the `eu 1` line: never above it, so a corpus file's version line stays
+/// first). `rebucket` only rewrites files that have one.
 pub fn with_bucket_line(text: &str, key: &str) -> String {
     let line = format!("# bucket: {key}");
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
@@ -34,6 +36,7 @@ pub fn with_bucket_line(text: &str, key: &str) -> String {
         let at = lines
             .iter()
             .position(|l| l.starts_with("# signature: "))
+            .or_else(|| lines.iter().position(|l| l.starts_with("eu ")))
             .map_or(0, |i| i + 1);
         lines.insert(at, line);
     }
@@ -99,6 +102,10 @@ mod tests {
         assert_eq!(
             with_bucket_line(&once, "k2"),
             "# signature: a/b/c\n# bucket: k2\neu 1\n"
+        );
+        assert_eq!(
+            with_bucket_line("eu 1\ntarget skl\n", "k"),
+            "eu 1\n# bucket: k\ntarget skl\n"
         );
     }
 
