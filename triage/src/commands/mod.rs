@@ -5,6 +5,7 @@
 
 mod bucket;
 mod campaign;
+mod campaign_worker;
 mod check;
 mod compile;
 mod equiv;
@@ -160,6 +161,9 @@ pub enum Command {
     /// stopped or killed campaign. Ctrl-C stops within a second (a second Ctrl-C exits at
     /// once). Exit code 1 if anything failed.
     Campaign(campaign::Args),
+    /// The child process a campaign runs its cases in (started by `campaign`, not by hand).
+    #[command(hide = true)]
+    CampaignWorker(campaign_worker::Args),
     /// Merge campaign outputs (shards run with `--shard K/N`) into OUT: statistics added up
     /// in OUT/stats.json, every reproducer copied (renamed, never overwritten, when its name
     /// is taken), so `eufuzz bucket OUT` lists the buckets of all of them.
@@ -191,6 +195,7 @@ pub fn run(command: Command) -> Result<Exit> {
         Command::Report(a) => report::run(a),
         Command::Import(a) => import::run(a),
         Command::Campaign(a) => campaign::run(a),
+        Command::CampaignWorker(a) => campaign_worker::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Run(a) => run::run(a),
     }
