@@ -32,8 +32,19 @@ fn limit_memory(bytes: u64) -> Result<()> {
     Ok(())
 }
 
+/// Asks the kernel to kill this process when the worker thread that started it ends (a
+/// campaign killed with `kill -9` closes the pipe too, but a child stuck in a case that
+/// loops forever would never read it).
+fn die_with_parent() {
+    // SAFETY: prctl with PR_SET_PDEATHSIG takes a signal number and touches no memory.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+    }
+}
+
 /// Serves cases from `input` to `output` until `input` ends.
 pub fn serve(input: impl Read, output: impl Write) -> Result<()> {
+    die_with_parent();
     let mut input = BufReader::new(input);
     let mut output = BufWriter::new(output);
     let Some((start, _)) = wire::read::<wire::Start>(&mut input).map_err(broken)? else {
