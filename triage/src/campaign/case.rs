@@ -119,6 +119,8 @@ pub struct Tally {
     pub outcome: &'static str,
     pub discard: Option<&'static str>,
     pub device: Option<&'static str>,
+    /// One name per instruction (sent by a child as each name with its count).
+    #[serde(serialize_with = "counted")]
     pub opcodes: Vec<&'static str>,
     pub passes: Vec<&'static str>,
     pub rules: Vec<String>,
@@ -132,13 +134,27 @@ pub struct Tally {
     pub mutated: bool,
 }
 
+/// Serializes names as each distinct one with its count, in first-seen order: a program's
+/// hundreds of instructions use a few dozen opcodes, so the reply is shorter and the
+/// parent interns each name once.
+fn counted<S: serde::Serializer>(names: &[&'static str], s: S) -> Result<S::Ok, S::Error> {
+    let mut counts: Vec<(&str, u32)> = vec![];
+    for n in names {
+        match counts.iter_mut().find(|(m, _)| m == n) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((n, 1)),
+        }
+    }
+    serde::Serialize::serialize(&counts, s)
+}
+
 /// A [`Tally`] as read, its names not interned yet.
 #[derive(Deserialize)]
 struct ReadTally {
     outcome: String,
     discard: Option<String>,
     device: Option<String>,
-    opcodes: Vec<String>,
+    opcodes: Vec<(String, u32)>,
     passes: Vec<String>,
     rules: Vec<String>,
     used: usize,
@@ -158,7 +174,11 @@ impl From<ReadTally> for Tally {
             outcome: intern(&t.outcome),
             discard: t.discard.as_deref().map(intern),
             device: t.device.as_deref().map(intern),
-            opcodes: all(t.opcodes),
+            opcodes: t
+                .opcodes
+                .iter()
+                .flat_map(|(name, n)| std::iter::repeat_n(intern(name), *n as usize))
+                .collect(),
             passes: all(t.passes),
             rules: t.rules,
             features: vec![],

@@ -259,6 +259,7 @@ impl Run<'_> {
             corpus: self.corpus,
             slowest: self.slowest(),
             unfinished: self.unfinished.clone(),
+            median_case_seconds: self.shared.median().unwrap_or(0.0),
         }
     }
 
@@ -406,7 +407,7 @@ impl Run<'_> {
     /// Measures the median case time and kills the child of every case over the timeout
     /// it gives; the case's worker then files it as a hang and starts a fresh child. A
     /// worker that could not start a child stops the campaign.
-    fn reap_hangs(&mut self) -> Result<()> {
+    fn watch_workers(&mut self) -> Result<()> {
         let mut times = vec![];
         for w in 0..self.shared.slots.len() {
             let s = self.shared.slot(w);
@@ -602,7 +603,7 @@ fn run_with(
     let mut last_checkpoint = Instant::now();
     loop {
         run.receive(Duration::from_millis(50))?;
-        run.reap_hangs()?;
+        run.watch_workers()?;
         if interrupt.load(Ordering::Relaxed)
             || run.session.elapsed().as_secs_f64() >= end
             || (run.found_one && run.filing.waiting() == 0)

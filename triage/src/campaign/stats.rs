@@ -118,6 +118,8 @@ pub struct Stats {
     pub slowest: Vec<super::timing::Slow>,
     /// Cases still running when the campaign ended (not counted; `--resume` runs them).
     pub unfinished: Vec<super::timing::Unfinished>,
+    /// The median case time (seconds) the case timeout was derived from at the end.
+    pub median_case_seconds: f64,
 }
 
 /// The build's revision, as the build script recorded it.

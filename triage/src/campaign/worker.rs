@@ -268,6 +268,16 @@ impl<'a> Executor<'a> {
     }
 }
 
+impl Drop for Executor<'_> {
+    /// Forgets the child's pid before the child is killed and waited for, so that the
+    /// collecting thread never signals a pid the system may give to another process.
+    fn drop(&mut self) {
+        if self.child.is_some() {
+            self.shared.slot(self.w).child = None;
+        }
+    }
+}
+
 /// Starts worker `w`: first the `redo` cases (pending failures of a checkpoint, re-run
 /// without counting them again), then its stream from `done`.
 pub fn spawn(
