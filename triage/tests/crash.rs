@@ -213,31 +213,42 @@ fn a_twenty_second_campaign_reports_a_pass_that_loops_forever() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Runs `eufuzz campaign ARGS`, which must exit with `code`; its statistics and how long
+/// it took.
+fn run_campaign(args: &[&str], dir: &Path, code: i32) -> (Value, Duration) {
+    let start = Instant::now();
+    let status = eufuzz()
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(code));
+    let stats = serde_json::from_str(&fs::read_to_string(dir.join("stats.json")).unwrap()).unwrap();
+    (stats, start.elapsed())
+}
+
 #[test]
 fn a_case_still_running_at_the_end_is_reported_not_counted_and_resumed() {
     let dir = scratch("unfinished");
+    let out = dir.display().to_string();
     // Seed 155 loops forever at once: with no case time measured yet, the timeout is the
     // 30-s cap, so it is still running when the 3-s campaign ends.
-    let (stats, took) = (|| {
-        let start = Instant::now();
-        let status = eufuzz()
-            .args([
-                "campaign",
-                "--zoo",
-                "rotate-count-endless-loop",
-                "--seed",
-                "155",
-            ])
-            .args(["--time", "3", "--jobs", "1", "--feedback", "off", "--out"])
-            .arg(&dir)
-            .stdout(std::process::Stdio::null())
-            .status()
-            .unwrap();
-        assert_eq!(status.code(), Some(0));
-        let s: Value =
-            serde_json::from_str(&fs::read_to_string(dir.join("stats.json")).unwrap()).unwrap();
-        (s, start.elapsed())
-    })();
+    let args = [
+        "campaign",
+        "--zoo",
+        "rotate-count-endless-loop",
+        "--seed",
+        "155",
+        "--time",
+        "3",
+        "--jobs",
+        "1",
+        "--feedback",
+        "off",
+        "--out",
+        &out,
+    ];
+    let (stats, took) = run_campaign(&args, &dir, 0);
     assert!(took < Duration::from_secs(10), "{took:?}");
     assert_eq!(stats["execs"], 0);
     let u = &stats["unfinished"][0];
@@ -245,11 +256,14 @@ fn a_case_still_running_at_the_end_is_reported_not_counted_and_resumed() {
     assert_eq!(u["phase"], "opt_copy_propagation");
     assert!(u["seconds"].as_f64().unwrap() >= 2.0, "{u}");
     // No child outlives the campaign, and no phase file is left behind.
-    assert!(fs::read_dir(&dir).unwrap().all(|e| {
-        !e.unwrap()
-            .file_name()
-            .to_string_lossy()
-            .starts_with(".phase")
-    }));
+    let names: Vec<String> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.starts_with(".phase")), "{names:?}");
+    // Not counted as done: the resumed campaign runs it again.
+    let (resumed, _) = run_campaign(&["campaign", "--resume", &out, "--time", "2"], &dir, 0);
+    assert_eq!(resumed["execs"], 0);
+    assert_eq!(resumed["unfinished"][0]["seed"], 155);
     fs::remove_dir_all(&dir).unwrap();
 }
