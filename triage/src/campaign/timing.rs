@@ -12,8 +12,9 @@ use std::time::Duration;
 pub const FACTOR: f64 = 50.0;
 /// The timeout is never shorter (a loaded machine, a slow device).
 pub const MIN_CAP: Duration = Duration::from_secs(1);
-/// A finished case over this many times the median is slow.
-pub const SLOW_FACTOR: f64 = 20.0;
+/// A finished case over this many times the median is slow: it would have been killed as a
+/// hang but for the timeout's floor of [`MIN_CAP`].
+pub const SLOW_FACTOR: f64 = 50.0;
 /// Recent case times kept per worker.
 const RECENT: usize = 256;
 /// Case times needed before the median is trusted (until then the timeout is the cap).
