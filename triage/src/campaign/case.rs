@@ -91,7 +91,8 @@ pub struct Found {
     pub culprit_pass: Option<String>,
     pub without_zoo_bug: Option<bool>,
     /// The program carrying the failing inputs, for reduction (`None` when the generator
-    /// itself panicked).
+    /// itself panicked). A child sends it in the `.eu` text form, which round-trips.
+    #[serde(with = "program_text")]
     pub program: Option<compiler::Program>,
     /// Reproducer header lines above the `# bucket:` line.
     pub head: String,
@@ -103,6 +104,23 @@ pub struct Found {
     /// fresh one, whose bytes are its seed's. (Not sent by a child: its worker has them.)
     #[serde(skip)]
     pub bytes: Option<Arc<super::mutate::Mutation>>,
+}
+
+/// A program as its `.eu` text (`parse(print(p)) == p`; the IR's own serde form has maps
+/// keyed by tuples, which JSON cannot hold).
+mod program_text {
+    use compiler::Program;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(p: &Option<Program>, s: S) -> Result<S::Ok, S::Error> {
+        p.as_ref().map(compiler::text::print_program).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Program>, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|t| compiler::text::parse_program(&t).map_err(serde::de::Error::custom))
+            .transpose()
+    }
 }
 
 impl Found {

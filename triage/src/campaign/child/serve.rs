@@ -11,7 +11,9 @@ use crate::error::{Error, Result};
 use std::io::{BufReader, BufWriter, Read, Write};
 
 fn broken(e: std::io::Error) -> Error {
-    Error::Refused(format!("campaign worker: the campaign's pipe broke: {e}"))
+    Error::Refused(format!(
+        "campaign worker: cannot exchange a case with the campaign: {e}"
+    ))
 }
 
 /// Caps the data segment and heap of this process (`RLIMIT_DATA`, which since Linux 4.7

@@ -179,6 +179,33 @@ mod tests {
         opcodes.sort_unstable();
         assert_eq!(opcodes, vec!["add", "mov", "mov"]);
         assert!(found.is_none());
+        // A failure travels with its program.
+        let g = oracle::generator::from_seed(3, &Default::default());
+        let found = Found {
+            seed: 3,
+            kind: "mismatch".into(),
+            signature: "mismatch/opt_cse/MOV".into(),
+            unreduced_key: "k".into(),
+            alike: "a".into(),
+            culprit_pass: Some("opt_cse".into()),
+            without_zoo_bug: Some(false),
+            program: Some(g.program.clone()),
+            head: "# eufuzz reproducer\n".into(),
+            body: String::new(),
+            reducible: true,
+            bytes: None,
+        };
+        let reply = Reply {
+            tally: Tally::default(),
+            found: Some(found),
+        };
+        let mut with_program = vec![];
+        write(&mut with_program, &reply, &reply.payload()).unwrap();
+        let (back, payload): (Reply, Vec<u8>) = read(&mut &with_program[..]).unwrap().unwrap();
+        let (_, found) = back.complete(&payload, &input);
+        let found = found.unwrap();
+        assert_eq!(found.program, Some(g.program));
+        assert_eq!(found.bytes, input.mutation);
         // The stream ends cleanly between frames, not inside one.
         assert!(read::<Reply>(&mut r).unwrap().is_none());
         assert!(read::<Reply>(&mut &buf[..5]).unwrap().is_none());
