@@ -164,6 +164,27 @@ fn a_pass_that_recurses_without_end_is_a_crash_finding_and_the_same_seeds_crash_
     let replay = check(&file, &[]);
     let stderr = String::from_utf8_lossy(&replay.stderr);
     assert!(stderr.contains("has overflowed its stack"), "{stderr}");
+    // The nightly's later steps take the directory without dying of it: rebucket keeps
+    // the key, and the report lists the bucket without replaying it in-process.
+    let a = dir.join("a");
+    let rebucket = eufuzz()
+        .args(["rebucket", "--reduce"])
+        .arg(&a)
+        .output()
+        .unwrap();
+    assert!(rebucket.status.code().is_some(), "{rebucket:?}");
+    assert_eq!(fs::read_to_string(&file).unwrap(), text);
+    let md = dir.join("report.md");
+    let report = eufuzz()
+        .arg("report")
+        .arg(&a)
+        .arg("--md")
+        .arg(&md)
+        .output()
+        .unwrap();
+    assert!(matches!(report.status.code(), Some(0 | 1)), "{report:?}");
+    let md = fs::read_to_string(&md).unwrap();
+    assert!(md.contains("crash/opt_algebraic/stack-overflow"), "{md}");
     // Determinism: one worker and no feedback run seeds 100, 101, ...; exactly the seeds
     // whose program has a ROL crash, in this run and in a second one.
     let execs = stats["execs"].as_u64().unwrap();
