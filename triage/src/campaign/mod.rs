@@ -412,6 +412,8 @@ impl Run<'_> {
         for w in 0..self.shared.slots.len() {
             let s = self.shared.slot(w);
             if let Some(e) = &s.error {
+                // The other workers stop too (their children are killed as they leave).
+                self.shared.stop.store(true, Ordering::Relaxed);
                 return Err(Error::Refused(format!("campaign worker {w}: {e}")));
             }
             times.extend(s.recent.values());
@@ -741,6 +743,20 @@ mod tests {
         assert_eq!(stats.corpus, r.corpus.len() as u64);
         assert!(stats.timeline.iter().all(|s| s.features > 0));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_campaign_whose_children_cannot_start_stops_with_an_error() {
+        let out = std::env::temp_dir().join(format!("eufuzz-no-child-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let stop = Arc::new(AtomicBool::new(false));
+        let missing = Path::new("/nonexistent/eufuzz");
+        let started = Instant::now();
+        let e = run(&settings(30), &out, None, stop, missing).unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert!(e.to_string().contains("/nonexistent/eufuzz"), "{e}");
+        assert_eq!(e.exit(), crate::Exit::Malformed);
+        std::fs::remove_dir_all(&out).unwrap();
     }
 
     #[test]
