@@ -483,8 +483,10 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
                 && matches!(inst.dst.ty, Type::W | Type::UW)
             {
                 // The zoo's `ror-split-growth`, a fault rather than wrong code: a word
-                // rotate split into two pieces as wide as itself, each lowered again, so
-                // the work list grows until memory runs out.
+                // rotate split into two pieces as wide as itself, each lowered again, with
+                // room for twice the work list reserved at each split, so the work list
+                // grows until memory runs out.
+                work.reserve(work.capacity().max(1));
                 work.push(inst.clone());
                 work.push(inst);
                 continue;
