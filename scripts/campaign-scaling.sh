@@ -8,8 +8,8 @@
 # CPU-second show the cost of running in parallel apart from the load on the machine (equal
 # for 1 and 2 jobs when workers do not slow each other down). Two seconds before each run
 # ends, the CPU time of every thread is read from /proc: the collecting thread (`eufuzz`:
-# filing, progress, checkpoints) against the workers is the checkpoint cost apart from the
-# load on the machine.
+# filing, progress, checkpoints) against the workers (their threads and the child
+# processes they run cases in) is the checkpoint cost apart from the load on the machine.
 #
 # Usage: scripts/campaign-scaling.sh [SECONDS=30] [RUNS=3] [OUT=target/campaign-scaling]
 set -euo pipefail
@@ -39,9 +39,17 @@ for run in $(seq 1 "$runs"); do
         --seed 424242 --reduce-budget 0 $flags --out "$dir" > "$dir.log" 2>&1 &
     timer=$!
     sleep $((seconds - 2))
-    for task in /proc/$(pgrep -P "$timer" eufuzz)/task/*; do
-      echo "$(cat "$task/comm") $(awk '{print $14 + $15}' "$task/stat")"
-    done > "$dir.threads"
+    campaign=$(pgrep -P "$timer" eufuzz)
+    {
+      for task in /proc/"$campaign"/task/*; do
+        echo "$(cat "$task/comm") $(awk '{print $14 + $15}' "$task/stat")"
+      done
+      # Each worker runs its cases in a child process (crash isolation): its CPU is the
+      # worker's too.
+      for child in $(pgrep -P "$campaign"); do
+        echo "child-process-$child $(awk '{print $14 + $15}' "/proc/$child/stat")"
+      done
+    } > "$dir.threads"
     wait "$timer" || true
     printf '%s run %s: %s execs/s, CPU %s\n' "$name" "$run" \
         "$(jq -r '.execs_per_sec | floor' "$dir/stats.json")" "$(tail -1 "$dir.cpu")"
@@ -78,7 +86,8 @@ for n in names:
     for r in range(1, runs + 1):
         ticks = dict(l.split() for l in open(f"{out}/{n}-{r}.threads") if l.strip())
         main = float(ticks.get("eufuzz", 0))
-        workers = sum(float(v) for k, v in ticks.items() if k.startswith("eufuzz-worker"))
+        workers = sum(float(v) for k, v in ticks.items()
+                      if k.startswith("eufuzz-worker") or k.startswith("child-process-"))
         stats = json.load(open(f"{out}/{n}-{r}/stats.json"))
         # The sample was taken two seconds before the end.
         cases = stats["execs"] * max(stats["seconds"] - 2, 1) / stats["seconds"]

@@ -111,6 +111,15 @@ mod bugs {
         /// keeps a dead SEL whose flag subregister is read elsewhere; Gen4/5 then lack a free
         /// flag for its CMPN.
         DceMinmaxSelFlag,
+        /// Fault injection (issue #25): a rotate's count folded by recursing on the count it
+        /// was given, so the recursion never reaches its base case (stack overflow).
+        RolFoldRecursion,
+        /// Fault injection: an immediate rotate count reduced modulo a width read as 0, so
+        /// the reduction loops forever (a hang inside the pass).
+        RotateCountEndlessLoop,
+        /// Fault injection: a word rotate split into pieces as wide as itself, each split
+        /// again, so the pass grows the program until memory runs out.
+        RorSplitGrowth,
     }
 
     /// Every bug with its name.
@@ -170,6 +179,17 @@ mod bugs {
         (Bug::DceMinmaxSelFlag, "dce-minmax-sel-flag"),
     ];
 
+    /// The faults a pass can be made to commit (issue #25): not wrong code but a crash of
+    /// the compiler — endless recursion, an endless loop, unbounded growth — to show that a
+    /// campaign files them and goes on (docs/campaigns.md, "Crash isolation"). Selected by
+    /// name like the bugs of [`ALL`], but not part of `all`: a `--zoo all` campaign is about
+    /// wrong code, and `check` or the reducer, which run in-process, would die with them.
+    pub const FAULTS: &[(Bug, &str)] = &[
+        (Bug::RolFoldRecursion, "rol-fold-recursion"),
+        (Bug::RotateCountEndlessLoop, "rotate-count-endless-loop"),
+        (Bug::RorSplitGrowth, "ror-split-growth"),
+    ];
+
     /// The pass that holds `bug`: where localisation must find it.
     pub fn holder(bug: Bug) -> &'static str {
         use Bug::*;
@@ -226,12 +246,15 @@ mod bugs {
             // failure is lower_alu_restrictions refusing the kept SEL (no free flag), and a
             // pass that refuses names itself.
             DceMinmaxSelFlag => "lower_alu_restrictions",
+            RolFoldRecursion => "opt_algebraic",
+            RotateCountEndlessLoop => "opt_copy_propagation",
+            RorSplitGrowth => "lower_simd_width",
         }
     }
 }
 
 #[cfg(feature = "zoo")]
-pub use bugs::{ALL, Bug, holder};
+pub use bugs::{ALL, Bug, FAULTS, holder};
 
 /// The bugs a compilation injects (none by default): one bit per bug, so the zoo holds at
 /// most 64 (a test checks that it fits).
@@ -257,6 +280,7 @@ impl Selected {
 pub fn each_alone(s: &Selected) -> Vec<Selected> {
     let s = *s;
     ALL.iter()
+        .chain(FAULTS)
         .filter(|(b, _)| s.contains(*b))
         .map(|(b, _)| Selected::default().with(*b))
         .collect()
@@ -268,6 +292,7 @@ pub fn each_alone(s: &Selected) -> Vec<Selected> {
 pub fn names(s: &Selected) -> String {
     let names: Vec<&str> = ALL
         .iter()
+        .chain(FAULTS)
         .filter(|(b, _)| s.contains(*b))
         .map(|(_, n)| *n)
         .collect();
@@ -307,10 +332,11 @@ pub fn select(names: &str) -> Result<Selected, String> {
         }
         names.split(',').try_fold(Selected::default(), |s, name| {
             ALL.iter()
+                .chain(FAULTS)
                 .find(|(_, n)| *n == name)
                 .map(|(b, _)| s.with(*b))
                 .ok_or_else(|| {
-                    let known: Vec<_> = ALL.iter().map(|(_, n)| *n).collect();
+                    let known: Vec<_> = ALL.iter().chain(FAULTS).map(|(_, n)| *n).collect();
                     format!(
                         "unknown zoo bug `{name}`: expected `all` or a comma-separated list of {}",
                         known.join(", ")
@@ -377,11 +403,27 @@ mod tests {
     }
 
     #[test]
+    fn faults_are_selected_by_name_but_not_by_all() {
+        let all = select("all").unwrap();
+        for (bug, name) in FAULTS {
+            assert!(!all.contains(*bug), "{name}");
+            let one = select(name).unwrap();
+            assert!(one.contains(*bug));
+            assert_eq!(names(&one), *name);
+            assert_eq!(each_alone(&one), vec![one]);
+        }
+    }
+
+    #[test]
     fn every_bug_has_its_own_bit() {
-        assert!(ALL.len() <= u64::BITS as usize, "the zoo outgrew Selected");
-        for (bug, name) in ALL {
+        let every: Vec<_> = ALL.iter().chain(FAULTS).collect();
+        assert!(
+            every.len() <= u64::BITS as usize,
+            "the zoo outgrew Selected"
+        );
+        for (bug, name) in every.iter().copied() {
             let one = select(name).expect("known name");
-            let others: Vec<_> = ALL.iter().filter(|(b, _)| b != bug).collect();
+            let others: Vec<_> = every.iter().filter(|(b, _)| b != bug).collect();
             assert!(one.contains(*bug), "{name}");
             assert!(others.iter().all(|(b, _)| !one.contains(*b)), "{name}");
         }

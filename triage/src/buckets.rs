@@ -7,7 +7,7 @@
 use crate::error::{Error, Result};
 use crate::files::{read_text, write_atomic, write_new};
 use crate::identity::Identity;
-use crate::repro::{header_value, reduced_beside, with_bucket_line};
+use crate::repro::{header_value, reduced_beside, replays_in_process, with_bucket_line};
 use compiler::pipeline::CompileOptions;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -239,6 +239,7 @@ pub fn reduce_unreduced(
     let files: Vec<PathBuf> = reproducers(dirs)?
         .into_iter()
         .filter(|f| !reduced_beside(f).exists())
+        .filter(|f| read_text(f).is_ok_and(|t| replays_in_process(&t)))
         .collect();
     let results = crate::parallel::map_in_order(&files, jobs, |f| -> Result<bool> {
         let text = read_text(f)?;
@@ -273,6 +274,10 @@ pub fn rebucket(dirs: &[PathBuf]) -> Result<(usize, usize)> {
     let mut changed = 0;
     for f in &files {
         let text = read_text(f)?;
+        if !replays_in_process(&text) {
+            // A crash or wall-clock hang keeps the key its campaign gave it.
+            continue;
+        }
         // Keys are meant for reduced programs: an original with a reduction next to it is
         // keyed on the reduction (which fails the same way, or the original is fixed too),
         // with the options it was reduced against (one zoo bug of several) when it names

@@ -98,6 +98,13 @@ fn options_of(file: &Path, text: &str) -> Result<Option<String>> {
 
 /// Replays a reproducer on its own inputs: verdict, culprit pass, IR diff, channel diff.
 fn replay(file: &Path, text: &str) -> Result<Replay> {
+    if !crate::repro::replays_in_process(text) {
+        return Err(Error::Refused(format!(
+            "{}: not replayed here: its case took the campaign's child process down or \
+             ran over the timeout (`eufuzz check` replays it)",
+            file.display()
+        )));
+    }
     let p = compiler::text::parse_program(text)
         .map_err(|e| Error::Malformed(format!("{}:{e}", file.display())))?;
     let words: Vec<String> = options_of(file, text)?

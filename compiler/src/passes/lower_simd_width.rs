@@ -586,6 +586,19 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
         // (a promoted piece is at its lowered width), so this ends.
         let mut work = vec![inst];
         while let Some(inst) = work.pop() {
+            if crate::zoo!(opts, RorSplitGrowth)
+                && inst.op == Opcode::Ror
+                && matches!(inst.dst.ty, Type::W | Type::UW)
+            {
+                // The zoo's `ror-split-growth`, a fault rather than wrong code: a word
+                // rotate split into two pieces as wide as itself, each lowered again, with
+                // room for twice the work list reserved at each split, so the work list
+                // grows until memory runs out.
+                work.reserve(work.capacity().max(1));
+                work.push(inst.clone());
+                work.push(inst);
+                continue;
+            }
             let w = width(p, &inst, opts);
             if w < inst.exec_size as u32
                 && let Some(whole) = accumulator_reader_unsplit(p, &inst, opts)

@@ -45,6 +45,21 @@ const REWRITES: &[&str] = &[
     "alg-sat-imm",
 ];
 
+/// The zoo's `rol-fold-recursion`, a fault rather than wrong code: a rotate by `count`
+/// unrolled as a rotate by one of the rotate by `count - 1`, where the recursion is passed
+/// `count` itself, so it never reaches zero and overflows the stack. (The frame's address
+/// escapes, so the recursion cannot be turned into a loop.)
+fn unrolled_rotate(inst: &Inst, count: u32) -> usize {
+    if count == 0 {
+        return 0;
+    }
+    let frame = [count as u8; 256];
+    std::hint::black_box(&frame);
+    let step = std::hint::black_box(inst.clone());
+    let deeper = unrolled_rotate(&step, std::hint::black_box(count));
+    deeper + usize::from(frame[std::hint::black_box(0)])
+}
+
 /// The value of an integer immediate of at most 32 bits, sign- or zero-extended from its
 /// type.
 fn int_imm(r: &Reg) -> Option<i64> {
@@ -225,7 +240,12 @@ pub const PASS: Pass = Pass {
 };
 
 /// Runs the pass; returns whether it changed the program.
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
+    if crate::zoo!(opts, RolFoldRecursion) {
+        for inst in p.insts().filter(|i| i.op == Opcode::Rol) {
+            std::hint::black_box(unrolled_rotate(inst, 32));
+        }
+    }
     let ver = p.device.info().verx10 / 10;
     let mut replacements = vec![];
     for (ip, inst) in p.insts().enumerate() {

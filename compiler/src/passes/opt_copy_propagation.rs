@@ -431,8 +431,28 @@ pub const PASS: Pass = Pass {
     run,
 };
 
+/// The zoo's `rotate-count-endless-loop`, a fault rather than wrong code: an immediate
+/// rotate count reduced modulo the type's width by repeated subtraction, with the width
+/// read as 0, so the loop never ends.
+fn reduced_rotate_count(count: u64, width: u64) -> u64 {
+    let mut c = count;
+    while c >= width {
+        c = std::hint::black_box(c - width);
+    }
+    c
+}
+
 /// Runs the pass; returns whether it changed the program.
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
+    if crate::zoo!(opts, RotateCountEndlessLoop) {
+        for count in p
+            .insts()
+            .filter(|i| i.op == Opcode::Ror)
+            .filter_map(|i| i.imm_src(1))
+        {
+            std::hint::black_box(reduced_rotate_count(count, 0));
+        }
+    }
     // Every copy of the program as written (before this run rewrites any source): the
     // dataflow's kills are writes of these registers.
     let copies: Vec<(usize, usize, Copy)> = p

@@ -154,6 +154,20 @@ fn install_panic_hook() {
     });
 }
 
+/// Told the name of each pass as it starts, and `None` when it has returned or panicked.
+/// A campaign's child process keeps the name where its parent reads it after the child
+/// died: a stack overflow, an abort or a kill for a hang cannot be caught, so this is how
+/// the pass that took the process down is named.
+pub type PassObserver = fn(Option<&'static str>);
+
+static OBSERVER: std::sync::OnceLock<PassObserver> = std::sync::OnceLock::new();
+
+/// Installs the process's pass observer; returns `false` (and changes nothing) if one is
+/// installed already. Without one, running a pass costs one atomic load more.
+pub fn observe_passes(observer: PassObserver) -> bool {
+    OBSERVER.set(observer).is_ok()
+}
+
 /// Runs one pass, catching a panic as (message, location).
 fn run_pass(
     pass: &Pass,
@@ -161,9 +175,16 @@ fn run_pass(
     opts: &CompileOptions,
 ) -> Result<Result<bool, PassError>, (String, String)> {
     install_panic_hook();
+    let observer = OBSERVER.get();
+    if let Some(f) = observer {
+        f(Some(pass.name));
+    }
     crate::pass::begin_run();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (pass.run)(work, opts)));
     crate::pass::end_run();
+    if let Some(f) = observer {
+        f(None);
+    }
     result.map_err(|e| {
         (
             panic_message(e),

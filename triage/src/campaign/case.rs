@@ -4,6 +4,8 @@
 //! generator, the oracle or the emulator is caught here and becomes a failure of its own
 //! kind (`harness-panic`), so a worker goes on with its next case.
 
+use super::intern::intern;
+use super::phase;
 use super::stats::{Counts, bump};
 use crate::generate::provenance;
 use crate::identity::Identity;
@@ -13,6 +15,7 @@ use oracle::culprit::{Culprit, localise};
 use oracle::differential::{Verdict, check, input_sets};
 use oracle::generator::knobs::Knobs;
 use oracle::generator::{FORMAT_VERSION, Generated, generate, seed_bytes};
+use serde::{Deserialize, Serialize};
 use std::cell::{Cell, RefCell};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -71,8 +74,8 @@ impl Input {
 }
 
 /// A failure, ready for bucketing: everything the campaign keeps of it, without the
-/// generated program's bulk.
-#[derive(Clone, Debug)]
+/// generated program's bulk. (Serialized from a campaign's child process to its worker.)
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Found {
     pub seed: u64,
     pub kind: String,
@@ -88,7 +91,8 @@ pub struct Found {
     pub culprit_pass: Option<String>,
     pub without_zoo_bug: Option<bool>,
     /// The program carrying the failing inputs, for reduction (`None` when the generator
-    /// itself panicked).
+    /// itself panicked). A child sends it in the `.eu` text form, which round-trips.
+    #[serde(with = "program_text")]
     pub program: Option<compiler::Program>,
     /// Reproducer header lines above the `# bucket:` line.
     pub head: String,
@@ -97,8 +101,26 @@ pub struct Found {
     /// Whether the reducer may work on it (harness panics cannot be judged).
     pub reducible: bool,
     /// The generator bytes of a mutated case (written as `NAME.bytes`); `None` for a
-    /// fresh one, whose bytes are its seed's.
+    /// fresh one, whose bytes are its seed's. (Not sent by a child: its worker has them.)
+    #[serde(skip)]
     pub bytes: Option<Arc<super::mutate::Mutation>>,
+}
+
+/// A program as its `.eu` text (`parse(print(p)) == p`; the IR's own serde form has maps
+/// keyed by tuples, which JSON cannot hold).
+mod program_text {
+    use compiler::Program;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(p: &Option<Program>, s: S) -> Result<S::Ok, S::Error> {
+        p.as_ref().map(compiler::text::print_program).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Program>, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|t| compiler::text::parse_program(&t).map_err(serde::de::Error::custom))
+            .transpose()
+    }
 }
 
 impl Found {
@@ -109,21 +131,79 @@ impl Found {
 }
 
 /// What a case contributes to the statistics (static names: no allocation per passing
-/// case).
-#[derive(Default, Debug)]
+/// case; read back from a child process, they are interned).
+#[derive(Default, Debug, Serialize)]
 pub struct Tally {
     pub outcome: &'static str,
     pub discard: Option<&'static str>,
     pub device: Option<&'static str>,
+    /// One name per instruction (sent by a child as each name with its count).
+    #[serde(serialize_with = "counted")]
     pub opcodes: Vec<&'static str>,
     pub passes: Vec<&'static str>,
     pub rules: Vec<String>,
-    /// The case's semantic feature ids ([`super::features`]), sorted.
+    /// The case's semantic feature ids ([`super::features`]), sorted. (A child sends them
+    /// apart from the rest, see [`super::child::wire`].)
+    #[serde(skip)]
     pub features: Vec<u64>,
     /// Generator bytes the program's decoding read.
     pub used: usize,
     /// Whether the case ran a mutated corpus entry.
     pub mutated: bool,
+}
+
+/// Serializes names as each distinct one with its count, in first-seen order: a program's
+/// hundreds of instructions use a few dozen opcodes, so the reply is shorter and the
+/// parent interns each name once.
+fn counted<S: serde::Serializer>(names: &[&'static str], s: S) -> Result<S::Ok, S::Error> {
+    let mut counts: Vec<(&str, u32)> = vec![];
+    for n in names {
+        match counts.iter_mut().find(|(m, _)| m == n) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((n, 1)),
+        }
+    }
+    serde::Serialize::serialize(&counts, s)
+}
+
+/// A [`Tally`] as read, its names not interned yet.
+#[derive(Deserialize)]
+struct ReadTally {
+    outcome: String,
+    discard: Option<String>,
+    device: Option<String>,
+    opcodes: Vec<(String, u32)>,
+    passes: Vec<String>,
+    rules: Vec<String>,
+    used: usize,
+    mutated: bool,
+}
+
+impl<'de> Deserialize<'de> for Tally {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Tally, D::Error> {
+        ReadTally::deserialize(d).map(Tally::from)
+    }
+}
+
+impl From<ReadTally> for Tally {
+    fn from(t: ReadTally) -> Tally {
+        let all = |v: Vec<String>| v.iter().map(|s| intern(s)).collect();
+        Tally {
+            outcome: intern(&t.outcome),
+            discard: t.discard.as_deref().map(intern),
+            device: t.device.as_deref().map(intern),
+            opcodes: t
+                .opcodes
+                .iter()
+                .flat_map(|(name, n)| std::iter::repeat_n(intern(name), *n as usize))
+                .collect(),
+            passes: all(t.passes),
+            rules: t.rules,
+            features: vec![],
+            used: t.used,
+            mutated: t.mutated,
+        }
+    }
 }
 
 impl Tally {
@@ -285,7 +365,9 @@ fn unrun_body(setup: &Setup, input: &Input, kind: &str, g: Option<&Generated>) -
 
 /// Runs the case of `input`: its contribution to the statistics, and the failure if any.
 pub fn run(setup: &Setup, input: &Input) -> (Tally, Option<Found>) {
+    phase::mark(phase::GENERATE);
     let generated = catching(|| input.generate(&setup.knobs));
+    phase::mark(phase::CHECK);
     let outcome = match &generated {
         Ok((g, used)) => catching(|| {
             let (mut tally, found) = checked_case(setup, input, g);
@@ -443,33 +525,101 @@ fn checked_case(setup: &Setup, input: &Input, g: &Generated) -> (Tally, Option<F
     (tally, Some(found))
 }
 
-/// The signature and bucket key of a case over its wall-clock cap.
-pub const WALL_CLOCK_HANG: &str = "hang/-/wall-clock";
+/// How a case's child process ended without answering (see [`super::child`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Death {
+    /// `hang` (killed for running over the case timeout) or `crash`.
+    pub verdict: &'static str,
+    /// `wall-clock` for a hang; for a crash `stack-overflow`, `out-of-memory`, `abort`,
+    /// `signal-N` or `exit-N`.
+    pub kind: String,
+    /// The phase the child was in ([`phase`]): a pass name, `generate` or `check`.
+    pub phase: Option<String>,
+    /// How the process ended (`signal 6`), with the last line it wrote to stderr.
+    pub how: String,
+    /// The wall-clock cap a hang ran over.
+    pub cap: std::time::Duration,
+}
 
-/// A case that ran over its wall-clock cap, as a failure (found by the collecting thread
-/// while the case is still running: the program is generated again from its input).
-pub fn wall_clock_hang(setup: &Setup, input: &Input, cap: std::time::Duration) -> Found {
-    let seed = input.seed;
-    let g = catching(|| input.generate(&setup.knobs).0).ok();
+impl Death {
+    /// The compiler pass the case was in when the process died, if any.
+    pub fn pass(&self) -> Option<&str> {
+        self.phase
+            .as_deref()
+            .filter(|p| *p != phase::GENERATE && *p != phase::CHECK)
+    }
+
+    /// Whether the program was generated before the process died: only then may the parent
+    /// generate it again (a generator that kills a child would kill the campaign too).
+    pub fn generated(&self) -> bool {
+        self.phase.as_deref().is_some_and(|p| p != phase::GENERATE)
+    }
+
+    /// `crash/PASS/KIND` or `hang/PASS/wall-clock` (`-` outside a pass): the signature and
+    /// bucket key, the same for every case that dies the same way in the same pass.
+    pub fn signature(&self) -> String {
+        format!(
+            "{}/{}/{}",
+            self.verdict,
+            self.pass().unwrap_or("-"),
+            self.kind
+        )
+    }
+
+    fn verdict_line(&self) -> String {
+        let place = self.pass().map(|p| format!(" in {p}")).unwrap_or_default();
+        if self.verdict == "hang" {
+            format!(
+                "hang: the case ran over its wall-clock cap of {} s{place}",
+                self.cap.as_secs_f64()
+            )
+        } else {
+            format!("crash: {}{place} ({})", self.kind, self.how)
+        }
+    }
+}
+
+/// A case whose child process died, as a failure: its tally and its reproducer, whose
+/// program is generated again here from the input (unless the child died generating it:
+/// then its `.bytes` are the reproducer).
+pub fn died(setup: &Setup, input: &Input, death: &Death) -> (Tally, Found) {
+    let g = death
+        .generated()
+        .then(|| catching(|| input.generate(&setup.knobs).0).ok())
+        .flatten();
+    let signature = death.signature();
     let head = format!(
-        "# eufuzz reproducer\n# verdict: hang: the case ran over its wall-clock cap of {} s\n# signature: {WALL_CLOCK_HANG}\n",
-        cap.as_secs_f64()
+        "# eufuzz reproducer\n# verdict: {}\n# signature: {signature}\n",
+        death.verdict_line()
     );
-    let body = unrun_body(setup, input, "hang", g.as_ref());
-    Found {
-        seed,
-        kind: "hang".into(),
-        signature: WALL_CLOCK_HANG.into(),
-        unreduced_key: WALL_CLOCK_HANG.into(),
-        alike: WALL_CLOCK_HANG.into(),
-        culprit_pass: None,
+    let mut body = String::new();
+    if let Some(pass) = death.pass() {
+        body.push_str(&format!(
+            "# culprit pass: {pass} (running when the process died)\n"
+        ));
+    }
+    body.push_str(&unrun_body(setup, input, death.verdict, g.as_ref()));
+    let tally = Tally {
+        outcome: death.verdict,
+        device: g.as_ref().map(|g| g.program.device.name()),
+        mutated: input.mutation.is_some(),
+        ..Tally::default()
+    };
+    let found = Found {
+        seed: input.seed,
+        kind: death.verdict.into(),
+        unreduced_key: signature.clone(),
+        alike: signature.clone(),
+        signature,
+        culprit_pass: death.pass().map(str::to_string),
         without_zoo_bug: None,
         program: g.map(|g| g.program),
         head,
         body,
         reducible: false,
         bytes: input.mutation.clone(),
-    }
+    };
+    (tally, found)
 }
 
 #[cfg(test)]

@@ -380,7 +380,8 @@ mod tests {
                 zoo: None,
                 options: vec![],
             },
-            runner: crate::campaign::case::run,
+            isolation: crate::campaign::worker::Isolation::Thread(crate::campaign::case::run),
+            out: std::env::temp_dir(),
             seed: 0,
             shard: Shard::ALL,
             stop: Arc::new(AtomicBool::new(false)),
@@ -388,6 +389,7 @@ mod tests {
             feedback: false,
             base: vec![],
             corpus_dirs: vec![],
+            median: Default::default(),
         }
     }
 

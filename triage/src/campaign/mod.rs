@@ -1,26 +1,34 @@
 //! `eufuzz campaign`: worker threads generate programs from disjoint seed streams and
-//! check each against the reference; failures are bucketed, reduced on a thread of their
-//! own and written as replayable `.eu` reproducers; the state is checkpointed so that a
-//! stopped or killed campaign resumes. The calling thread collects: it files failures,
-//! watches for cases over their wall-clock cap, shows progress and writes checkpoints.
+//! check each against the reference, each case in the worker's child process so that a
+//! compiler that crashes, hangs or eats memory is a finding, not the end of the campaign;
+//! failures are bucketed, reduced on a thread of their own and written as replayable `.eu`
+//! reproducers; the state is checkpointed so that a stopped or killed campaign resumes. The
+//! calling thread collects: it files failures, kills children whose case runs over the
+//! adaptive timeout, shows progress and writes checkpoints.
 //!
 //! Modules: [`seeds`] (which seed each case runs), [`case`] (one case, panics caught),
-//! [`worker`] (the threads), [`filing`] (buckets, reduction, reproducers), [`checkpoint`]
-//! (resume), [`progress`] (display), [`stats`] (the `stats.json` data); feedback:
-//! [`features`] (what a case exercised), [`corpus`] (inputs that reached new features),
-//! [`mutate`] (cases that mutate them).
+//! [`worker`] (the threads), [`child`] (crash isolation: the child processes and their
+//! protocol), [`phase`] (where a child is), [`timing`] (the adaptive timeout, slow cases),
+//! [`filing`] (buckets, reduction, reproducers), [`checkpoint`] (resume), [`progress`]
+//! (display), [`stats`] (the `stats.json` data); feedback: [`features`] (what a case
+//! exercised), [`corpus`] (inputs that reached new features), [`mutate`] (cases that
+//! mutate them).
 
 pub mod case;
 pub mod checkpoint;
+pub mod child;
 pub mod corpus;
 pub mod features;
 pub mod filing;
+pub mod intern;
 pub mod merge;
 pub mod mutate;
+pub mod phase;
 pub mod progress;
 pub mod reducers;
 pub mod seeds;
 pub mod stats;
+pub mod timing;
 pub mod worker;
 
 pub use case::EXTRA_INPUT_SETS;
@@ -38,7 +46,7 @@ use stats::{Counts, Sample, Stats};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
@@ -64,9 +72,13 @@ pub struct Settings {
     pub reduce_budget: u64,
     /// Reproducers written per bucket at most (later ones are counted, not written).
     pub per_bucket: usize,
-    /// A case running longer than this (seconds) is recorded as a hang and its worker
-    /// replaced.
+    /// The longest a case may run (seconds) before it is recorded as a hang and its child
+    /// killed; the timeout adapts below it to the measured case time ([`timing`]).
     pub case_timeout: u64,
+    /// Each child process's memory cap in MiB (`RLIMIT_DATA`): a case that allocates past
+    /// it is filed as `crash/PASS/out-of-memory`. Checkpoints from before it read as 1024.
+    #[serde(default = "default_case_memory")]
+    pub case_memory: u64,
     /// Seconds between checkpoints.
     pub checkpoint_every: f64,
     /// Seconds between progress lines when stderr is not a terminal.
@@ -79,6 +91,14 @@ pub struct Settings {
     /// A corpus shared between campaigns: read at the start, new entries written back.
     #[serde(default)]
     pub corpus: Option<PathBuf>,
+}
+
+/// The memory cap of a child, in MiB, unless `--case-memory` says otherwise: far above
+/// what a case of the generator's bounded programs needs (tens of MiB).
+pub const DEFAULT_CASE_MEMORY: u64 = 1024;
+
+fn default_case_memory() -> u64 {
+    DEFAULT_CASE_MEMORY
 }
 
 /// The compile flags of `s`, as a reproducer's `# options:` line writes them so it replays.
@@ -133,20 +153,20 @@ fn base_corpus(settings: &Settings, corpus_dir: &Path) -> Result<Vec<corpus::Ent
 }
 
 /// The features the base corpus reaches (sorted ids), each entry run once as a mutated
-/// case of seed 0 would be, on `jobs` threads (the union does not depend on their order).
-fn base_features(
-    setup: &Setup,
-    runner: worker::Runner,
-    base: &[corpus::Entry],
-    jobs: usize,
-) -> Vec<u64> {
-    let chunk = base.len().div_ceil(jobs.max(1)).max(1);
+/// case of seed 0 would be, on one executor per worker (the union does not depend on their
+/// order); an entry whose child dies reaches none.
+fn base_features(shared: &Shared) -> Result<Vec<u64>> {
+    let jobs = shared.slots.len().max(1);
+    let chunk = shared.base.len().div_ceil(jobs).max(1);
     let mut all: HashSet<u64> = HashSet::new();
     std::thread::scope(|scope| {
-        let handles: Vec<_> = base
+        let handles: Vec<_> = shared
+            .base
             .chunks(chunk)
-            .map(|part| {
+            .enumerate()
+            .map(|(w, part)| {
                 scope.spawn(move || {
+                    let mut exec = worker::Executor::new(shared, w);
                     let mut known = HashSet::new();
                     for e in part {
                         let input = case::Input {
@@ -157,19 +177,22 @@ fn base_features(
                                 ops: vec![],
                             })),
                         };
-                        known.extend(runner(setup, &input).0.features);
+                        if let worker::Ran::Case(tally, _) = exec.run(&input)? {
+                            known.extend(tally.features);
+                        }
                     }
-                    known
+                    Ok(known)
                 })
             })
             .collect();
         for h in handles {
-            all.extend(h.join().unwrap_or_default());
+            all.extend(h.join().unwrap_or_else(|_| Ok(HashSet::new()))?);
         }
-    });
+        Ok::<(), Error>(())
+    })?;
     let mut out: Vec<u64> = all.into_iter().collect();
     out.sort_unstable();
-    out
+    Ok(out)
 }
 
 /// How long to wait for workers to finish their case once asked to stop.
@@ -182,7 +205,6 @@ struct Run<'a> {
     shared: Arc<Shared>,
     filing: Filing,
     handles: Vec<JoinHandle<()>>,
-    tx: Sender<worker::Event>,
     rx: Receiver<worker::Event>,
     /// Seconds run by earlier sessions.
     before: f64,
@@ -200,9 +222,11 @@ struct Run<'a> {
     corpus: u64,
     /// Whether Ctrl-C stopped the campaign before its time was up.
     interrupted: bool,
+    /// Cases still running when the campaign ended.
+    unfinished: Vec<timing::Unfinished>,
 }
 
-use worker::Shared;
+use worker::{Isolation, Shared};
 
 impl Run<'_> {
     fn elapsed(&self) -> f64 {
@@ -237,7 +261,21 @@ impl Run<'_> {
             corpus: self.corpus,
             time_limit: self.settings.time,
             interrupted: self.interrupted,
+            slowest: self.slowest(),
+            unfinished: self.unfinished.clone(),
+            median_case_seconds: self.shared.median().unwrap_or(0.0),
         }
+    }
+
+    /// The slowest slow cases over all workers.
+    fn slowest(&self) -> Vec<timing::Slow> {
+        let mut kept = vec![];
+        for w in 0..self.shared.slots.len() {
+            for s in &self.shared.slot(w).slowest {
+                timing::keep(&mut kept, s.clone());
+            }
+        }
+        kept
     }
 
     fn snapshot(&self) -> Snapshot {
@@ -370,61 +408,101 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// Records every case over its wall-clock cap as a hang and gives its worker a fresh
-    /// thread (the stuck one leaves when its case ends, without touching anything).
-    fn reap_hangs(&mut self) -> Result<()> {
-        let cap = Duration::from_secs(self.settings.case_timeout);
+    /// Measures the median case time and kills the child of every case over the timeout
+    /// it gives; the case's worker then files it as a hang and starts a fresh child. A
+    /// worker that could not start a child stops the campaign.
+    fn watch_workers(&mut self) -> Result<()> {
+        let mut times = vec![];
         for w in 0..self.shared.slots.len() {
-            let (epoch, index, input) = {
-                let mut s = self.shared.slot(w);
-                let Some(c) = s.current.take_if(|c| c.since.elapsed() > cap) else {
-                    continue;
-                };
-                s.epoch += 1;
-                // A pending case re-run after a resume lies behind `done`.
-                s.done = s.done.max(c.index + 1);
-                s.counts.execs += 1;
-                stats::bump(&mut s.counts.outcomes, "hang");
-                (s.epoch, c.index, c.input)
-            };
-            let found = case::wall_clock_hang(&self.shared.setup, &input, cap);
-            self.take(worker::Event {
-                worker: w,
-                index,
-                found,
-                at: Instant::now(),
-            })?;
-            self.handles[w] = worker::spawn(self.shared.clone(), w, epoch, vec![], self.tx.clone());
+            let s = self.shared.slot(w);
+            if let Some(e) = &s.error {
+                // The other workers stop too (their children are killed as they leave).
+                self.shared.stop.store(true, Ordering::Relaxed);
+                return Err(Error::Refused(format!("campaign worker {w}: {e}")));
+            }
+            times.extend(s.recent.values());
+        }
+        let median = timing::median(times);
+        self.shared.set_median(median);
+        let cap = timing::timeout(median, Duration::from_secs(self.settings.case_timeout));
+        for w in 0..self.shared.slots.len() {
+            let mut s = self.shared.slot(w);
+            let Some(pid) = s.child else { continue };
+            if let Some(c) = s.current.as_mut()
+                && c.timed_out.is_none()
+                && c.since.elapsed() > cap
+            {
+                c.timed_out = Some(cap);
+                kill(pid);
+            }
         }
         Ok(())
+    }
+
+    /// Notes the cases still running (the campaign is over) and kills their children, so
+    /// that no child outlives the campaign; their workers leave without counting them.
+    fn abandon_running(&mut self) {
+        for w in 0..self.shared.slots.len() {
+            let mut s = self.shared.slot(w);
+            let pid = s.child;
+            let Some(c) = s.current.as_mut() else {
+                continue;
+            };
+            c.abandoned = true;
+            self.unfinished.push(timing::Unfinished {
+                worker: w,
+                seed: c.seed,
+                seconds: c.since.elapsed().as_secs_f64(),
+                phase: phase::read(&self.shared.phase_file(w)),
+            });
+            if let Some(pid) = pid {
+                kill(pid);
+            }
+        }
+    }
+}
+
+/// Kills a child process of this campaign (the caller holds its worker's lock, so the
+/// child has not been waited for and the pid is still its).
+fn kill(pid: u32) {
+    // SAFETY: sending a signal has no memory effects.
+    unsafe {
+        libc::kill(pid as libc::pid_t, libc::SIGKILL);
     }
 }
 
 /// Runs a campaign into `out` until its time is up, `interrupt` is set (Ctrl-C) or, with
-/// `--stop-on-failure`, the first failure; from a checkpoint when `from` is given.
+/// `--stop-on-failure`, the first failure; from a checkpoint when `from` is given. Cases
+/// run in child processes of `exe`, the `eufuzz` binary (see [`child`]).
 pub fn run(
     settings: &Settings,
     out: &Path,
     from: Option<Checkpoint>,
     interrupt: Arc<AtomicBool>,
+    exe: &Path,
 ) -> Result<Stats> {
-    run_with(settings, out, from, interrupt, case::run)
+    let launch = child::Launch {
+        exe: exe.to_path_buf(),
+        settings: settings.clone(),
+        memory: settings.case_memory.saturating_mul(1 << 20),
+    };
+    run_with(settings, out, from, interrupt, Isolation::Process(launch))
 }
 
-/// [`run`] with cases run by `runner`.
+/// [`run`] with cases run as `isolation` says.
 fn run_with(
     settings: &Settings,
     out: &Path,
     from: Option<Checkpoint>,
     interrupt: Arc<AtomicBool>,
-    runner: worker::Runner,
+    isolation: Isolation,
 ) -> Result<Stats> {
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, "create", e))?;
     let jobs = settings.jobs.max(1) as usize;
     let setup = setup(settings)?;
     let corpus_dir = out.join(corpus::DIR);
     let resumed = from.is_some();
-    let (before, started_unix, mut workers, memory, timeline, base) = match from {
+    let (before, started_unix, workers, memory, timeline, base) = match from {
         Some(c) => {
             let base = c
                 .base
@@ -449,14 +527,6 @@ fn run_with(
             base_corpus(settings, &corpus_dir)?,
         ),
     };
-    if !resumed && !base.is_empty() {
-        // Every worker starts knowing the base corpus's features: an entry is kept only for
-        // what the corpus did not reach yet.
-        let known = base_features(&setup, runner, &base, jobs);
-        for w in &mut workers {
-            w.features = known.clone();
-        }
-    }
     let own: Vec<Vec<corpus::Entry>> = workers
         .iter()
         .map(|w| {
@@ -471,7 +541,8 @@ fn run_with(
     corpus_dirs.extend(settings.corpus.clone());
     let shared = Arc::new(Shared {
         setup,
-        runner,
+        isolation,
+        out: out.to_path_buf(),
         seed: settings.seed,
         shard: settings.shard.unwrap_or(Shard::ALL),
         stop: Arc::new(AtomicBool::new(false)),
@@ -492,13 +563,23 @@ fn run_with(
         feedback: settings.feedback,
         base,
         corpus_dirs,
+        median: Default::default(),
     });
+    if !resumed && !shared.base.is_empty() {
+        // Every worker starts knowing the base corpus's features: an entry is kept only for
+        // what the corpus did not reach yet.
+        let known = base_features(&shared)?;
+        for w in 0..shared.slots.len() {
+            shared.slot(w).known = known.iter().copied().collect();
+        }
+    }
     let (tx, rx) = channel();
     let handles = workers
         .iter()
         .enumerate()
-        .map(|(w, c)| worker::spawn(shared.clone(), w, 0, c.pending.clone(), tx.clone()))
+        .map(|(w, c)| worker::spawn(shared.clone(), w, c.pending.clone(), tx.clone()))
         .collect();
+    drop(tx);
     let mut run = Run {
         settings,
         out: out.to_path_buf(),
@@ -512,7 +593,6 @@ fn run_with(
         session_execs: workers.iter().map(|w| w.counts.execs).collect(),
         shared,
         handles,
-        tx,
         rx,
         before,
         session: Instant::now(),
@@ -523,13 +603,14 @@ fn run_with(
         features: BTreeMap::new(),
         corpus: 0,
         interrupted: false,
+        unfinished: vec![],
     };
     let end = (settings.time as f64 - before).max(0.0);
     let checkpoint_every = Duration::from_secs_f64(settings.checkpoint_every.clamp(0.1, 1e9));
     let mut last_checkpoint = Instant::now();
     loop {
         run.receive(Duration::from_millis(50))?;
-        run.reap_hangs()?;
+        run.watch_workers()?;
         if interrupt.load(Ordering::Relaxed)
             || run.session.elapsed().as_secs_f64() >= end
             || (run.found_one && run.filing.waiting() == 0)
@@ -556,7 +637,15 @@ fn run_with(
     while grace.elapsed() < STOP_GRACE && run.handles.iter().any(|h| !h.is_finished()) {
         run.receive(Duration::from_millis(10))?;
     }
+    run.abandon_running();
+    for h in std::mem::take(&mut run.handles) {
+        // Each worker leaves at once: its child finished its case or was just killed.
+        let _ = h.join();
+    }
     run.receive(Duration::ZERO)?;
+    for w in 0..run.shared.slots.len() {
+        let _ = std::fs::remove_file(run.shared.phase_file(w));
+    }
     // Reductions already running finish unless the user interrupted: a reduced failure
     // gets its own bucket, an unreduced one is keyed on whatever its culprit happened to do.
     let wait = if interrupt.load(Ordering::Relaxed) {
@@ -590,42 +679,12 @@ mod tests {
             reduce_budget: 0,
             per_bucket: 5,
             case_timeout: 1,
+            case_memory: DEFAULT_CASE_MEMORY,
             checkpoint_every: 0.5,
             progress_every: 60,
             feedback: false,
             corpus: None,
         }
-    }
-
-    /// Seed 2 runs for 2.5 s; every other case passes in 10 ms.
-    fn slow_seed_2(_: &Setup, input: &case::Input) -> (case::Tally, Option<case::Found>) {
-        let pause = if input.seed == 2 { 2500 } else { 10 };
-        std::thread::sleep(Duration::from_millis(pause));
-        let tally = case::Tally {
-            outcome: "pass",
-            ..Default::default()
-        };
-        (tally, None)
-    }
-
-    #[test]
-    fn a_case_over_its_wall_clock_cap_is_a_hang_and_the_worker_goes_on() {
-        let out = std::env::temp_dir().join(format!("eufuzz-hang-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&out);
-        let stop = Arc::new(AtomicBool::new(false));
-        let stats = run_with(&settings(3), &out, None, stop, slow_seed_2).unwrap();
-        assert_eq!(stats.failures.len(), 1, "{:?}", stats.failures);
-        let f = &stats.failures[0];
-        assert_eq!((f.seed, f.signature.as_str()), (2, case::WALL_CLOCK_HANG));
-        let text = std::fs::read_to_string(f.file.as_ref().unwrap()).unwrap();
-        assert!(text.contains("# verdict: hang: the case ran over its wall-clock cap of 1 s"));
-        compiler::text::parse_program(&text).unwrap();
-        assert_eq!(stats.counts.outcomes["hang"], 1);
-        // The replacement thread went on with seed 3 and later ones.
-        assert!(stats.counts.outcomes["pass"] > 10, "{:?}", stats.counts);
-        let resumed = checkpoint::read(&out).unwrap();
-        assert!(resumed.workers[0].done > 12);
-        std::fs::remove_dir_all(&out).unwrap();
     }
 
     /// A fast stand-in for a case: features from the first bytes of the input, so fresh
@@ -653,7 +712,7 @@ mod tests {
             ..settings(time)
         };
         let stop = Arc::new(AtomicBool::new(false));
-        run_with(&s, out, from, stop, byte_features).unwrap();
+        run_with(&s, out, from, stop, Isolation::Thread(byte_features)).unwrap();
         checkpoint::read(out).unwrap()
     }
 
@@ -691,6 +750,20 @@ mod tests {
         assert_eq!(stats.corpus, r.corpus.len() as u64);
         assert!(stats.timeline.iter().all(|s| s.features > 0));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_campaign_whose_children_cannot_start_stops_with_an_error() {
+        let out = std::env::temp_dir().join(format!("eufuzz-no-child-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let stop = Arc::new(AtomicBool::new(false));
+        let missing = Path::new("/nonexistent/eufuzz");
+        let started = Instant::now();
+        let e = run(&settings(30), &out, None, stop, missing).unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert!(e.to_string().contains("/nonexistent/eufuzz"), "{e}");
+        assert_eq!(e.exit(), crate::Exit::Malformed);
+        std::fs::remove_dir_all(&out).unwrap();
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub struct Counts {
     pub origins: BTreeMap<String, u64>,
     /// Corpus entries added, by the origin of the case that added them.
     pub corpus_added: BTreeMap<String, u64>,
+    /// Cases that finished but took over `timing::SLOW_FACTOR` × the median case time.
+    pub slow: u64,
+    /// Child processes started again after one died (a crash or a hang).
+    pub restarts: u64,
 }
 
 /// Adds one to `map[key]`, allocating the key only the first time it is seen.
@@ -62,6 +66,8 @@ impl Counts {
         add_map(&mut self.rules_hit, &other.rules_hit);
         add_map(&mut self.origins, &other.origins);
         add_map(&mut self.corpus_added, &other.corpus_added);
+        self.slow += other.slow;
+        self.restarts += other.restarts;
     }
 
     /// Percentage of executions that were not discarded.
@@ -115,6 +121,12 @@ pub struct Stats {
     /// Whether the campaign was stopped by Ctrl-C before its time was up: such a night is
     /// no full night, and a report says so.
     pub interrupted: bool,
+    /// The slowest of the slow cases (`counts.slow` counts them all).
+    pub slowest: Vec<super::timing::Slow>,
+    /// Cases still running when the campaign ended (not counted; `--resume` runs them).
+    pub unfinished: Vec<super::timing::Unfinished>,
+    /// The median case time (seconds) the case timeout was derived from at the end.
+    pub median_case_seconds: f64,
 }
 
 /// The build's revision, as the build script recorded it.
@@ -149,6 +161,23 @@ impl Stats {
             self.failures.len(),
             self.bucket_count()
         );
+        if c.slow > 0 || c.restarts > 0 {
+            out.push_str(&format!(
+                "slow cases: {} (over {}× the median case time), child processes restarted: {}\n",
+                c.slow,
+                super::timing::SLOW_FACTOR,
+                c.restarts
+            ));
+        }
+        for u in &self.unfinished {
+            out.push_str(&format!(
+                "still running at the end: seed {} (worker {}, {:.1}s, in {})\n",
+                u.seed,
+                u.worker,
+                u.seconds,
+                u.phase.as_deref().unwrap_or("-")
+            ));
+        }
         if let Some(f) = self
             .failures
             .iter()
@@ -221,6 +250,10 @@ pub fn merge(parts: &[Stats]) -> Stats {
         out.feedback |= p.feedback;
         out.features = out.features.max(p.features);
         out.corpus = out.corpus.max(p.corpus);
+        for slow in &p.slowest {
+            super::timing::keep(&mut out.slowest, slow.clone());
+        }
+        out.unfinished.extend(p.unfinished.iter().cloned());
         for (k, v) in &p.features_by_kind {
             let n = out.features_by_kind.entry(k.clone()).or_default();
             *n = (*n).max(*v);

@@ -1,10 +1,13 @@
-//! Campaign workers: threads each running its own seed stream (see [`super::seeds`]).
+//! Campaign workers: threads each running its own seed stream (see [`super::seeds`]), each
+//! case in the worker's child process ([`super::child`]) unless the campaign runs cases
+//! in-thread (library tests).
 //!
 //! A worker's state sits behind its own lock, taken twice per case and otherwise only by
-//! the collecting thread at progress and checkpoint time, so workers never wait for one
-//! another. A failure is recorded as pending in the same locked step that counts its case
-//! done, then sent to the collecting thread: a checkpoint therefore holds every failure
-//! either filed or pending, and `--resume` re-runs the pending ones.
+//! the collecting thread at progress and checkpoint time and to kill a child whose case
+//! runs over the timeout, so workers never wait for one another. A failure is recorded as
+//! pending in the same locked step that counts its case done, then sent to the collecting
+//! thread: a checkpoint therefore holds every failure either filed or pending, and
+//! `--resume` re-runs the pending ones.
 //!
 //! With feedback, a worker keeps the features its cases reached and its own corpus entries
 //! in its state too, updated in the step that counts the case done: a checkpoint holds a
@@ -12,18 +15,20 @@
 //! cases it would have run (see [`super::corpus`] for why a worker reads no other worker's
 //! entries).
 
-use super::case::{self, Found, Input, Setup};
+use super::case::{self, Death, Found, Input, Setup, Tally};
+use super::child::{Child, Launch};
 use super::corpus::{self, Entry};
 use super::mutate::{self, View};
 use super::seeds::{Shard, seed_of};
 use super::stats::{Counts, bump};
+use super::timing::{self, Recent, Slow};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A failure sent for filing and not filed yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,33 +48,53 @@ pub struct InFlight {
     pub seed: u64,
     pub input: Input,
     pub since: Instant,
+    /// Set (to the timeout it ran over) when the collecting thread killed the child.
+    pub timed_out: Option<Duration>,
+    /// Set when the campaign ended with the case still running and killed its child: the
+    /// case is neither counted nor filed (`--resume` runs it again).
+    pub abandoned: bool,
 }
 
 /// One worker's state.
 #[derive(Debug, Default)]
 pub struct State {
-    /// Bumped when the collecting thread gives up on a stuck thread and starts another in
-    /// its place; the stuck one then leaves without touching the state.
-    pub epoch: u64,
     /// Cases of the stream done, in order: the next case is `done`.
     pub done: u64,
     pub counts: Counts,
     pub pending: Vec<Pending>,
     pub current: Option<InFlight>,
+    /// The process id of the worker's child, while it runs.
+    pub child: Option<u32>,
+    /// Why the worker stopped, if it could not start a child.
+    pub error: Option<String>,
     /// Feature ids reached by the base corpus and this worker's cases.
     pub known: HashSet<u64>,
     /// This worker's corpus entries, in the order it added them (feedback only).
     pub corpus: Vec<Entry>,
+    /// Recent case times.
+    pub recent: Recent,
+    /// The slowest of its slow cases.
+    pub slowest: Vec<Slow>,
 }
 
-/// What runs a case ([`case::run`]; tests put in cases that hang).
-pub type Runner = fn(&Setup, &Input) -> (case::Tally, Option<Found>);
+/// What runs a case in-thread ([`case::run`]; library tests put in stand-ins).
+pub type Runner = fn(&Setup, &Input) -> (Tally, Option<Found>);
+
+/// Where cases run.
+pub enum Isolation {
+    /// In a child process per worker, restarted when it dies (what `eufuzz campaign` does).
+    Process(Launch),
+    /// On the worker thread: no isolation and no timeout (library tests of the engine).
+    Thread(Runner),
+}
 
 /// What the workers share: the setup, the seed space, the base corpus and one state per
 /// worker.
 pub struct Shared {
     pub setup: Setup,
-    pub runner: Runner,
+    pub isolation: Isolation,
+    /// The output directory (the children's phase files are kept there while they run).
+    pub out: PathBuf,
     pub seed: u64,
     pub shard: Shard,
     pub stop: Arc<AtomicBool>,
@@ -80,6 +105,9 @@ pub struct Shared {
     pub base: Vec<Entry>,
     /// Where new entries are written: `OUT/corpus`, then the shared `--corpus DIR` if any.
     pub corpus_dirs: Vec<PathBuf>,
+    /// The median case time in seconds as `f64` bits (0: not known yet), kept by the
+    /// collecting thread.
+    pub median: AtomicU64,
 }
 
 /// A failure a worker found, for the collecting thread.
@@ -106,6 +134,23 @@ impl Shared {
     /// The seed of case `index` of worker `w`.
     pub fn seed_of(&self, w: usize, index: u64) -> u64 {
         seed_of(self.seed, self.jobs(), self.shard, w as u64, index)
+    }
+
+    /// The phase file of worker `w`'s child.
+    pub fn phase_file(&self, w: usize) -> PathBuf {
+        self.out.join(format!(".phase-{w}"))
+    }
+
+    /// The median case time, once measured.
+    pub fn median(&self) -> Option<f64> {
+        let m = f64::from_bits(self.median.load(Ordering::Relaxed));
+        (m > 0.0).then_some(m)
+    }
+
+    /// Records the median case time.
+    pub fn set_median(&self, m: Option<f64>) {
+        self.median
+            .store(m.unwrap_or(0.0).to_bits(), Ordering::Relaxed);
     }
 
     /// What the case of `seed` runs, given the worker's own entries it may mutate.
@@ -144,23 +189,112 @@ impl Shared {
     }
 }
 
-/// Starts worker `w` with the given epoch: first the `redo` cases (pending failures of a
-/// checkpoint, re-run without counting them again), then its stream from `done`.
+/// How a case ended.
+pub enum Ran {
+    /// It ran to its result.
+    Case(Tally, Option<Box<Found>>),
+    /// Its child process died (crash) or was killed for running over the timeout (hang).
+    Died(Death),
+    /// The campaign ended while it ran and killed its child.
+    Abandoned,
+}
+
+/// Runs the cases of worker slot `w`: in-thread, or in a child started on first use and
+/// again after each death.
+pub struct Executor<'a> {
+    shared: &'a Shared,
+    w: usize,
+    child: Option<Child>,
+    started: bool,
+}
+
+impl<'a> Executor<'a> {
+    pub fn new(shared: &'a Shared, w: usize) -> Executor<'a> {
+        Executor {
+            shared,
+            w,
+            child: None,
+            started: false,
+        }
+    }
+
+    /// Runs `input`; an error when no child could be started.
+    pub fn run(&mut self, input: &Input) -> crate::Result<Ran> {
+        let launch = match &self.shared.isolation {
+            Isolation::Thread(runner) => {
+                let (tally, found) = runner(&self.shared.setup, input);
+                return Ok(Ran::Case(tally, found.map(Box::new)));
+            }
+            Isolation::Process(launch) => launch,
+        };
+        let child = match &mut self.child {
+            Some(c) => c,
+            None => {
+                let c = Child::spawn(launch, &self.shared.phase_file(self.w))?;
+                let mut s = self.shared.slot(self.w);
+                if self.started {
+                    s.counts.restarts += 1;
+                }
+                s.child = Some(c.pid());
+                self.started = true;
+                self.child.insert(c)
+            }
+        };
+        let gone = match child.run(input) {
+            Ok((tally, found)) => return Ok(Ran::Case(tally, found.map(Box::new))),
+            Err(gone) => gone,
+        };
+        let (timed_out, abandoned) = {
+            let mut s = self.shared.slot(self.w);
+            s.child = None;
+            s.current
+                .as_ref()
+                .map_or((None, false), |c| (c.timed_out, c.abandoned))
+        };
+        let child = self.child.take().expect("a child ran the case");
+        let death = child.reap(gone, timed_out);
+        Ok(if abandoned {
+            Ran::Abandoned
+        } else {
+            Ran::Died(death)
+        })
+    }
+
+    /// Ends the child (its case was killed just as it answered): the next case starts a
+    /// fresh one.
+    fn retire(&mut self, s: &mut State) {
+        s.child = None;
+        self.child = None;
+    }
+}
+
+impl Drop for Executor<'_> {
+    /// Forgets the child's pid before the child is killed and waited for, so that the
+    /// collecting thread never signals a pid the system may give to another process.
+    fn drop(&mut self) {
+        if self.child.is_some() {
+            self.shared.slot(self.w).child = None;
+        }
+    }
+}
+
+/// Starts worker `w`: first the `redo` cases (pending failures of a checkpoint, re-run
+/// without counting them again), then its stream from `done`.
 pub fn spawn(
     shared: Arc<Shared>,
     w: usize,
-    epoch: u64,
     redo: Vec<Pending>,
     tx: Sender<Event>,
 ) -> std::thread::JoinHandle<()> {
     std::thread::Builder::new()
         .name(format!("eufuzz-worker-{w}"))
-        .spawn(move || work(&shared, w, epoch, redo, &tx))
+        .spawn(move || work(&shared, w, redo, &tx))
         .expect("spawn a campaign worker thread")
 }
 
-fn work(shared: &Shared, w: usize, epoch: u64, redo: Vec<Pending>, tx: &Sender<Event>) {
+fn work(shared: &Shared, w: usize, redo: Vec<Pending>, tx: &Sender<Event>) {
     let mut redo = redo.into_iter();
+    let mut exec = Executor::new(shared, w);
     while !shared.stop.load(Ordering::Relaxed) {
         let (index, again, view) = match redo.next() {
             Some(p) => (p.index, true, Some(p.view)),
@@ -169,9 +303,6 @@ fn work(shared: &Shared, w: usize, epoch: u64, redo: Vec<Pending>, tx: &Sender<E
         let seed = shared.seed_of(w, index);
         let (input, view) = {
             let mut s = shared.slot(w);
-            if s.epoch != epoch {
-                return;
-            }
             let view = view.unwrap_or(s.corpus.len()).min(s.corpus.len());
             let input = shared.input(seed, &s.corpus[..view]);
             s.current = Some(InFlight {
@@ -179,10 +310,25 @@ fn work(shared: &Shared, w: usize, epoch: u64, redo: Vec<Pending>, tx: &Sender<E
                 seed,
                 input: input.clone(),
                 since: Instant::now(),
+                timed_out: None,
+                abandoned: false,
             });
             (input, view)
         };
-        let (tally, found) = (shared.runner)(&shared.setup, &input);
+        let started = Instant::now();
+        let (tally, found, ran) = match exec.run(&input) {
+            Ok(Ran::Case(tally, found)) => (tally, found.map(|f| *f), true),
+            Ok(Ran::Died(death)) => {
+                let (tally, found) = case::died(&shared.setup, &input, &death);
+                (tally, Some(found), false)
+            }
+            Ok(Ran::Abandoned) => return,
+            Err(e) => {
+                shared.slot(w).error = Some(e.to_string());
+                return;
+            }
+        };
+        let seconds = started.elapsed().as_secs_f64();
         // A case joins the corpus when it reaches a new compiler behaviour: a rewrite, pass,
         // tally, rule, control-flow shape or outcome. New instruction combinations alone do
         // not count: they are a long tail (97 % of all features) that nearly every fresh
@@ -200,10 +346,13 @@ fn work(shared: &Shared, w: usize, epoch: u64, redo: Vec<Pending>, tx: &Sender<E
             .flatten();
         {
             let mut s = shared.slot(w);
-            if s.epoch != epoch {
-                return;
+            let killed = s.current.take().is_some_and(|c| c.timed_out.is_some());
+            if ran && killed {
+                exec.retire(&mut s);
             }
-            s.current = None;
+            if ran {
+                s.recent.push(seconds);
+            }
             if again {
                 if found.is_none() {
                     s.pending.retain(|p| p.index != index);
@@ -211,6 +360,15 @@ fn work(shared: &Shared, w: usize, epoch: u64, redo: Vec<Pending>, tx: &Sender<E
             } else {
                 tally.apply(&mut s.counts);
                 s.done = index + 1;
+                if ran && timing::is_slow(seconds, shared.median()) {
+                    s.counts.slow += 1;
+                    let slow = Slow {
+                        seed,
+                        seconds,
+                        mutated: input.mutation.is_some(),
+                    };
+                    timing::keep(&mut s.slowest, slow);
+                }
                 s.known.extend(tally.features.iter().copied());
                 if let Some(e) = entry
                     && !shared.has(&s.corpus, &e)

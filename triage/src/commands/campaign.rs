@@ -35,7 +35,7 @@ pub struct Args {
     /// with its own settings; only --time and --stats-json may be given with it.
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "seed", "jobs", "shard", "out", "stop_on_failure", "reduce_budget", "per_bucket",
-        "zoo", "spill_all", "baseline", "case_timeout", "checkpoint_every", "progress_every", "knobs",
+        "zoo", "spill_all", "baseline", "case_timeout", "case_memory", "checkpoint_every", "progress_every", "knobs",
         "devices", "dispatch", "ops", "features", "feedback", "corpus",
     ])]
     resume: Option<PathBuf>,
@@ -57,10 +57,15 @@ pub struct Args {
     per_bucket: usize,
     #[command(flatten)]
     flags: CampaignFlags,
-    /// A case running longer than this many seconds is recorded as a hang (besides the
-    /// emulator's fuel limit) and its worker replaced.
+    /// The longest a case may run, in seconds, before it is recorded as a hang (besides the
+    /// emulator's fuel limit) and its child process killed; below it the timeout is 50 ×
+    /// the median case time, at least 1 s.
     #[arg(long, default_value_t = 30)]
     case_timeout: u64,
+    /// Memory cap of each worker's child process in MiB (RLIMIT_DATA): a case that
+    /// allocates past it is filed as crash/PASS/out-of-memory.
+    #[arg(long, value_name = "MIB", default_value_t = campaign::DEFAULT_CASE_MEMORY)]
+    case_memory: u64,
     /// Seconds between checkpoints of OUT/checkpoint.json and OUT/stats.json.
     #[arg(long, default_value_t = 5.0)]
     checkpoint_every: f64,
@@ -122,6 +127,7 @@ impl Args {
             reduce_budget: self.reduce_budget,
             per_bucket: self.per_bucket,
             case_timeout: self.case_timeout.max(1),
+            case_memory: self.case_memory.max(1),
             checkpoint_every: self.checkpoint_every.min(1e9),
             progress_every: self.progress_every,
             feedback: self.feedback == Switch::On,
@@ -146,6 +152,16 @@ fn handle_ctrl_c() -> Result<Arc<AtomicBool>> {
     Ok(stop)
 }
 
+/// A child process that dies while its worker writes a case to it must be a finding, not
+/// a SIGPIPE that ends the campaign (`main` restores SIGPIPE's default for `eufuzz ... |
+/// head`); the write fails with an error instead, which the worker handles.
+fn ignore_broken_pipes() {
+    // SAFETY: changing a signal disposition; no handler runs.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
 /// Runs the campaign; exit code 1 if anything failed.
 pub fn run(args: Args) -> Result<Exit> {
     let (settings, out, from) = match &args.resume {
@@ -165,7 +181,13 @@ pub fn run(args: Args) -> Result<Exit> {
         eprintln!("{note}");
     }
     let stop = handle_ctrl_c()?;
-    let stats = campaign::run(&settings, &out, from, stop)?;
+    ignore_broken_pipes();
+    let exe = std::env::current_exe().map_err(|e| {
+        Error::Refused(format!(
+            "cannot find the eufuzz binary to run cases in: {e}"
+        ))
+    })?;
+    let stats = campaign::run(&settings, &out, from, stop, &exe)?;
     drop(lock);
     print!("{}", stats.summary());
     if let Some(path) = &args.stats_json {

@@ -5,6 +5,7 @@
 
 mod bucket;
 mod campaign;
+mod campaign_worker;
 mod check;
 mod compile;
 mod equiv;
@@ -153,13 +154,19 @@ pub enum Command {
     Import(import::Args),
     /// Generate programs and check each, on every core, until the time is up or Ctrl-C.
     ///
-    /// Workers run disjoint seed streams; every failure goes to OUT as NAME.eu (inputs,
+    /// Workers run disjoint seed streams, each case in the worker's child process, so a
+    /// compiler that overflows its stack, aborts, runs out of memory (--case-memory) or
+    /// hangs (the timeout adapts to the case time) is filed as crash/PASS/KIND or
+    /// hang/PASS/wall-clock and the campaign goes on; every failure goes to OUT as NAME.eu (inputs,
     /// verdict, culprit pass, signature and bucket in its header; replay with `eufuzz
     /// check`), NAME.bytes (the generator bytes) and NAME.reduced.eu; OUT/stats.json and
     /// OUT/checkpoint.json are written every few seconds, so `--resume OUT` continues a
     /// stopped or killed campaign. Ctrl-C stops within a second (a second Ctrl-C exits at
     /// once). Exit code 1 if anything failed.
     Campaign(campaign::Args),
+    /// The child process a campaign runs its cases in (started by `campaign`, not by hand).
+    #[command(hide = true)]
+    CampaignWorker(campaign_worker::Args),
     /// Merge campaign outputs (shards run with `--shard K/N`) into OUT: statistics added up
     /// in OUT/stats.json, every reproducer copied (renamed, never overwritten, when its name
     /// is taken), so `eufuzz bucket OUT` lists the buckets of all of them.
@@ -191,6 +198,7 @@ pub fn run(command: Command) -> Result<Exit> {
         Command::Report(a) => report::run(a),
         Command::Import(a) => import::run(a),
         Command::Campaign(a) => campaign::run(a),
+        Command::CampaignWorker(a) => campaign_worker::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Run(a) => run::run(a),
     }
