@@ -251,7 +251,7 @@ fn three_source(
             // A 64-bit copy to another offset in its register breaks the low-power
             // regioning rules (CHV/BXT/GLK, docs/hardware/eu-hardware.md §5.1): the two
             // dword halves move instead.
-            let copies = if d.ty.size() == 8 && super::lower_regioning::restricted(p, &copy) {
+            let copies = if super::lower_regioning::low_power_64bit(p, &copy) {
                 super::lower_regioning::raw_copy(&copy, d, t, d.ty)
             } else {
                 vec![copy]

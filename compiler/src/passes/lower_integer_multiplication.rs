@@ -596,7 +596,17 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
             continue;
         }
         let before = inst.clone();
-        let lowered = lower_mul(p, inst, opts);
+        let mut lowered = lower_mul(p, inst, opts);
+        if lowered.len() > 1 {
+            // The halves read a fixed destination back (`add g19.11<16;8,2>:UW, g19.11…`):
+            // with a source region for their own width.
+            for i in &mut lowered {
+                let n = i.exec_size as u32;
+                for s in &mut i.srcs {
+                    *s = super::legal_fixed_source(*s, n);
+                }
+            }
+        }
         progress |= lowered.len() != 1 || lowered[0] != before;
         out.extend(lowered);
     }

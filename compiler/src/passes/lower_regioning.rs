@@ -49,6 +49,15 @@ pub(super) fn restricted(p: &Program, inst: &Inst) -> bool {
         || (info.float_dst_aligned_region && inst.dst.ty.is_float())
 }
 
+/// Whether the low-power 64-bit regioning rules (CHV, BXT, GLK: linear source regions,
+/// source and destination at one offset, docs/hardware/eu-hardware.md §5.1) cover `inst`:
+/// a 64-bit destination or execution type on a part with the destination-aligned
+/// restriction.
+pub(super) fn low_power_64bit(p: &Program, inst: &Inst) -> bool {
+    p.device.info().has_dst_aligned_region_restriction
+        && (inst.dst.ty.size() == 8 || exec_type(inst).size() == 8)
+}
+
 fn is_raw_byte_move(inst: &Inst) -> bool {
     inst.op == Opcode::Mov
         && inst.dst.ty.size() == 1
@@ -503,6 +512,9 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
             }
         }
     }
+    for copy in before.iter_mut().chain(after.iter_mut()) {
+        legal_fixed_sources(copy);
+    }
     out.extend(before);
     out.push(inst);
     out.extend(after);
@@ -522,16 +534,12 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     for inst in p.take_insts() {
         progress |= lower(p, inst, opts, &mut out);
     }
-    for inst in out.iter_mut().filter(|i| !skip(i)) {
-        progress |= legal_fixed_sources(inst);
-    }
     p.set_insts(out);
     Ok(progress)
 }
 
-/// Gives every fixed-GRF source a region the hardware accepts (`legal_fixed_source`): this
-/// pass's copies read fixed destinations back, and the input may read a fixed GRF with a
-/// destination-style region.
+/// Gives the fixed-GRF sources of a copy this pass made a region the hardware accepts
+/// (`legal_fixed_source`): a predicated rewrite reads the fixed destination back.
 fn legal_fixed_sources(inst: &mut Inst) -> bool {
     let n = inst.exec_size as u32;
     let mut changed = false;

@@ -73,7 +73,7 @@ fn fpu_width(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
             w /= 2;
         }
     }
-    if super::lower_regioning::restricted(p, inst) {
+    if super::lower_regioning::low_power_64bit(p, inst) {
         while w > 1 && nonlinear_64bit_piece(inst, w) {
             w /= 2;
         }
@@ -348,7 +348,7 @@ fn mov(w: u32, group: u8, nomask: bool, dst: Reg, src: Reg) -> Inst {
 fn zip_mov(p: &Program, w: u32, group: u8, nomask: bool, dst: Reg, src: Reg) -> Vec<Inst> {
     let m = mov(w, group, nomask, dst, src);
     let misaligned = super::reg_offset(&dst) != super::reg_offset(&src);
-    if dst.ty.size() == 8 && misaligned && super::lower_regioning::restricted(p, &m) {
+    if dst.ty.size() == 8 && misaligned && super::lower_regioning::low_power_64bit(p, &m) {
         crate::pass::note("zip-dword-halves");
         super::lower_regioning::raw_copy(&m, dst, src, dst.ty)
     } else {
