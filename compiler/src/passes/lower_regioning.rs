@@ -236,8 +236,28 @@ pub(super) fn strided_temp(
     offset: u32,
 ) -> Reg {
     let stride = (stride_bytes / ty.size()).max(1);
-    let t = super::temp(p, ty, offset + n * stride_bytes);
+    // A stride narrower than the type (a 64-bit null written at an HF execution type's
+    // stride) still takes whole elements.
+    let t = super::temp(p, ty, offset + n * stride * ty.size());
     t.byte_offset(offset).with_stride(stride.min(255) as u8)
+}
+
+/// A CMP/CMPN into null whose destination type the hardware cannot convert its sources to
+/// (64-bit ↔ HF, 64-bit ↔ byte: docs/hardware/eu-hardware.md §6 table) takes the sources'
+/// type instead: the flag comes from comparing the sources (§2), and null keeps no value,
+/// so nothing else changes.
+fn retype_compare_null(inst: &mut Inst) -> bool {
+    if !matches!(inst.op, Opcode::Cmp | Opcode::Cmpn) || !inst.dst.is_null() {
+        return false;
+    }
+    let (d, s) = (inst.dst.ty, exec_type(inst));
+    let narrow = |t: Type| t == Type::HF || t.size() == 1;
+    let unsupported = (d.is_64bit() && narrow(s)) || (s.is_64bit() && narrow(d));
+    if unsupported {
+        crate::pass::note("compare-null-retyped");
+        inst.dst.ty = inst.srcs[0].ty;
+    }
+    unsupported
 }
 
 /// Splits conversions the hardware cannot do directly into two steps.
@@ -379,6 +399,7 @@ const REWRITES: &[&str] = &[
     "half-float-result-to-64bit",
     "widen-byte-source",
     "two-step-conversion",
+    "compare-null-retyped",
     "aligned-source-copy",
     "predicated-destination-rewrite",
     "destination-rewrite",
@@ -390,6 +411,10 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
     if skip(&inst) {
         out.push(inst);
         return normalised;
+    }
+    if retype_compare_null(&mut inst) {
+        lower(p, inst, opts, out);
+        return true;
     }
     if let Some(split) = split_conversion(p, &inst) {
         // Each step gets its own regions fixed (e.g. F → Q on the aligned-region parts).

@@ -325,7 +325,15 @@ impl Gen<'_, '_> {
         let cmp = matches!(op, Opcode::Cmp | Opcode::Cmpn);
         let vgrfs_before = self.p.vgrf_sizes.len();
         let (dst, new) = if cmp && self.chance(2, 3) {
-            (Reg::null(ty), None)
+            // A flag-only compare's null destination may have another type than its
+            // sources (Mesa's `cmp null:D, a:F, b:F`; a 32-bit null for 64-bit sources,
+            // whose stride the low-power parts then constrain).
+            let null_ty = if !self.realistic && self.chance(1, 3) {
+                self.any_type()
+            } else {
+                ty
+            };
+            (Reg::null(null_ty), None)
         } else {
             match self.dst_where(ty, exec == self.width) {
                 Some(d) => d,
