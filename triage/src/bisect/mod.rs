@@ -9,10 +9,12 @@
 //! - [`git`]: the commit range and commit details.
 //! - [`build`]: the worktree, the build command, running a revision's check.
 //! - [`cache`]: where binaries are kept, and cleaning by size.
+//! - [`saved`]: results as JSON, read back for the morning report.
 
 pub mod build;
 pub mod cache;
 pub mod git;
+pub mod saved;
 pub mod search;
 pub mod verdict;
 
@@ -65,7 +67,7 @@ pub struct Probe {
 }
 
 /// What the bisection concluded.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "commits")]
 pub enum Finding {
     /// This commit is the first bad one (or, with `fixed`, the first good one).
