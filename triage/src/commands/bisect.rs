@@ -53,6 +53,9 @@ pub struct Args {
     /// Stop testing after this many seconds and name the range left.
     #[arg(long)]
     time: Option<u64>,
+    /// The bucket key the JSON result names (default: the reproducer's `# bucket:` line).
+    #[arg(long)]
+    bucket: Option<String>,
     /// Also write the result as JSON here (what `eufuzz report --bisections` reads).
     #[arg(long)]
     json: Option<PathBuf>,
@@ -83,6 +86,10 @@ pub fn run(args: Args) -> Result<Exit> {
         step += 1;
         println!("{}", probe_line(step, p, fixed));
     })?;
+    let b = Bisection {
+        bucket: args.bucket.clone().or(b.bucket),
+        ..b
+    };
     print!("{}", summary(&b));
     if let Some(p) = &args.json {
         let text = serde_json::to_string_pretty(&b)
