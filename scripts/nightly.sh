@@ -18,6 +18,7 @@
 #                   previous night's revision and tonight's, with `eufuzz bisect`; the report
 #                   then says "introduced by" / "fixed by" (default 1800; 0: no bisection;
 #                   needs jq; checked between builds, so one build may run over it)
+#   BISECT_ARGS     more `eufuzz bisect` flags, such as "--cache DIR --cache-mb 4096"
 #   COVERAGE_SECONDS also measure source coverage: a campaign of this many seconds with an
 #                   instrumented build (scripts/coverage.sh, same seed); the report shows
 #                   it and the history keeps its trend (default 0: not measured)
@@ -155,9 +156,11 @@ if ((bisect_seconds > 0)) && [[ -n "$previous_revision" ]]; then
         echo "nightly: not bisecting: revision $previous_revision or $revision is not a clean commit" >&2
     elif [[ "$old" != "$new" ]]; then
         deadline=$((SECONDS + bisect_seconds))
-        build_args=()
+        read -r -a build_args <<< "${BISECT_ARGS:-}"
         if [[ -n "$zoo" ]]; then
-            build_args=(--build-cmd "cargo build --release -p triage --features zoo")
+            # Zoo binaries in a cache of their own: a cache keeps one binary per commit.
+            build_args=(--build-cmd "cargo build --release -p triage --features zoo"
+                --cache "${XDG_CACHE_HOME:-$HOME/.cache}/eufuzz/bisect-zoo" "${build_args[@]}")
         fi
         mkdir -p "$bisect_dir"
         # New buckets: tonight's reproducer.
