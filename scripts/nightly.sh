@@ -13,13 +13,19 @@
 #   NIGHTLY_JOBS    workers (default: every core, nproc)
 #   REDUCE_BUDGET   seconds per reduction of a reproducer the campaign left unreduced (default 60)
 #   EUFUZZ_ZOO      inject zoo bugs (NAME, a,b or all; builds with the zoo feature)
+#   BISECT_SECONDS  time budget for bisecting tonight's new buckets (the commit that
+#                   introduced each) and gone ones (the commit that fixed each) between the
+#                   previous night's revision and tonight's, with `eufuzz bisect`; the report
+#                   then says "introduced by" / "fixed by" (default 1800; 0: no bisection;
+#                   needs jq; checked between builds, so one build may run over it)
+#   BISECT_ARGS     more `eufuzz bisect` flags, such as "--cache DIR --cache-mb 4096"
 #   COVERAGE_SECONDS also measure source coverage: a campaign of this many seconds with an
 #                   instrumented build (scripts/coverage.sh, same seed); the report shows
 #                   it and the history keeps its trend (default 0: not measured)
 #
 # Each night is NIGHTLY_DIR/YYYY-MM-DD-HHMM/ with the reproducers, stats.json,
 # buckets.txt, campaign.log, rebucket.log and report.html / report.md /
-# report.json;
+# report.json, and with bisections bisect.log and bisect/N.json;
 # NIGHTLY_DIR/history.jsonl has one line per night and NIGHTLY_DIR/latest points to the
 # last night.
 set -euo pipefail
@@ -107,10 +113,74 @@ previous=()
 if [[ -s "$history" ]]; then
     previous=(--previous "$history")
 fi
+# The previous night's revision and directory, read before tonight is appended: the
+# bisections start there.
+previous_revision=""
+if [[ -s "$history" ]] && command -v jq > /dev/null; then
+    previous_revision=$(tail -n 1 "$history" | jq -r '.revision // empty' || true)
+fi
+previous_night=$(readlink "$root/latest" 2> /dev/null || true)
+report_args=("$night" "${previous[@]}" --append-history "$history"
+    --html "$night/report.html" --md "$night/report.md" --json "$night/report.json")
 report=0
-"$bin" report "$night" "${previous[@]}" --append-history "$history" \
-    --html "$night/report.html" --md "$night/report.md" --json "$night/report.json" ||
-    report=$?
+"$bin" report "${report_args[@]}" || report=$?
+
+# Bisect what changed since the previous night, within BISECT_SECONDS, then report again
+# (the report replaces its own history line) with the commits named.
+bisect_seconds=${BISECT_SECONDS:-1800}
+bisect_dir="$night/bisect"
+bisected=0
+# A commit to bisect to: the recorded revision (git describe) without a -dirty build.
+commit_of() {
+    [[ -n "$1" && "$1" != *-dirty && "$1" != unknown ]] || return 1
+    git rev-parse --verify -q "$1^{commit}"
+}
+# bisect_one FILE KEY [--fixed]: one bucket, with what is left of the budget.
+bisect_one() {
+    local left=$((deadline - SECONDS))
+    if ((left <= 0)); then
+        echo "nightly: bisection budget spent; $2 not bisected" >&2
+        return 1
+    fi
+    bisected=$((bisected + 1))
+    echo "== $2 ($1)" >> "$night/bisect.log"
+    "$bin" bisect "$1" --good "$old" --bad "$new" --bucket "$2" --time "$left" \
+        --json "$bisect_dir/$bisected.json" "${build_args[@]}" "${@:3}" \
+        >> "$night/bisect.log" 2>&1 ||
+        echo "nightly: bisecting $2 named no single commit (see $night/bisect.log)" >&2
+}
+if ((bisect_seconds > 0)) && [[ -n "$previous_revision" ]]; then
+    old=$(commit_of "$previous_revision" || true)
+    new=$(commit_of "$revision" || true)
+    if [[ -z "$old" || -z "$new" ]]; then
+        echo "nightly: not bisecting: revision $previous_revision or $revision is not a clean commit" >&2
+    elif [[ "$old" != "$new" ]]; then
+        deadline=$((SECONDS + bisect_seconds))
+        read -r -a build_args <<< "${BISECT_ARGS:-}"
+        if [[ -n "$zoo" ]]; then
+            # Zoo binaries in a cache of their own: a cache keeps one binary per commit.
+            build_args=(--build-cmd "cargo build --release -p triage --features zoo"
+                --cache "${XDG_CACHE_HOME:-$HOME/.cache}/eufuzz/bisect-zoo" "${build_args[@]}")
+        fi
+        mkdir -p "$bisect_dir"
+        # New buckets: tonight's reproducer.
+        while IFS=$'\t' read -r key file; do
+            bisect_one "$night/$file" "$key" || break
+        done < <(jq -r '.buckets[] | select(.status == "new" and .reproducer != null)
+            | [.key, .reproducer.file] | @tsv' "$night/report.json")
+        # Gone buckets: a reproducer of the previous night, which failed there.
+        while read -r key; do
+            [[ -n "$previous_night" ]] || break
+            file=$(grep -lxF "# bucket: $key" "$root/$previous_night"/*.eu 2> /dev/null | head -n 1 || true)
+            [[ -n "$file" ]] || continue
+            bisect_one "$file" "$key" --fixed || break
+        done < <(jq -r '.buckets[] | select(.status == "gone") | .key' "$night/report.json")
+        if ((bisected > 0)); then
+            report=0
+            "$bin" report "${report_args[@]}" --bisections "$bisect_dir" || report=$?
+        fi
+    fi
+fi
 ln -sfn "$(basename "$night")" "$root/latest"
 echo "nightly: reports in $night/report.{html,md,json}" >&2
 if [[ $report -eq 1 ]]; then

@@ -218,6 +218,49 @@ pub struct Bucket {
     /// Every reproducer file written for it.
     pub files: Vec<String>,
     pub reproducer: Option<Reproducer>,
+    /// The commit that introduced it (a new bucket) or fixed it (a gone one), when the
+    /// nightly job bisected it.
+    #[serde(default)]
+    pub bisection: Option<Bisection>,
+}
+
+/// What `eufuzz bisect` named for a bucket.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Bisection {
+    /// `introduced` or `fixed`.
+    pub mode: String,
+    /// The commit named, or, when untestable commits or the time budget left a range, every
+    /// commit of it, oldest first.
+    pub commits: Vec<CommitRef>,
+    /// Why several commits are named (`None` when one is).
+    pub range_reason: Option<String>,
+}
+
+/// A commit as a report shows it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CommitRef {
+    pub hash: String,
+    pub subject: String,
+}
+
+impl Bisection {
+    /// `introduced by 1a2b3c4d5e subject`, or `introduced by one of 3 commits 1a2b3c4d5e..9f8e7d6c5b
+    /// (REASON)`: the words every report format shows.
+    pub fn describe(&self) -> String {
+        let short = |c: &CommitRef| c.hash.chars().take(10).collect::<String>();
+        match &self.commits[..] {
+            [] => format!("{}: not found", self.mode),
+            [one] => format!("{} by {} {}", self.mode, short(one), one.subject),
+            [first, .., last] => format!(
+                "{} by one of {} commits {}..{} ({})",
+                self.mode,
+                self.commits.len(),
+                short(first),
+                short(last),
+                self.range_reason.as_deref().unwrap_or("not narrowed")
+            ),
+        }
+    }
 }
 
 /// The summary lines at the top of the report.
@@ -766,6 +809,56 @@ pub(crate) mod fixture {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bisected new bucket and a bisected gone one show the commit in all three formats;
+    /// a range names its size and reason.
+    #[test]
+    fn bisections_show_in_every_format() {
+        let mut r = fixture::sample_report();
+        let commit = |h: &str, s: &str| CommitRef {
+            hash: h.into(),
+            subject: s.into(),
+        };
+        for b in &mut r.buckets {
+            b.bisection = match b.status {
+                Status::New => Some(Bisection {
+                    mode: "introduced".into(),
+                    commits: vec![commit("1a2b3c4d5e6f7", "regioning: accumulator <dst>")],
+                    range_reason: None,
+                }),
+                Status::Gone => Some(Bisection {
+                    mode: "fixed".into(),
+                    commits: vec![commit("aaaaaaaaaaaa", "x"), commit("bbbbbbbbbbbb", "y")],
+                    range_reason: Some("the time ran out".into()),
+                }),
+                Status::Open => None,
+            };
+        }
+        let md = crate::campaign_report_md::render(&r, &[]);
+        let html = crate::campaign_report_html::render(&r, &[]);
+        let json = render_json(&r);
+        assert!(
+            md.contains("| introduced by 1a2b3c4d5e regioning: accumulator <dst> |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| fixed by one of 2 commits aaaaaaaaaa..bbbbbbbbbb (the time ran out) |"),
+            "{md}"
+        );
+        assert!(html.contains("<th>commit</th>"));
+        assert!(
+            html.contains("<td>introduced by 1a2b3c4d5e regioning: accumulator &lt;dst&gt;</td>"),
+            "{html}"
+        );
+        assert!(
+            json.contains("\"mode\": \"introduced\"") || json.contains("\"mode\":\"introduced\""),
+            "{json}"
+        );
+        assert!(json.contains("1a2b3c4d5e6f7"));
+        // Without bisections the tables keep their columns.
+        let plain = crate::campaign_report_md::render(&fixture::sample_report(), &[]);
+        assert!(!plain.contains("| commit |"));
+    }
 
     fn night_with(date: &str, keys: &[&str]) -> Night {
         Night {

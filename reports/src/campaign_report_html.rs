@@ -197,9 +197,15 @@ pub fn summary_section(r: &Report) -> Section {
 }
 
 fn bucket_table(buckets: &[Bucket]) -> String {
+    // The commit column only on nights the job bisected something.
+    let bisected = buckets.iter().any(|b| b.bisection.is_some());
     let mut out = String::from(
-        "<table><tr><th>status</th><th>bucket</th><th>failures</th><th>per M execs</th><th>previous night</th><th>per M execs</th><th>culprit pass</th><th>known issue</th></tr>",
+        "<table><tr><th>status</th><th>bucket</th><th>failures</th><th>per M execs</th><th>previous night</th><th>per M execs</th><th>culprit pass</th><th>known issue</th>",
     );
+    if bisected {
+        out.push_str("<th>commit</th>");
+    }
+    out.push_str("</tr>");
     for b in buckets {
         let culprit = b
             .reproducer
@@ -216,9 +222,14 @@ fn bucket_table(buckets: &[Bucket]) -> String {
                 escape(&b.key)
             )
         };
+        let commit = match (&b.bisection, bisected) {
+            (Some(x), _) => format!("<td>{}</td>", escape(&x.describe())),
+            (None, true) => "<td></td>".to_string(),
+            (None, false) => String::new(),
+        };
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{key}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td><code>{}</code></td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{key}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td><code>{}</code></td><td>{}</td>{commit}</tr>",
             badge(b.status),
             b.count,
             show_per_million(b.per_million),

@@ -189,14 +189,30 @@ pub fn buckets_section(r: &Report) -> Section {
     if r.buckets.is_empty() {
         body.push_str("No buckets tonight or the night before.\n");
     } else {
-        body.push_str(
-            "| status | bucket | failures | per M execs | previous night | per M execs | known issue |\n",
+        // The commit column only on nights the job bisected something.
+        let bisected = r.buckets.iter().any(|b| b.bisection.is_some());
+        let (extra_head, extra_rule) = if bisected {
+            (" commit |", " --- |")
+        } else {
+            ("", "")
+        };
+        let _ = writeln!(
+            body,
+            "| status | bucket | failures | per M execs | previous night | per M execs | known issue |{extra_head}"
         );
-        body.push_str("| --- | --- | ---: | ---: | ---: | ---: | --- |\n");
+        let _ = writeln!(
+            body,
+            "| --- | --- | ---: | ---: | ---: | ---: | --- |{extra_rule}"
+        );
         for b in &r.buckets {
+            let commit = match (&b.bisection, bisected) {
+                (Some(x), _) => format!(" {} |", cell(&x.describe())),
+                (None, true) => " |".to_string(),
+                (None, false) => String::new(),
+            };
             let _ = writeln!(
                 body,
-                "| {} | `{}` | {} | {} | {} | {} | {} |",
+                "| {} | `{}` | {} | {} | {} | {} | {} |{commit}",
                 status(b.status),
                 cell(&b.key),
                 b.count,

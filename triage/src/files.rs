@@ -28,6 +28,28 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     })
 }
 
+/// Copies `from` to `to` atomically, permissions included: `to` is either absent, the old
+/// file or the whole copy, never a half-written one (an interrupted copy leaves only a
+/// hidden temporary beside it, which [`is_temporary`] recognises).
+pub fn copy_atomic(from: &Path, to: &Path) -> Result<()> {
+    let tmp = temporary(to, "tmp");
+    let result = (|| -> std::io::Result<()> {
+        fs::copy(from, &tmp)?;
+        fs::File::open(&tmp)?.sync_all()?;
+        fs::rename(&tmp, to)
+    })();
+    result.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        Error::io(to, "write", e)
+    })
+}
+
+/// Whether a file name is one of the temporaries [`write_atomic`] and [`copy_atomic`] write
+/// before renaming (left behind only by a process killed mid-write).
+pub fn is_temporary(name: &str) -> bool {
+    name.starts_with('.') && name.contains(".tmp-")
+}
+
 /// A temporary name beside `path` that no other writer of this process or another uses at
 /// the same time: the process id and a per-process counter (threads of one campaign may
 /// write the same file name at once).
@@ -77,6 +99,25 @@ mod tests {
         assert_eq!(read_text(&path).unwrap(), "two");
         let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().collect();
         assert_eq!(leftovers.len(), 1);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn atomic_copy_keeps_permissions_and_leaves_no_temp() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("eufuzz-files-copy-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let from = dir.join("tool");
+        fs::write(&from, "#!/bin/sh\n").unwrap();
+        fs::set_permissions(&from, fs::Permissions::from_mode(0o755)).unwrap();
+        let to = dir.join("copy");
+        copy_atomic(&from, &to).unwrap();
+        assert_eq!(
+            fs::metadata(&to).unwrap().permissions().mode() & 0o777,
+            0o755
+        );
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 2);
+        assert!(is_temporary(".copy.tmp-12-0") && !is_temporary("copy"));
         fs::remove_dir_all(&dir).unwrap();
     }
 

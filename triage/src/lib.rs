@@ -13,11 +13,13 @@
 //! - [`gate`]: the regression gate over a corpus of self-describing reproducers.
 //! - [`buckets`]: listing and re-keying campaign reproducers.
 //! - [`outlock`]: one writer per output directory (campaign, merge, rebucket).
+//! - [`bisect`]: the commit that introduced (or fixed) a failure, by building revisions.
 //! - [`report`]: the morning report of a campaign directory.
 //! - [`shader_db`]: shader-db statistics rows.
 //! - [`generate`], [`equiv`], [`run`], [`canonical`], [`validation`]: the smaller jobs.
 //! - [`error`]: errors with kinds, and the exit codes they give.
 
+pub mod bisect;
 pub mod buckets;
 pub mod campaign;
 pub mod canonical;

@@ -276,3 +276,61 @@ fn unreadable_inputs_exit_2_and_leave_the_history_alone() {
     assert_eq!(fs::read_to_string(&history).unwrap(), broken);
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The nightly job's second report: with `--bisections`, a new bucket that `eufuzz bisect
+/// --json` bisected says which commit introduced it, in all three formats.
+#[test]
+fn a_bisected_new_bucket_names_the_commit_that_introduced_it_in_every_format() {
+    let dir = scratch("bisected");
+    let night = dir.join("night1");
+    fs::create_dir_all(night.join("bisect")).unwrap();
+    campaign_dir(&night);
+    // What `eufuzz bisect --json` writes (the fields the report reads, and others).
+    let result = format!(
+        r#"{{"mode": "introduced", "bucket": "{BUCKET}", "signature": "mismatch/lower_integer_multiplication/output",
+  "finding": {{"kind": "found", "commits": {{"hash": "777c73b0123456789", "subject": "imul: drop the overlap test", "date": "2026-11-26T20:02:41+00:00"}}}},
+  "probes": [], "builds": 3, "seconds": 900.0}}"#
+    );
+    fs::write(night.join("bisect/1.json"), result).unwrap();
+    let [html, md, json] = outputs(&dir);
+    let out = eufuzz(&[
+        "report",
+        s(&night),
+        "--bisections",
+        s(&night.join("bisect")),
+        "--html",
+        &html,
+        "--md",
+        &md,
+        "--json",
+        &json,
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = "introduced by 777c73b012 imul: drop the overlap test";
+    for f in [&html, &md] {
+        let text = fs::read_to_string(f).unwrap();
+        assert!(text.contains(line), "{f}: {text}");
+    }
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let b = &report["buckets"][0]["bisection"];
+    assert_eq!(b["mode"], "introduced");
+    assert_eq!(b["commits"][0]["hash"], "777c73b0123456789");
+    assert_eq!(b["commits"][0]["subject"], "imul: drop the overlap test");
+    // A result that is not one stops the report with its file named.
+    fs::write(night.join("bisect/2.json"), "not json").unwrap();
+    let out = eufuzz(&[
+        "report",
+        s(&night),
+        "--bisections",
+        s(&night.join("bisect")),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("2.json: not a bisection result"));
+    fs::remove_dir_all(&dir).unwrap();
+}

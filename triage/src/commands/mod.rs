@@ -3,6 +3,7 @@
 //! and one in [`run`]. No command module uses another: what two commands share belongs to
 //! the library (`scripts/check-layering.sh` checks this).
 
+mod bisect;
 mod bucket;
 mod campaign;
 mod campaign_worker;
@@ -171,6 +172,16 @@ pub enum Command {
     /// in OUT/stats.json, every reproducer copied (renamed, never overwritten, when its name
     /// is taken), so `eufuzz bucket OUT` lists the buckets of all of them.
     Merge(merge::Args),
+    /// Name the commit that introduced a failure (or, with --fixed, the one that fixed it)
+    /// by building revisions between --good and --bad and replaying the reproducer with each
+    /// revision's own `eufuzz check`.
+    ///
+    /// Revisions are built in a git worktree under the cache directory, one binary per
+    /// commit kept for later runs; a revision that does not build, cannot read the file or
+    /// fails with another signature is skipped, as `git bisect skip` does. Exit code 0 when
+    /// one commit is named, 1 when only a range could be (skips, or --time ran out), 2 on
+    /// bad input, ends that do not behave as said, or Ctrl-C (which leaves no worktree).
+    Bisect(bisect::Args),
     /// Execute a program on the EU emulator and print what it made observable.
     ///
     /// Prints every render-target write per thread and channel (undefined bytes as `..`),
@@ -201,6 +212,7 @@ pub fn run(command: Command) -> Result<Exit> {
         Command::CampaignWorker(a) => campaign_worker::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Run(a) => run::run(a),
+        Command::Bisect(a) => bisect::run(a),
     }
 }
 

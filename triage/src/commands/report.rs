@@ -4,6 +4,7 @@
 
 use reports::campaign_report as cr;
 use std::path::PathBuf;
+use triage::bisect::saved::{attach, read_results};
 use triage::files::write_atomic;
 use triage::report::{build, extended_history, summary_line};
 use triage::{Exit, Result};
@@ -32,11 +33,18 @@ pub struct Args {
     /// corpus/known-issues.toml when it exists.
     #[arg(long)]
     known: Option<PathBuf>,
+    /// A directory of `eufuzz bisect --json` results: each bucket they name shows the
+    /// commit that introduced or fixed it.
+    #[arg(long)]
+    bisections: Option<PathBuf>,
 }
 
 /// Exit 0, 1 when a bucket is new and not a known issue, 2 on unreadable input.
 pub fn run(args: Args) -> Result<Exit> {
-    let r = build(&args.dir, args.previous.as_deref(), args.known.as_deref())?;
+    let mut r = build(&args.dir, args.previous.as_deref(), args.known.as_deref())?;
+    if let Some(dir) = &args.bisections {
+        attach(&mut r, &read_results(dir)?);
+    }
     write_outputs(&args, &r)?;
     eprintln!("{}", summary_line(&r));
     Ok(if r.summary.new_unknown > 0 {
