@@ -775,6 +775,17 @@ impl Gen<'_, '_> {
         let t = Reg::vgrf(self.new_vgrf(1), Type::UD).with_stride(0);
         let b = Reg::vgrf(self.new_vgrf(1), ty).with_stride(0);
         let x = super::plain(self.src(ty, false));
+        // Sometimes the channel is an immediate (a constant invocation index, which
+        // `lower_broadcast` turns into a scalar MOV): no FIND_LIVE_CHANNEL then.
+        if !self.realistic && self.chance(1, 4) {
+            let k = self.choose(w as usize) as u32;
+            let broadcast =
+                Inst::new(Opcode::Broadcast, w, b, vec![x, Reg::imm_ud(k)]).with_nomask();
+            if !self.try_emit(broadcast) {
+                return self.alu();
+            }
+            return self.use_uniform(b, ty);
+        }
         let find = Inst::new(Opcode::FindLiveChannel, w, t, vec![]).with_nomask();
         let broadcast = Inst::new(Opcode::Broadcast, w, b, vec![x, t]).with_nomask();
         if !self.try_emit(find) {
@@ -784,6 +795,13 @@ impl Gen<'_, '_> {
             self.insts.pop();
             return self.alu();
         }
+        self.use_uniform(b, ty);
+    }
+
+    /// A use of the broadcast scalar `b` of `ty` (MOV, or an ADD/MUL/SEL beside another
+    /// value), so that it is live.
+    fn use_uniform(&mut self, b: Reg, ty: Type) {
+        let w = self.width;
         let a = self.src(ty, false);
         let op = self
             .idiom_op(&[Opcode::Add, Opcode::Mul, Opcode::Sel])

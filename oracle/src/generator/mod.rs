@@ -40,9 +40,9 @@ use std::collections::BTreeSet;
 /// `mixed-mul`), payloads at any offset, the `sat-idiom`, `if-moves` and `dead-value`
 /// variants, and the fixed-GRF relocation (realistic programs are unchanged). 7: the
 /// fixed-GRF relocation in default fuzz programs, placed just above the payload with holes
-/// (allocation leaves the program's own GRFs alone), SIMD32 included, and flag-only
-/// compares whose null destination has another type than their sources; realistic
-/// programs are unchanged.
+/// (allocation leaves the program's own GRFs alone), SIMD32 included, flag-only compares
+/// whose null destination has another type than their sources, and BROADCASTs of an
+/// immediate channel index; realistic programs are unchanged.
 pub const FORMAT_VERSION: u32 = 7;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
