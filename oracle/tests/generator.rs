@@ -302,6 +302,14 @@ fn has_format6_shape(shape: &str, p: &compiler::Program) -> bool {
                 && i.dst.is_null()
                 && i.srcs.first().is_some_and(|s| s.ty != i.dst.ty)
         }),
+        // A NOT with a conditional modifier testing an AND/OR of two compares (format 7).
+        "not-of-booleans" => insts.iter().enumerate().any(|(k, i)| {
+            i.op == Opcode::Not
+                && i.cmod.is_some()
+                && insts[..k].iter().rev().take(1).any(|j| {
+                    matches!(j.op, Opcode::And | Opcode::Or) && Some(&j.dst) == i.srcs.first()
+                })
+        }),
         // A program without VGRFs that reads or writes scratch.
         "scratch-without-vgrfs" => {
             p.vgrf_sizes.is_empty()
@@ -410,6 +418,7 @@ fn format6_shapes_occur_and_programs_stay_valid() {
         ("send-payload-offset", "features=hw-send dispatch=8,16"),
         ("mixed-mul", "features=mixed-mul"),
         ("broadcast-immediate-index", "features=live-channel"),
+        ("not-of-booleans", "features=cmod-idiom"),
         ("compare-null-other-type", "features=modifiers"),
         ("sat-after-barrier", "features=sat-idiom,modifiers"),
         ("sat-after-partial", "features=sat-idiom"),

@@ -226,7 +226,15 @@ impl Gen<'_, '_> {
                 let Some(d) = self.emit_into(cmp, bool_ty) else {
                     return self.alu();
                 };
-                match self.choose(3) {
+                // (Fuzz programs also combine two booleans and test the NOT of that:
+                // `and g, d, e; not.cond null, g`, which cmod propagation may fold into the
+                // AND with the inverse condition.)
+                let variant = if self.realistic {
+                    self.choose(3)
+                } else {
+                    self.choose(4)
+                };
+                match variant {
                     0 => Inst::new(
                         Opcode::And,
                         w,
@@ -234,6 +242,24 @@ impl Gen<'_, '_> {
                         vec![d, Reg::imm(1, bool_ty)],
                     ),
                     1 => Inst::new(Opcode::Mov, w, Reg::null(bool_ty), vec![d]),
+                    3 => {
+                        let (a2, b2) = (self.src(ty, false), self.src(ty, true));
+                        let cmp2 = Inst::new(Opcode::Cmp, w, Reg::null(bool_ty), vec![a2, b2])
+                            .with_cmod(self.pick(&CONDS), flag);
+                        let Some(e) = self.emit_into(cmp2, bool_ty) else {
+                            return self.alu();
+                        };
+                        let op = if self.chance(1, 2) {
+                            Opcode::And
+                        } else {
+                            Opcode::Or
+                        };
+                        let both = Inst::new(op, w, Reg::null(bool_ty), vec![d, e]);
+                        let Some(g) = self.emit_into(both, bool_ty) else {
+                            return self.alu();
+                        };
+                        Inst::new(Opcode::Not, w, Reg::null(bool_ty), vec![g])
+                    }
                     _ => Inst::new(
                         Opcode::Cmp,
                         w,

@@ -41,8 +41,9 @@ use std::collections::BTreeSet;
 /// variants, and the fixed-GRF relocation (realistic programs are unchanged). 7: the
 /// fixed-GRF relocation in default fuzz programs, placed just above the payload with holes
 /// (allocation leaves the program's own GRFs alone), SIMD32 included, flag-only compares
-/// whose null destination has another type than their sources, and BROADCASTs of an
-/// immediate channel index; realistic programs are unchanged.
+/// whose null destination has another type than their sources, BROADCASTs of an
+/// immediate channel index, and NOT tests of an AND/OR of two compares; realistic programs
+/// are unchanged.
 pub const FORMAT_VERSION: u32 = 7;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
