@@ -74,6 +74,22 @@ impl Region {
         self.vstride == 0 && self.width == 1 && self.hstride == 0
     }
 
+    /// The element stride of a region whose channels read equally spaced elements: rows of
+    /// one element step by VertStride, rows of several by HorzStride when the next row
+    /// starts right after (VertStride = Width × HorzStride). `None` for scalars, Vx1/VxH
+    /// and 2-D regions with gaps or repeats between rows.
+    pub fn linear_stride(self) -> Option<u32> {
+        if self.is_scalar() || self.is_one_dimensional() {
+            None
+        } else if self.width == 1 {
+            Some(self.vstride as u32)
+        } else if self.vstride as u32 == self.width as u32 * self.hstride as u32 {
+            Some(self.hstride as u32)
+        } else {
+            None
+        }
+    }
+
     /// Element index (in units of the operand type) that channel `i` reads.
     pub fn element(self, i: u32) -> u32 {
         let w = self.width.max(1) as u32;
@@ -585,6 +601,23 @@ impl Reg {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn linear_stride_is_the_spacing_of_equally_spaced_elements() {
+        // Channel c reads element (c / Width) × VertStride + (c % Width) × HorzStride
+        // (docs/hardware/eu-hardware.md §1.2).
+        assert_eq!(Region::new(8, 8, 1).linear_stride(), Some(1));
+        assert_eq!(Region::new(16, 8, 2).linear_stride(), Some(2));
+        assert_eq!(Region::new(2, 1, 0).linear_stride(), Some(2));
+        // Rows with a gap (<8;4,1>) or repeated (<4;4,0>), scalars and Vx1: not linear.
+        assert_eq!(Region::new(8, 4, 1).linear_stride(), None);
+        assert_eq!(Region::new(4, 4, 0).linear_stride(), None);
+        assert_eq!(Region::SCALAR.linear_stride(), None);
+        assert_eq!(
+            Region::new(Region::ONE_DIMENSIONAL, 1, 0).linear_stride(),
+            None
+        );
+    }
 
     #[test]
     fn last_element_is_the_largest() {

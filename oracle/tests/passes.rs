@@ -408,6 +408,50 @@ fn narrow_destinations_go_through_a_strided_temporary() {
 }
 
 #[test]
+fn in_place_fixed_grf_split_goes_through_a_temporary() {
+    // The W source reads the 32 bytes of g15 that the first SIMD8 half writes as F: split
+    // in place, the second half would read the first half's result (an overlap of fixed
+    // GRFs, which the pass compares by their bytes as it does VGRFs).
+    check_pass(
+        lower_simd_width::run,
+        "hsw",
+        16,
+        "
+        mov(16) g15<8;8,1>:UD, attr0:UD
+        add(16) g15<8;8,1>:F, g15<16;16,1>:W, 1:W
+        mov(16) v2:F, g15<8;8,1>:F
+        ",
+        "
+        mov(16) g15<8;8,1>:UD, attr0:UD
+        add(8) v4:F, g15<8;8,1>:W, 1:W
+        add(8) v5:F, g15.8<8;8,1>:W, 1:W { 2Q }
+        mov(8) g15<8;8,1>:F, v4:F
+        mov(8) g16<8;8,1>:F, v5:F { 2Q }
+        mov(16) v2:F, g15<8;8,1>:F
+        ",
+    );
+}
+
+#[test]
+fn chv_compare_into_a_half_float_null_takes_the_sources_type() {
+    // No conversion exists between 64-bit types and HF (docs/hardware/eu-hardware.md §6),
+    // and a compare's flag comes from its sources: the null destination becomes Q.
+    check_pass(
+        lower_regioning::run,
+        "chv",
+        8,
+        "
+        cmpn.z.f1.0(8) null:HF, attr0:Q, 0:Q
+        (+f1.0) mov(8) v1:F, 1.0:F
+        ",
+        "
+        cmpn.z.f1.0(8) null:Q, attr0:Q, 0:Q
+        (+f1.0) mov(8) v1:F, 1.0:F
+        ",
+    );
+}
+
+#[test]
 fn chv_float_to_double_source_is_made_dword_aligned() {
     check_pass(
         lower_regioning::run,

@@ -30,6 +30,7 @@ pub mod files;
 pub mod gate;
 pub mod generate;
 pub mod identity;
+pub mod interrupt;
 pub mod load;
 pub mod options;
 pub mod outlock;

@@ -97,6 +97,16 @@ fn fpu_width(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
     1 << (31 - w.max(1).leading_zeros())
 }
 
+/// A non-scalar operand in the GRF file: a VGRF, an input or a fixed GRF. The register
+/// rules below are the register file's, so fixed GRFs (hand-written, or copies back into
+/// them) are held to them like VGRFs.
+fn grf_vector(r: &Reg) -> bool {
+    matches!(
+        r.kind,
+        RegKind::Vgrf { .. } | RegKind::Attr { .. } | RegKind::Fixed { .. }
+    ) && !r.is_uniform()
+}
+
 /// Gen ≤ 7, destination spanning two registers at width `w` (docs/hardware/eu-hardware.md §1.5, §6.7):
 /// each destination register must come entirely from one register of every two-register
 /// source, and both source registers must be read from the same offset. A source
@@ -104,19 +114,11 @@ fn fpu_width(p: &Program, inst: &Inst, opts: &CompileOptions) -> u32 {
 /// don't.
 fn crosses_registers_unevenly(inst: &Inst, w: u32) -> bool {
     let at = super::channel_byte;
-    // The rule is the register file's: fixed GRFs (hand-written, or copies back into them)
-    // are held to it like VGRFs.
-    let direct = |r: &Reg| {
-        matches!(
-            r.kind,
-            RegKind::Vgrf { .. } | RegKind::Attr { .. } | RegKind::Fixed { .. }
-        ) && !r.is_uniform()
-    };
-    if !direct(&inst.dst) || at(&inst.dst, w - 1) < REG_SIZE || inst.op.is_3src() {
+    if !grf_vector(&inst.dst) || at(&inst.dst, w - 1) < REG_SIZE || inst.op.is_3src() {
         return false;
     }
     inst.srcs.iter().any(|s| {
-        if !direct(s) || (0..w).all(|c| at(s, c) < REG_SIZE) {
+        if !grf_vector(s) || (0..w).all(|c| at(s, c) < REG_SIZE) {
             return false;
         }
         let from_other = (0..w).any(|c| at(s, c) / REG_SIZE != at(&inst.dst, c) / REG_SIZE);
@@ -133,19 +135,14 @@ fn crosses_registers_unevenly(inst: &Inst, w: u32) -> bool {
 fn nonlinear_64bit_piece(inst: &Inst, w: u32) -> bool {
     let n = inst.exec_size as u32;
     inst.srcs.iter().any(|s| {
-        let Some(stride) = super::elem_stride(s) else {
+        let stride = match s.kind {
+            RegKind::Vgrf { stride, .. } | RegKind::Attr { stride, .. } => Some(stride as u32),
+            RegKind::Fixed { region, .. } => region.linear_stride(),
+            _ => None,
+        };
+        let Some(stride) = stride.filter(|_| !s.is_uniform()) else {
             return false;
         };
-        let virtual_or_linear = match s.kind {
-            RegKind::Vgrf { .. } | RegKind::Attr { .. } => true,
-            RegKind::Fixed { region, .. } => {
-                region.width == 1 || region.vstride == region.width * region.hstride
-            }
-            _ => false,
-        };
-        if s.is_uniform() || !virtual_or_linear {
-            return false;
-        }
         (0..n / w).any(|k| {
             let start = super::channel_byte(s, k * w) % REG_SIZE;
             let RegKind::Fixed { region, .. } =
@@ -164,13 +161,7 @@ fn nonlinear_64bit_piece(inst: &Inst, w: u32) -> bool {
 /// (`g86.1`) breaks. Checked for every piece, since each starts at its own offset.
 fn uneven_oword_write(inst: &Inst, w: u32) -> bool {
     let at = super::channel_byte;
-    let grf = |r: &Reg| {
-        matches!(
-            r.kind,
-            RegKind::Vgrf { .. } | RegKind::Attr { .. } | RegKind::Fixed { .. }
-        ) && !r.is_uniform()
-    };
-    if !grf(&inst.dst) || inst.op.is_3src() || inst.op.is_message() {
+    if !grf_vector(&inst.dst) || inst.op.is_3src() || inst.op.is_message() {
         return false;
     }
     let n = inst.exec_size as u32;
@@ -178,7 +169,7 @@ fn uneven_oword_write(inst: &Inst, w: u32) -> bool {
         let piece = k * w..(k + 1) * w;
         let dst: Vec<u32> = piece.clone().map(|c| at(&inst.dst, c)).collect();
         let one_reg = dst.iter().all(|&b| b / REG_SIZE == dst[0] / REG_SIZE);
-        let src_spans_two = inst.srcs.iter().filter(|s| grf(s)).any(|s| {
+        let src_spans_two = inst.srcs.iter().filter(|s| grf_vector(s)).any(|s| {
             let first = at(s, k * w) / REG_SIZE;
             piece.clone().any(|c| at(s, c) / REG_SIZE != first)
         });

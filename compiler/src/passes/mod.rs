@@ -168,17 +168,8 @@ pub fn legal_fixed_source(r: Reg, exec: u32) -> Reg {
         return r;
     };
     let exec = exec.max(1);
-    let linear_stride = if region.is_scalar() || region.is_one_dimensional() {
-        None
-    } else if region.width == 1 {
-        Some(region.vstride as u32)
-    } else if region.vstride as u32 == region.width as u32 * region.hstride as u32 {
-        Some(region.hstride as u32)
-    } else {
-        None
-    };
     let size = r.ty.size();
-    match linear_stride {
+    match region.linear_stride() {
         Some(stride) if breaks_region_rules(region, subnr as u32, size, exec) => {
             let byte = nr as u32 * REG_SIZE + subnr as u32;
             Reg {

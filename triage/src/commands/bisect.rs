@@ -3,8 +3,6 @@
 //! decided and the answer at the end.
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 use triage::bisect::build::Recipe;
 use triage::bisect::cache::Cache;
@@ -64,7 +62,7 @@ pub struct Args {
 /// Exit 0 when one commit is named, 1 when only a range could be (untestable commits, or
 /// the time ran out), 2 on bad input, a range whose ends do not behave as said, or Ctrl-C.
 pub fn run(args: Args) -> Result<Exit> {
-    let stop = handle_ctrl_c()?;
+    let stop = triage::interrupt::stop_flag_on_ctrl_c("removing the worktree")?;
     let req = Request {
         repo: args.repo.clone(),
         repro: args.repro.clone(),
@@ -100,23 +98,6 @@ pub fn run(args: Args) -> Result<Exit> {
         Finding::Found(_) => Exit::Ok,
         Finding::Range(_) | Finding::OutOfTime(_) => Exit::Problems,
     })
-}
-
-/// Ctrl-C sets the returned flag: the running build or check is killed and the worktree
-/// removed before exiting; a second Ctrl-C exits at once (130).
-fn handle_ctrl_c() -> Result<Arc<AtomicBool>> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let presses = AtomicUsize::new(0);
-    ctrlc::set_handler(move || {
-        if presses.fetch_add(1, Ordering::SeqCst) > 0 {
-            std::process::exit(130);
-        }
-        eprintln!("stopping: removing the worktree (Ctrl-C again to exit at once)");
-        flag.store(true, Ordering::SeqCst);
-    })
-    .map_err(|e| Error::Refused(format!("cannot handle Ctrl-C: {e}")))?;
-    Ok(stop)
 }
 
 /// `step 2: 1a2b3c4d5e subject: built in 41.2 s, passes -> good`.

@@ -3,8 +3,6 @@
 //! once).
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use triage::campaign::{self, Settings, checkpoint, seeds::Shard};
 use triage::generate::KnobArgs;
 use triage::options::{Baseline, CampaignFlags};
@@ -136,22 +134,6 @@ impl Args {
     }
 }
 
-/// Ctrl-C: the first sets the returned flag, the second exits at once (code 130).
-fn handle_ctrl_c() -> Result<Arc<AtomicBool>> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let presses = AtomicUsize::new(0);
-    ctrlc::set_handler(move || {
-        if presses.fetch_add(1, Ordering::SeqCst) > 0 {
-            std::process::exit(130);
-        }
-        eprintln!("stopping (Ctrl-C again to exit at once)");
-        flag.store(true, Ordering::SeqCst);
-    })
-    .map_err(|e| Error::Refused(format!("cannot handle Ctrl-C: {e}")))?;
-    Ok(stop)
-}
-
 /// A child process that dies while its worker writes a case to it must be a finding, not
 /// a SIGPIPE that ends the campaign (`main` restores SIGPIPE's default for `eufuzz ... |
 /// head`); the write fails with an error instead, which the worker handles.
@@ -180,7 +162,7 @@ pub fn run(args: Args) -> Result<Exit> {
     if let Some(note) = &lock.note {
         eprintln!("{note}");
     }
-    let stop = handle_ctrl_c()?;
+    let stop = triage::interrupt::stop_flag_on_ctrl_c("writing the checkpoint")?;
     ignore_broken_pipes();
     let exe = std::env::current_exe().map_err(|e| {
         Error::Refused(format!(
