@@ -452,6 +452,48 @@ fn chv_compare_into_a_half_float_null_takes_the_sources_type() {
 }
 
 #[test]
+fn chv_compare_into_a_64bit_null_with_one_narrow_source_takes_the_sources_type() {
+    // The execution type of HF and UB sources is a word type, yet each source still
+    // converts to the Q destination, and HF ↔ 64-bit has no conversion
+    // (docs/hardware/eu-hardware.md §6): the null becomes HF like the first source.
+    check_pass(
+        lower_regioning::run,
+        "chv",
+        8,
+        "
+        cmp.ge.f0.0(8) null:Q, 0.0:HF, attr0:UB
+        (+f0.0) mov(8) v1:F, 1.0:F
+        ",
+        "
+        cmp.ge.f0.0(8) null:HF, 0.0:HF, attr0:UB
+        (+f0.0) mov(8) v1:F, 1.0:F
+        ",
+    );
+}
+
+#[test]
+fn chv_three_source_df_copy_moves_dword_halves() {
+    // An Align16 source must start a register (docs/hardware/eu-hardware.md §1.3), so
+    // v1+16 is copied; a DF move from offset 16 to offset 0 breaks the low-power rule that
+    // source and destination share an offset (§5.1), so the dword halves move instead.
+    check_pass(
+        lower_alu_restrictions::run,
+        "chv",
+        8,
+        "
+        mov(8) v1:DF, attr0:F
+        mad(2) v2:DF, v1+16:DF, v1:DF, v1:DF
+        ",
+        "
+        mov(8) v1:DF, attr0:F
+        mov(2) v4<2>:UD, v1+16<2>:UD
+        mov(2) v4+4<2>:UD, v1+20<2>:UD
+        mad(2) v2:DF, v4:DF, v1:DF, v1:DF
+        ",
+    );
+}
+
+#[test]
 fn chv_float_to_double_source_is_made_dword_aligned() {
     check_pass(
         lower_regioning::run,

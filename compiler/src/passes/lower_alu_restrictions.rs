@@ -55,19 +55,22 @@ fn load_imm(p: &mut Program, imm: Reg, out: &mut Vec<Inst>) -> Reg {
 }
 
 /// Copies a source into a packed temporary of the instruction's width (modifiers kept on
-/// the new operand, applied by the instruction as before).
+/// the new operand, applied by the instruction as before). A 64-bit copy that moves the
+/// elements to another offset in their register breaks the low-power regioning rules
+/// (CHV/BXT/GLK, docs/hardware/eu-hardware.md §5.1), so there the two dword halves move.
 fn packed_copy(p: &mut Program, inst: &Inst, src: Reg, out: &mut Vec<Inst>) -> Reg {
     let t = super::temp(p, src.ty, inst.exec_size as u32 * src.ty.size());
-    out.push(like(
-        inst,
-        Opcode::Mov,
-        t,
-        vec![Reg {
-            negate: false,
-            abs: false,
-            ..src
-        }],
-    ));
+    let plain = Reg {
+        negate: false,
+        abs: false,
+        ..src
+    };
+    let copy = like(inst, Opcode::Mov, t, vec![plain]);
+    if super::lower_regioning::low_power_64bit(p, &copy) {
+        out.extend(super::lower_regioning::raw_copy(&copy, t, plain, src.ty));
+    } else {
+        out.push(copy);
+    }
     Reg {
         negate: src.negate,
         abs: src.abs,

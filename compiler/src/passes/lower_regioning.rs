@@ -250,9 +250,12 @@ fn retype_compare_null(inst: &mut Inst) -> bool {
     if !matches!(inst.op, Opcode::Cmp | Opcode::Cmpn) || !inst.dst.is_null() {
         return false;
     }
-    let (d, s) = (inst.dst.ty, exec_type(inst));
+    let d = inst.dst.ty;
     let narrow = |t: Type| t == Type::HF || t.size() == 1;
-    let unsupported = (d.is_64bit() && narrow(s)) || (s.is_64bit() && narrow(d));
+    // Each source is converted to the destination on its own, so one narrow source among
+    // wider ones is enough (e.g. `cmp null:Q, 0.0:HF, u0:UB`, whose execution type is W).
+    let converts = |s: Type| (d.is_64bit() && narrow(s)) || (s.is_64bit() && narrow(d));
+    let unsupported = converts(exec_type(inst)) || inst.srcs.iter().any(|s| converts(s.ty));
     if unsupported {
         crate::pass::note("compare-null-retyped");
         inst.dst.ty = inst.srcs[0].ty;
