@@ -119,3 +119,31 @@ fn vec4_programs_cover_the_vec4_df_shapes() {
     any("packDouble2x32's SET_LOW", &|i| i.op == Opcode::SetLow32);
     any("packDouble2x32's SET_HIGH", &|i| i.op == Opcode::SetHigh32);
 }
+
+#[test]
+fn vec4_immediates_occur_only_where_the_vec4_ir_has_them() {
+    // Format 8: F, D and DF immediates as a MOV's source and as src1 of two-source
+    // instructions (docs/hardware/fp64-align16.md §6), never in src0 of one.
+    let mut seen = std::collections::HashSet::new();
+    for (seed, p) in programs(300) {
+        for inst in p.blocks.iter().flat_map(|b| &b.insts) {
+            for (k, s) in inst.srcs.iter().enumerate() {
+                if s.is_imm() && inst.is_align16() {
+                    assert!(
+                        inst.srcs.len() == 1 || k == 1,
+                        "seed {seed}: immediate in src{k} of {inst:?}"
+                    );
+                    seen.insert((inst.op == Opcode::Mov, s.ty));
+                }
+            }
+        }
+    }
+    for ty in [Type::F, Type::D, Type::DF] {
+        for mov in [true, false] {
+            assert!(
+                seen.contains(&(mov, ty)),
+                "no {ty:?} immediate (mov: {mov})"
+            );
+        }
+    }
+}

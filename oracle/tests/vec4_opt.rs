@@ -127,3 +127,40 @@ fn copy_propagation_keeps_the_section_6_rejections() {
     );
     expect_unchanged(opt_copy_propagation::run, &input);
 }
+
+#[test]
+fn constant_propagation_puts_the_immediate_in_src1() {
+    // A two-source instruction has room for an immediate in src1 only
+    // (docs/hardware/eu-hardware.md §3.3): into src1 directly; into src0 of a commutative
+    // ADD by swapping, of a CMP by swapping with the reversed condition (§6).
+    let input = vec4_program(
+        "hsw",
+        "mov(8) v1:F, 1.5:F { Align16 }
+         add(8) v2:F, attr0:F, v1:F { Align16 }
+         add(8) v3:F, v1:F, attr0.yxwz:F { Align16 }
+         cmp.l.f0.0(8) null:F, v1:F, attr1:F { Align16 }
+         (+f0.0) mov(8) v3:F, attr1:F { Align16 }",
+    );
+    expect_rewrite(
+        opt_copy_propagation::run,
+        &input,
+        "mov(8) v1:F, 1.5:F { Align16 }
+         add(8) v2:F, attr0.xyzw:F, 1.5:F { Align16 }
+         add(8) v3:F, attr0.yxwz:F, 1.5:F { Align16 }
+         cmp.g.f0.0(8) null:F, attr1.xyzw:F, 1.5:F { Align16 }
+         (+f0.0) mov(8) v3:F, attr1.xyzw:F { Align16 }",
+    );
+}
+
+#[test]
+fn constant_propagation_leaves_an_immediate_out_of_src0() {
+    // Float min/max keeps its order (−0.0 against +0.0 is a tie SEL breaks by position),
+    // and an ADD whose src1 is already an immediate has no room for a second one.
+    let input = vec4_program(
+        "hsw",
+        "mov(8) v1:F, 1.5:F { Align16 }
+         sel.l(8) v2:F, v1:F, attr0:F { Align16 }
+         add(8) v3:F, v1:F, 2.0:F { Align16 }",
+    );
+    expect_unchanged(opt_copy_propagation::run, &input);
+}

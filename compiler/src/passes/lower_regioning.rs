@@ -250,17 +250,20 @@ fn retype_compare_null(inst: &mut Inst) -> bool {
     if !matches!(inst.op, Opcode::Cmp | Opcode::Cmpn) || !inst.dst.is_null() {
         return false;
     }
-    let d = inst.dst.ty;
     let narrow = |t: Type| t == Type::HF || t.size() == 1;
     // Each source is converted to the destination on its own, so one narrow source among
     // wider ones is enough (e.g. `cmp null:Q, 0.0:HF, u0:UB`, whose execution type is W).
-    let converts = |s: Type| (d.is_64bit() && narrow(s)) || (s.is_64bit() && narrow(d));
-    let unsupported = converts(exec_type(inst)) || inst.srcs.iter().any(|s| converts(s.ty));
-    if unsupported {
+    let unsupported = |d: Type| {
+        let converts = |s: Type| (d.is_64bit() && narrow(s)) || (s.is_64bit() && narrow(d));
+        converts(exec_type(inst)) || inst.srcs.iter().any(|s| converts(s.ty))
+    };
+    let to = inst.srcs[0].ty;
+    let retype = unsupported(inst.dst.ty) && !unsupported(to);
+    if retype {
         crate::pass::note("compare-null-retyped");
-        inst.dst.ty = inst.srcs[0].ty;
+        inst.dst.ty = to;
     }
-    unsupported
+    retype
 }
 
 /// Splits conversions the hardware cannot do directly into two steps.

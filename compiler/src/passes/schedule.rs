@@ -123,10 +123,10 @@ pub fn issue_cycles(inst: &Inst) -> u32 {
     (inst.exec_size as u32 * widest).div_ceil(32).max(1)
 }
 
-/// The scheduling regions of a program: runs of instructions never reordered against each
-/// other's neighbours. Each block is one region, except that `halt_splits` off (the
-/// `sched-across-halt` bug) joins a block ending in HALT with the block after it.
-fn regions(p: &Program, halt_splits: bool) -> Vec<std::ops::Range<usize>> {
+/// The scheduling regions of a program with the `sched-across-halt` bug injected: each
+/// block is one region, except that a block ending in HALT joins the block after it.
+#[cfg(feature = "zoo")]
+fn regions_joined_across_halts(p: &Program) -> Vec<std::ops::Range<usize>> {
     let mut out: Vec<std::ops::Range<usize>> = vec![];
     let mut start = 0;
     let mut joined = false;
@@ -136,7 +136,7 @@ fn regions(p: &Program, halt_splits: bool) -> Vec<std::ops::Range<usize>> {
             Some(last) if joined => last.end = end,
             _ => out.push(start..end),
         }
-        joined = !halt_splits && b.insts.last().is_some_and(|i| i.op == Opcode::Halt);
+        joined = b.insts.last().is_some_and(|i| i.op == Opcode::Halt);
         start = end;
     }
     out
@@ -261,6 +261,7 @@ impl Window {
 
 /// With a scheduling bug injected: notes which kind of real dependency `order` breaks,
 /// if any (a move across a HALT, or a flag write above an earlier read of its bits).
+#[cfg(feature = "zoo")]
 fn note_broken_dependency(window: &[Inst], order: &[usize], vgrf_floor: u64) {
     let mut position = vec![0; order.len()];
     for (k, &i) in order.iter().enumerate() {
@@ -306,6 +307,7 @@ fn schedule_region(insts: &mut Vec<Inst>, mode: Mode, rules: Rules, vgrf_floor: 
             Mode::None => (0..window.len()).collect(),
         };
         changed |= order.iter().enumerate().any(|(k, &i)| k != i);
+        #[cfg(feature = "zoo")]
         if !rules.halt_is_barrier || !rules.flag_war {
             note_broken_dependency(&window, &order, vgrf_floor);
         }
@@ -320,21 +322,29 @@ fn schedule_region(insts: &mut Vec<Inst>, mode: Mode, rules: Rules, vgrf_floor: 
     changed
 }
 
-/// Schedules every region of `p` in `mode` with the dependency `rules`; returns whether
-/// any instruction moved. Blocks are re-split only when regions joined blocks.
+/// Schedules every block of `p` in `mode` with the dependency `rules`; returns whether
+/// any instruction moved.
 pub fn schedule(p: &mut Program, mode: Mode, rules: Rules) -> bool {
     if mode == Mode::None {
         return false;
     }
     let floor = vgrf_floor(p);
-    if rules.halt_is_barrier {
-        let mut changed = false;
-        for block in &mut p.blocks {
-            changed |= schedule_region(&mut block.insts, mode, rules, floor);
-        }
-        return changed;
+    #[cfg(feature = "zoo")]
+    if !rules.halt_is_barrier {
+        return schedule_across_halts(p, mode, rules, floor);
     }
-    let ranges = regions(p, rules.halt_is_barrier);
+    let mut changed = false;
+    for block in &mut p.blocks {
+        changed |= schedule_region(&mut block.insts, mode, rules, floor);
+    }
+    changed
+}
+
+/// [`schedule`] with the `sched-across-halt` bug injected: regions span HALTs, and blocks
+/// are re-split after.
+#[cfg(feature = "zoo")]
+fn schedule_across_halts(p: &mut Program, mode: Mode, rules: Rules, floor: u64) -> bool {
+    let ranges = regions_joined_across_halts(p);
     let mut all = p.take_insts();
     let mut changed = false;
     for r in ranges {

@@ -75,6 +75,26 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
     if !inst.is_align16() {
         return;
     }
+    // Immediates only where the vec4 IR has them (docs/hardware/fp64-align16.md §6): a DF
+    // one anywhere (`setup_imm_df` loads it), a 32-bit one never in src0 of a two-source
+    // instruction nor in a three-source one, since no vec4 pass moves it out of there.
+    let imm32 = |s: &Reg| s.is_imm() && s.ty.size() < 8;
+    let misplaced = if inst.op.is_3src() {
+        inst.srcs.iter().any(imm32)
+    } else {
+        inst.srcs.len() == 2 && imm32(&inst.srcs[0])
+    };
+    if misplaced {
+        bad(format!(
+            "a 32-bit immediate in {} of `{}`: vec4 IR keeps immediates in src1 of a two-source instruction (none in src0 or a three-source one)",
+            if inst.op.is_3src() {
+                "a source"
+            } else {
+                "src0"
+            },
+            inst.op.name()
+        ));
+    }
     for reg in operands().filter(|r| is_virtual(r)) {
         let vec4_bytes = VEC4_COMPONENTS * reg.ty.size();
         match reg.kind {

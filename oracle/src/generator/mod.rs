@@ -43,8 +43,9 @@ use std::collections::BTreeSet;
 /// (allocation leaves the program's own GRFs alone), SIMD32 included, flag-only compares
 /// whose null destination has another type than their sources, BROADCASTs of an
 /// immediate channel index, and NOT tests of an AND/OR of two compares; realistic programs
-/// are unchanged.
-pub const FORMAT_VERSION: u32 = 7;
+/// are unchanged. 8: vec4 immediates (F, D and DF) as a MOV's source and as the last
+/// source of two-source instructions and compares.
+pub const FORMAT_VERSION: u32 = 8;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,

@@ -234,6 +234,21 @@ impl Gen<'_, '_> {
         reg
     }
 
+    /// An immediate of `ty`, only where Mesa's vec4 IR has one: a MOV's source or the last
+    /// source of a two-source instruction (docs/hardware/eu-hardware.md §3.3: src1 only).
+    /// A DF immediate is for `setup_imm_df` to load (Gen7 ALU instructions take none,
+    /// docs/hardware/fp64-align16.md §1.2); an F or D one is what copy propagation may
+    /// move into other instructions, within the §6 rules.
+    fn immediate(&mut self, ty: Type) -> Reg {
+        const FLOATS: [f64; 8] = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -1024.25, 3.0e9];
+        let k = self.choose(FLOATS.len());
+        match ty {
+            Type::DF => Reg::imm_df(FLOATS[k] * if self.chance(1, 2) { 1.0 } else { 1.0 / 3.0 }),
+            Type::F => Reg::imm_f(FLOATS[k] as f32),
+            _ => Reg::imm_d([0, 1, -1, 2, 7, -65536, i32::MAX, i32::MIN][k]),
+        }
+    }
+
     fn swizzle(&mut self) -> Swizzle {
         const NATIVE: [[u8; 4]; 4] = [[0, 1, 2, 3], [0, 0, 2, 2], [1, 1, 3, 3], [1, 0, 3, 2]];
         match self.choose(6) {
@@ -270,7 +285,10 @@ impl Gen<'_, '_> {
         };
         let op = ops[self.choose(ops.len())];
         let n = if op == Opcode::Mov { 1 } else { 2 };
-        let srcs = (0..n).map(|_| self.source(ty, vertex)).collect();
+        let mut srcs: Vec<Reg> = (0..n).map(|_| self.source(ty, vertex)).collect();
+        if self.chance(1, 5) {
+            srcs[n - 1] = self.immediate(ty);
+        }
         let mut inst = Inst::new(op, exec, dst, srcs).with_align16();
         if op == Opcode::Sel {
             let cmod = [CondMod::L, CondMod::Ge][self.choose(2)];
@@ -400,6 +418,11 @@ impl Gen<'_, '_> {
         if replicated {
             a = a.swizzled(Swizzle::replicate(self.choose(4) as u8));
             b = b.swizzled(Swizzle::replicate(self.choose(4) as u8));
+        }
+        // Not DF: a compare writes no VGRF, so `setup_imm_df` has no DF immediate to load
+        // there (the validator's `df_imm_lowered`), and the first compare must stand.
+        if ty != Type::DF && self.chance(1, 5) {
+            b = self.immediate(ty);
         }
         let inst = Inst::new(Opcode::Cmp, 8, Reg::null(ty), vec![a, b])
             .with_align16()

@@ -74,6 +74,25 @@ fn propagated(inst: &Inst, arg: usize, copy: &Inst, generation: u32) -> Option<R
     })
 }
 
+/// Where immediate `value` may stand for source `arg` of `inst`: there, when it is the
+/// only source or src1 of a two-source instruction (the encoding has no immediate src0,
+/// docs/hardware/eu-hardware.md §3.3; none in a three-source one); src1, when the
+/// instruction can trade its two sources (`swap_immediate_into_src1`) and src1 is no
+/// immediate; otherwise nowhere: the copy stays.
+fn immediate_slot(inst: &Inst, arg: usize, value: Reg) -> Option<usize> {
+    match (inst.srcs.len(), arg) {
+        (1, 0) => Some(0),
+        (2, 1) if !inst.op.is_3src() => Some(1),
+        (2, 0) if !inst.op.is_3src() && !inst.srcs[1].is_imm() => {
+            let mut swapped = inst.clone();
+            swapped.srcs[0] = value;
+            crate::passes::lower_alu_restrictions::swap_immediate_into_src1(&mut swapped)
+                .then_some(1)
+        }
+        _ => None,
+    }
+}
+
 /// This pass, as the registry (`passes::registry`) and the pipelines know it.
 pub const PASS: Pass = Pass {
     name: "vec4_opt_copy_propagation",
@@ -92,7 +111,16 @@ pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, PassError> {
                 let found = copies
                     .iter()
                     .find_map(|c| propagated(inst, arg, c, generation));
-                if let Some(value) = found {
+                let found = found.and_then(|value| {
+                    if !value.is_imm() {
+                        return Some((arg, value));
+                    }
+                    immediate_slot(inst, arg, value).map(|slot| (slot, value))
+                });
+                if let Some((slot, value)) = found {
+                    if slot != arg {
+                        crate::passes::lower_alu_restrictions::swap_immediate_into_src1(inst);
+                    }
                     note(if value.is_imm() {
                         "propagate-constant"
                     } else if value.is_uniform() {
@@ -100,7 +128,7 @@ pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, PassError> {
                     } else {
                         "propagate-copy"
                     });
-                    inst.srcs[arg] = value;
+                    inst.srcs[slot] = value;
                     progress = true;
                 }
             }
