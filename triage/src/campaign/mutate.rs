@@ -111,7 +111,29 @@ impl View<'_> {
     fn pick(&self, rng: &mut ChaCha8Rng) -> &Entry {
         self.get(rng.random_range(0..self.len()))
     }
+
+    /// The entry to mutate: the shortest of [`TOURNAMENT`] uniform draws (the first on a
+    /// tie). Entries are the programs that reached something new, and those are about
+    /// twice as long as fresh ones (123 against 69 instructions on average in a 10-minute
+    /// default campaign), while compile time grows faster than length; favouring short
+    /// entries, as AFL's favoured set and libFuzzer's preference for small inputs do, keeps
+    /// mutated cases about as cheap as fresh ones. The byte length stands for the program's
+    /// size because the generator reads its choices front to back and an entry is the
+    /// prefix its program read; unlike a timing, it is the same on every machine.
+    fn pick_parent(&self, rng: &mut ChaCha8Rng) -> &Entry {
+        let mut best = self.pick(rng);
+        for _ in 1..TOURNAMENT {
+            let other = self.pick(rng);
+            if other.bytes.len() < best.bytes.len() {
+                best = other;
+            }
+        }
+        best
+    }
 }
+
+/// Draws per parent choice (see [`View::pick_parent`]).
+const TOURNAMENT: usize = 3;
 
 /// The mutation case `seed` runs with `view`, or `None` for its fresh program.
 pub fn plan(seed: u64, view: View) -> Option<Mutation> {
@@ -122,7 +144,7 @@ pub fn plan(seed: u64, view: View) -> Option<Mutation> {
     if !rng.random_bool(SHARE) {
         return None;
     }
-    let parent = view.pick(&mut rng);
+    let parent = view.pick_parent(&mut rng);
     let mut bytes = parent.bytes.to_vec();
     let mut ops = vec![];
     for _ in 0..rng.random_range(1..=4) {
@@ -250,6 +272,20 @@ mod tests {
         };
         let mutated = (0..1000).filter(|&s| plan(s, view).is_some()).count();
         assert!((400..600).contains(&mutated), "{mutated}");
+    }
+
+    #[test]
+    fn short_entries_are_mutated_more_often() {
+        // Of three uniform draws from {short, long}, all three long: 1/8 of the time.
+        let base = vec![Entry::new(vec![1; 10]), Entry::new(vec![2; 1000])];
+        let view = View {
+            base: &base,
+            own: &[],
+        };
+        let parents: Vec<_> = (0..4000).filter_map(|s| plan(s, view)).collect();
+        let short = parents.iter().filter(|m| m.parent == base[0].name).count();
+        let share = short as f64 / parents.len() as f64;
+        assert!((0.83..0.92).contains(&share), "{share}");
     }
 
     #[test]

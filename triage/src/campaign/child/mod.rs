@@ -43,7 +43,8 @@ pub struct Launch {
 /// A running child, serving one worker.
 pub struct Child {
     process: std::process::Child,
-    to: BufWriter<ChildStdin>,
+    /// `None` once closed, which asks the child to exit.
+    to: Option<BufWriter<ChildStdin>>,
     from: BufReader<ChildStdout>,
     /// Collects the end of the child's stderr until it closes.
     stderr: Option<JoinHandle<Vec<u8>>>,
@@ -79,7 +80,7 @@ impl Child {
             .map_err(|e| Error::io(&launch.exe, "watch a campaign worker process", e))?;
         let mut child = Child {
             process,
-            to: BufWriter::new(stdin),
+            to: Some(BufWriter::new(stdin)),
             from: BufReader::new(stdout),
             stderr: Some(stderr),
             phase: phase.to_path_buf(),
@@ -89,9 +90,13 @@ impl Child {
             phase: phase.to_path_buf(),
             memory: launch.memory,
         };
-        wire::write(&mut child.to, &start, &[])
+        wire::write(child.to(), &start, &[])
             .map_err(|e| Error::io(&launch.exe, "start a campaign worker process", e))?;
         Ok(child)
+    }
+
+    fn to(&mut self) -> &mut BufWriter<ChildStdin> {
+        self.to.as_mut().expect("open until the child is dropped")
     }
 
     /// The child's process id (to kill it when its case runs over the timeout).
@@ -102,7 +107,7 @@ impl Child {
     /// Runs one case in the child.
     pub fn run(&mut self, input: &Input) -> Result<(Tally, Option<Found>), Gone> {
         let (request, payload) = wire::Request::of(input);
-        wire::write(&mut self.to, &request, payload).map_err(|e| Gone(e.to_string()))?;
+        wire::write(self.to(), &request, payload).map_err(|e| Gone(e.to_string()))?;
         match wire::read::<wire::Reply>(&mut self.from) {
             Ok(Some((reply, payload))) => Ok(reply.complete(&payload, input)),
             Ok(None) => Err(Gone("the child closed its output".into())),
@@ -154,13 +159,23 @@ impl Child {
 }
 
 impl Drop for Child {
-    /// A child no longer wanted is killed (it may be stuck in a case) and waited for, so
-    /// none outlives its campaign or lingers as a zombie.
+    /// A child no longer wanted is asked to exit (its input closed), so that it ends as a
+    /// process normally does — an instrumented build writes its coverage profile at exit —
+    /// and killed if it has not after [`EXIT_GRACE`] (it may be stuck in a case); then
+    /// waited for, so none outlives its campaign or lingers as a zombie.
     fn drop(&mut self) {
+        drop(self.to.take());
+        let deadline = std::time::Instant::now() + EXIT_GRACE;
+        while matches!(self.process.try_wait(), Ok(None)) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
         let _ = self.process.kill();
         let _ = self.process.wait();
     }
 }
+
+/// How long a dropped child may take to exit by itself.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
 
 /// Reads `r` to its end, keeping the last [`STDERR_TAIL`] bytes.
 fn tail(r: &mut impl Read) -> Vec<u8> {
