@@ -577,6 +577,7 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
         // (a promoted piece is at its lowered width), so this ends.
         let mut work = vec![inst];
         while let Some(inst) = work.pop() {
+            #[cfg(feature = "zoo")]
             if crate::zoo!(opts, RorSplitGrowth)
                 && inst.op == Opcode::Ror
                 && matches!(inst.dst.ty, Type::W | Type::UW)

@@ -49,6 +49,7 @@ const REWRITES: &[&str] = &[
 /// unrolled as a rotate by one of the rotate by `count - 1`, where the recursion is passed
 /// `count` itself, so it never reaches zero and overflows the stack. (The frame's address
 /// escapes, so the recursion cannot be turned into a loop.)
+#[cfg(feature = "zoo")]
 fn unrolled_rotate(inst: &Inst, count: u32) -> usize {
     if count == 0 {
         return 0;
@@ -242,6 +243,7 @@ pub const PASS: Pass = Pass {
 /// Runs the pass; returns whether it changed the program.
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     if crate::zoo!(opts, RolFoldRecursion) {
+        #[cfg(feature = "zoo")]
         for inst in p.insts().filter(|i| i.op == Opcode::Rol) {
             std::hint::black_box(unrolled_rotate(inst, 32));
         }

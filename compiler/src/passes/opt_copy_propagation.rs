@@ -434,6 +434,7 @@ pub const PASS: Pass = Pass {
 /// The zoo's `rotate-count-endless-loop`, a fault rather than wrong code: an immediate
 /// rotate count reduced modulo the type's width by repeated subtraction, with the width
 /// read as 0, so the loop never ends.
+#[cfg(feature = "zoo")]
 fn reduced_rotate_count(count: u64, width: u64) -> u64 {
     let mut c = count;
     while c >= width {
@@ -444,6 +445,7 @@ fn reduced_rotate_count(count: u64, width: u64) -> u64 {
 
 /// Runs the pass; returns whether it changed the program.
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
+    #[cfg(feature = "zoo")]
     if crate::zoo!(opts, RotateCountEndlessLoop) {
         for count in p
             .insts()
