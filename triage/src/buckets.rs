@@ -275,7 +275,7 @@ pub fn rebucket(dirs: &[PathBuf]) -> Result<(usize, usize)> {
     for f in &files {
         let text = read_text(f)?;
         if !replays_in_process(&text) {
-            // A crash or wall-clock hang keeps the key its campaign gave it.
+            // A crash or a hang killed by the campaign keeps the key its campaign gave it.
             continue;
         }
         // Keys are meant for reduced programs: an original with a reduction next to it is

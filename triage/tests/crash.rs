@@ -222,14 +222,14 @@ fn a_twenty_second_campaign_reports_a_pass_that_loops_forever() {
     let dir = scratch("hang");
     let zoo = "rotate-count-endless-loop";
     let (stats, took) = campaign(&dir, zoo, 150, 20, 2, &[]);
-    filed_and_went_on(&stats, 20, "hang", "hang/opt_copy_propagation/wall-clock");
+    filed_and_went_on(&stats, 20, "hang", "hang/opt_copy_propagation/cpu-time");
     // Found within the adaptive timeout, far below the 30-s cap; the campaign was not
     // held up by the stuck cases.
     let first = stats["failures"][0]["seconds"].as_f64().unwrap();
     assert!(first < 15.0, "{first}");
     assert!(took < Duration::from_secs(30), "{took:?}");
     let file = failures(&stats)[0].3.clone().expect("written");
-    let text = reproducer(&file, "hang: the case ran over its wall-clock cap of ", zoo);
+    let text = reproducer(&file, "hang: the case ran over its cpu-time cap of ", zoo);
     assert!(text.contains(" s in opt_copy_propagation\n"), "{text}");
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -353,7 +353,7 @@ fn common_lines(setup: &Setup) -> String {
 }
 
 /// The body of a reproducer for a case that did not run to a verdict (a harness panic, a
-/// wall-clock hang): the common lines and, if the generator got that far, the program.
+/// hang): the common lines and, if the generator got that far, the program.
 fn unrun_body(setup: &Setup, input: &Input, kind: &str, g: Option<&Generated>) -> String {
     let mut body = common_lines(setup);
     if let Some(g) = g {
@@ -530,14 +530,14 @@ fn checked_case(setup: &Setup, input: &Input, g: &Generated) -> (Tally, Option<F
 pub struct Death {
     /// `hang` (killed for running over the case timeout) or `crash`.
     pub verdict: &'static str,
-    /// `wall-clock` for a hang; for a crash `stack-overflow`, `out-of-memory`, `abort`,
+    /// `cpu-time` or `wall-clock` for a hang (the clock it ran over); for a crash `stack-overflow`, `out-of-memory`, `abort`,
     /// `signal-N` or `exit-N`.
     pub kind: String,
     /// The phase the child was in ([`phase`]): a pass name, `generate` or `check`.
     pub phase: Option<String>,
     /// How the process ended (`signal 6`), with the last line it wrote to stderr.
     pub how: String,
-    /// The wall-clock cap a hang ran over.
+    /// The cap a hang ran over.
     pub cap: std::time::Duration,
 }
 
@@ -555,7 +555,7 @@ impl Death {
         self.phase.as_deref().is_some_and(|p| p != phase::GENERATE)
     }
 
-    /// `crash/PASS/KIND` or `hang/PASS/wall-clock` (`-` outside a pass): the signature and
+    /// `crash/PASS/KIND` or `hang/PASS/CLOCK` (`-` outside a pass): the signature and
     /// bucket key, the same for every case that dies the same way in the same pass.
     pub fn signature(&self) -> String {
         format!(
@@ -570,7 +570,8 @@ impl Death {
         let place = self.pass().map(|p| format!(" in {p}")).unwrap_or_default();
         if self.verdict == "hang" {
             format!(
-                "hang: the case ran over its wall-clock cap of {} s{place}",
+                "hang: the case ran over its {} cap of {} s{place}",
+                self.kind,
                 self.cap.as_secs_f64()
             )
         } else {

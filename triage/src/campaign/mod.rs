@@ -408,8 +408,9 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// Measures the median case time and kills the child of every case over the timeout
-    /// it gives; the case's worker then files it as a hang and starts a fresh child. A
+    /// Measures the median case time and kills the child of every case whose CPU time runs
+    /// over the timeout it gives, or whose wall-clock time runs over `--case-timeout`; the
+    /// case's worker then files it as a hang and starts a fresh child. A
     /// worker that could not start a child stops the campaign.
     fn watch_workers(&mut self) -> Result<()> {
         let mut times = vec![];
@@ -424,15 +425,33 @@ impl Run<'_> {
         }
         let median = timing::median(times);
         self.shared.set_median(median);
-        let cap = timing::timeout(median, Duration::from_secs(self.settings.case_timeout));
+        let most = Duration::from_secs(self.settings.case_timeout);
+        let cap = timing::timeout(median, most);
         for w in 0..self.shared.slots.len() {
             let mut s = self.shared.slot(w);
             let Some(pid) = s.child else { continue };
-            if let Some(c) = s.current.as_mut()
-                && c.timed_out.is_none()
-                && c.since.elapsed() > cap
-            {
-                c.timed_out = Some(cap);
+            let Some(c) = s.current.as_mut().filter(|c| c.timed_out.is_none()) else {
+                continue;
+            };
+            let Some(cpu) = timing::cpu_time(pid) else {
+                continue;
+            };
+            let spent = cpu.saturating_sub(*c.cpu_seen.get_or_insert(cpu));
+            let overrun = if spent > cap {
+                Some(timing::Overrun {
+                    cap,
+                    clock: "cpu-time",
+                })
+            } else if c.since.elapsed() > most {
+                Some(timing::Overrun {
+                    cap: most,
+                    clock: "wall-clock",
+                })
+            } else {
+                None
+            };
+            if overrun.is_some() {
+                c.timed_out = overrun;
                 kill(pid);
             }
         }

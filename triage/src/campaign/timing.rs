@@ -8,6 +8,32 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::time::Duration;
 
+/// Which clock a hang ran over: the child's CPU time on the case (what the timeout
+/// measures, so a loaded machine, which slows every case down without making one spin,
+/// files no hang), or wall-clock time past `--case-timeout` (a child that stopped running
+/// altogether).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overrun {
+    pub cap: Duration,
+    /// `cpu-time` or `wall-clock`: the last part of the hang's signature.
+    pub clock: &'static str,
+}
+
+/// The CPU time (user and system) process `pid` has used, from `/proc/PID/stat`; `None`
+/// when it cannot be read (the process is gone).
+pub fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name, which is in parentheses and may hold spaces: state is
+    // field 3, utime and stime fields 14 and 15 (proc(5)).
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    // SAFETY: sysconf has no memory effects.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    Some(Duration::from_secs_f64((utime + stime) as f64 / ticks))
+}
+
 /// The timeout is this many times the median case time.
 pub const FACTOR: f64 = 50.0;
 /// The timeout is never shorter (a loaded machine, a slow device).
@@ -96,6 +122,31 @@ pub fn keep(kept: &mut Vec<Slow>, s: Slow) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn cpu_time_counts_running_not_waiting() {
+        // A process that only waits (as a case does while the machine is loaded and it is
+        // not scheduled) gains no CPU time; one that spins does.
+        let mut sleeper = std::process::Command::new("sleep")
+            .arg("1")
+            .spawn()
+            .expect("sleep runs");
+        let before = cpu_time(sleeper.id()).expect("a live process has a CPU time");
+        std::thread::sleep(Duration::from_millis(300));
+        let after = cpu_time(sleeper.id()).expect("still alive");
+        assert!(after - before < Duration::from_millis(50), "{before:?} {after:?}");
+        let _ = sleeper.kill();
+        let _ = sleeper.wait();
+        let me = std::process::id();
+        let start = cpu_time(me).unwrap();
+        let spin = std::time::Instant::now();
+        let target = start + Duration::from_millis(100);
+        while cpu_time(me).unwrap() < target && spin.elapsed() < Duration::from_secs(20) {
+            std::hint::black_box(spin.elapsed());
+        }
+        assert!(cpu_time(me).unwrap() >= target, "{:?}", spin.elapsed());
+        assert_eq!(cpu_time(u32::MAX), None);
+    }
     use super::*;
 
     #[test]

@@ -21,7 +21,7 @@ use super::corpus::{self, Entry};
 use super::mutate::{self, View};
 use super::seeds::{Shard, seed_of};
 use super::stats::{Counts, bump};
-use super::timing::{self, Recent, Slow};
+use super::timing::{self, Overrun, Recent, Slow};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -48,8 +48,12 @@ pub struct InFlight {
     pub seed: u64,
     pub input: Input,
     pub since: Instant,
+    /// The child's CPU time when the collecting thread first saw the case running (cases
+    /// shorter than its 50-ms tick are never seen): the case's own CPU time is measured
+    /// from there.
+    pub cpu_seen: Option<Duration>,
     /// Set (to the timeout it ran over) when the collecting thread killed the child.
-    pub timed_out: Option<Duration>,
+    pub timed_out: Option<Overrun>,
     /// Set when the campaign ended with the case still running and killed its child: the
     /// case is neither counted nor filed (`--resume` runs it again).
     pub abandoned: bool,
@@ -310,6 +314,7 @@ fn work(shared: &Shared, w: usize, redo: Vec<Pending>, tx: &Sender<Event>) {
                 seed,
                 input: input.clone(),
                 since: Instant::now(),
+                cpu_seen: None,
                 timed_out: None,
                 abandoned: false,
             });

@@ -57,7 +57,9 @@ pub struct Args {
     flags: CampaignFlags,
     /// The longest a case may run, in seconds, before it is recorded as a hang (besides the
     /// emulator's fuel limit) and its child process killed; below it the timeout is 50 ×
-    /// the median case time, at least 1 s.
+    /// the median case time, at least 1 s, counted in the child's CPU time (hang/PASS/
+    /// cpu-time), so a loaded machine files no hangs; this cap itself is wall-clock time
+    /// (hang/PASS/wall-clock).
     #[arg(long, default_value_t = 30)]
     case_timeout: u64,
     /// Memory cap of each worker's child process in MiB (RLIMIT_DATA): a case that

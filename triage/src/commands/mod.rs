@@ -158,7 +158,7 @@ pub enum Command {
     /// Workers run disjoint seed streams, each case in the worker's child process, so a
     /// compiler that overflows its stack, aborts, runs out of memory (--case-memory) or
     /// hangs (the timeout adapts to the case time) is filed as crash/PASS/KIND or
-    /// hang/PASS/wall-clock and the campaign goes on; every failure goes to OUT as NAME.eu (inputs,
+    /// hang/PASS/cpu-time and the campaign goes on; every failure goes to OUT as NAME.eu (inputs,
     /// verdict, culprit pass, signature and bucket in its header; replay with `eufuzz
     /// check`), NAME.bytes (the generator bytes) and NAME.reduced.eu; OUT/stats.json and
     /// OUT/checkpoint.json are written every few seconds, so `--resume OUT` continues a

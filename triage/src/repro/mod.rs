@@ -16,12 +16,15 @@ pub fn header_value<'a>(text: &'a str, key: &str) -> Option<&'a str> {
 }
 
 /// Whether a reproducer can be replayed inside this process: not one of a case that took a
-/// campaign's child process down (`crash/…`) or ran over its wall-clock timeout
-/// (`…/wall-clock`), which would take down or stall `rebucket` or `report` with it.
+/// campaign's child process down (`crash/…`) or was killed for running over its timeout
+/// (`hang/…/cpu-time`, or `hang/…/wall-clock` as older campaigns filed every such hang),
+/// which would take down or stall `rebucket` or `report` with it.
 /// `eufuzz check FILE` still replays those (and dies or hangs as the child did).
 pub fn replays_in_process(text: &str) -> bool {
-    header_value(text, "signature")
-        .is_none_or(|s| !(s.starts_with("crash/") || s.ends_with("/wall-clock")))
+    header_value(text, "signature").is_none_or(|s| {
+        let killed = s.ends_with("/cpu-time") || s.ends_with("/wall-clock");
+        !(s.starts_with("crash/") || (s.starts_with("hang/") && killed))
+    })
 }
 
 /// The `# options: …` header line of these words (empty when there are none).
@@ -95,7 +98,7 @@ pub fn reduced_header(file: &Path, r: &Reduced, inputs_generated: Option<u64>) -
 #[cfg(test)]
 mod tests {
     #[test]
-    fn crashes_and_wall_clock_hangs_are_not_replayed_in_process() {
+    fn crashes_and_killed_hangs_are_not_replayed_in_process() {
         let with = |sig: &str| format!("# eufuzz reproducer\n# signature: {sig}\neu 1\n");
         assert!(!replays_in_process(&with(
             "crash/opt_algebraic/stack-overflow"
@@ -104,6 +107,7 @@ mod tests {
             "hang/opt_copy_propagation/wall-clock"
         )));
         assert!(!replays_in_process(&with("hang/-/wall-clock")));
+        assert!(!replays_in_process(&with("hang/opt_cse/cpu-time")));
         assert!(replays_in_process(&with("hang/opt_cse/fuel")));
         assert!(replays_in_process(&with("mismatch/opt_cse/MOV")));
         assert!(replays_in_process("eu 1\n"));

@@ -3,7 +3,7 @@
 //! case and is started again when it dies, as libFuzzer's fork mode and AFL's fork server
 //! do. A stack overflow, an abort, a runaway allocation (the child's data segment is
 //! capped with `RLIMIT_DATA`) or a kill for running over the case timeout ends only the
-//! child; the worker files the case as a failure (`crash/PASS/KIND`, `hang/PASS/wall-clock`)
+//! child; the worker files the case as a failure (`crash/PASS/KIND`, `hang/PASS/cpu-time`)
 //! and goes on. PASS is the pass the child was in, which it keeps in a shared phase file
 //! ([`super::phase`]) rather than reporting over the pipe: that costs no system call per
 //! pass, and survives the child.
@@ -16,6 +16,7 @@ pub mod wire;
 use super::Settings;
 use super::case::{Death, Found, Input, Tally};
 use super::phase;
+use super::timing::Overrun;
 use crate::error::{Error, Result};
 use std::io::{BufReader, BufWriter, Read};
 use std::os::unix::process::ExitStatusExt;
@@ -118,7 +119,7 @@ impl Child {
     /// Ends the child (killed if it still runs) and says how it died: `hang` when it was
     /// killed for running over `cap`, otherwise a crash of the kind its exit status and
     /// stderr show.
-    pub fn reap(mut self, gone: Gone, timed_out: Option<Duration>) -> Death {
+    pub fn reap(mut self, gone: Gone, timed_out: Option<Overrun>) -> Death {
         let _ = self.process.kill();
         let status = self.process.wait();
         let stderr = self
@@ -145,7 +146,7 @@ impl Child {
             how.push_str(&format!(": {}", l.trim()));
         }
         let (verdict, kind) = match timed_out {
-            Some(_) => ("hang", "wall-clock".to_string()),
+            Some(o) => ("hang", o.clock.to_string()),
             None => ("crash", kind_of(signal, code, &stderr)),
         };
         Death {
@@ -153,7 +154,7 @@ impl Child {
             kind,
             phase: phase::read(&self.phase),
             how,
-            cap: timed_out.unwrap_or_default(),
+            cap: timed_out.map(|o| o.cap).unwrap_or_default(),
         }
     }
 }
