@@ -221,6 +221,24 @@ impl Program {
             .any(|i| std::iter::once(&i.dst).chain(&i.srcs).any(|r| r.is_vgrf()))
     }
 
+    /// Whether this is hardware code, as register allocation leaves it: no virtual
+    /// register (VGRF, ATTR, UNIFORM) and no logical opcode. A program of fixed GRFs alone
+    /// may still be logical code, reading its inputs as ATTRs or writing through a
+    /// logical send.
+    pub fn is_hardware_form(&self) -> bool {
+        let is_virtual = |r: &crate::reg::Reg| {
+            matches!(
+                r.kind,
+                crate::reg::RegKind::Vgrf { .. }
+                    | crate::reg::RegKind::Attr { .. }
+                    | crate::reg::RegKind::Uniform { .. }
+            )
+        };
+        !self
+            .insts()
+            .any(|i| i.op.is_logical() || std::iter::once(&i.dst).chain(&i.srcs).any(is_virtual))
+    }
+
     /// Allocates a VGRF of `size` registers and returns its number.
     pub fn alloc_vgrf(&mut self, size: u32) -> u32 {
         self.vgrf_sizes.push(size);
@@ -252,6 +270,17 @@ mod tests {
 
     fn nop() -> Inst {
         Inst::control(Opcode::Nop, 8)
+    }
+
+    #[test]
+    fn fixed_grfs_alone_are_not_hardware_form() {
+        let text = "eu 1\ntarget skl\ndispatch 8\nattr attr0 1\n\nSTART B0\n    \
+                    mov(8) g13<8;8,1>:D, attr0:D\n    \
+                    fb_write_logical(8) null:UD, g13<8;8,1>:F, 1:UD, 0:UD { EOT }\nEND B0\n";
+        let p = crate::text::parse_program(text).unwrap();
+        assert!(!p.has_vgrf_operands() && !p.is_hardware_form());
+        let compiled = crate::pipeline::compile(&p, &Default::default()).program;
+        assert!(compiled.is_hardware_form());
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Culprit-pass localisation. A pass that panics, refuses the program or breaks a validator
 //! rule names itself. For wrong results, hangs and emulator faults, the IR after every pass
-//! runs on the failing input set — in logical mode while VGRFs remain (with hardware
-//! multiply precision once integer multiplies are lowered), in strict mode after register
-//! allocation — and the first pass whose output no longer refines the reference is the
+//! runs on the failing input set — in logical mode until register allocation (with
+//! hardware multiply precision once integer multiplies are lowered), in strict mode from
+//! it on — and the first pass whose output no longer refines the reference is the
 //! culprit. A hardware restriction is blamed on the pass whose job is to legalise it.
 
 use crate::compare::{Difference, compare};
@@ -207,9 +207,17 @@ pub fn localise(
                 _ => run(p, inputs, &reference_config()),
             };
             let mut mul_lowered = false;
+            // Hardware code from register allocation on: before it, a program may hold no
+            // VGRF (only fixed GRFs) and still read ATTRs or hold logical sends.
+            let allocation = [
+                compiler::passes::allocate_registers::PASS.name,
+                compiler::passes::vec4::convert_to_hw_regs::PASS.name,
+            ];
+            let mut allocated = false;
             for (i, (name, ir)) in stages.iter().enumerate() {
                 let lowers_mul = *name == "lower_integer_multiplication";
                 mul_lowered |= lowers_mul;
+                allocated |= allocation.contains(name);
                 // A run without progress left the IR as the previous run made it, which
                 // refined the reference (or the search would have stopped): running it again
                 // in the same mode gives the same result. Skipping it saves the runs of
@@ -218,7 +226,7 @@ pub fn localise(
                 if i > 0 && !c.passes[i].progress && !lowers_mul {
                     continue;
                 }
-                let cfg = if ir.has_vgrf_operands() {
+                let cfg = if !allocated {
                     RunConfig {
                         hardware_mul: mul_lowered,
                         ..compiled_config(reference.steps)

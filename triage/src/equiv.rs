@@ -12,10 +12,11 @@ use compiler::inputs::Inputs;
 use oracle::RunConfig;
 use oracle::compare::{Difference, compare};
 
-/// B runs in strict mode when it is hardware IR (no VGRFs), like a compiled program.
+/// B runs in strict mode when it is hardware IR (`Program::is_hardware_form`), like a
+/// compiled program.
 fn config_for(p: &compiler::Program) -> RunConfig {
     RunConfig {
-        strict: !p.has_vgrf_operands(),
+        strict: p.is_hardware_form(),
         fuel: RunConfig::default().fuel * 8,
         ..RunConfig::default()
     }

@@ -309,3 +309,30 @@ fn every_reproducer_of_a_zoo_all_campaign_replays_alone() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Programs of fixed GRFs alone (the generator's `fixed-grf` shape) hold no VGRF before
+/// register allocation, yet still read ATTRs and hold logical sends: the culprit search must
+/// run their IR in logical mode until allocation. Run in strict mode, the unchanged IR after
+/// the first pass faulted on the ATTR and took the blame (a campaign with
+/// `redundant-halt-over-work` blamed `split_virtual_grfs`, which changed nothing).
+#[test]
+fn a_program_without_vgrfs_blames_the_pass_holding_the_bug() {
+    let file = std::env::temp_dir().join(format!("eufuzz-no-vgrf-{}.eu", std::process::id()));
+    std::fs::write(
+        &file,
+        "eu 1\ntarget skl\ndispatch 8\nthreads 1\nattr attr0 1\n\nSTART B0\n    \
+         mov(8) g13<8;8,1>:D, attr0:D\n    halt(8)\nEND B0\n\nSTART B1\n    \
+         mov(8) g13<8;8,1>:D, 1:D\nEND B1\n\nSTART B2\n    halt_target(8)\n    \
+         xor(8) g15<8;8,1>:UD, 0:UD, g13<8;8,1>:UD\n    \
+         fb_write_logical(8) null:UD, g15<8;8,1>:F, 1:UD, 0:UD { EOT }\nEND B2\n",
+    )
+    .unwrap();
+    let (exit, out) = check(
+        &file.display().to_string(),
+        &[],
+        Some("redundant-halt-over-work"),
+    );
+    std::fs::remove_file(&file).unwrap();
+    assert_eq!(exit, Exit::Problems, "{out}");
+    assert!(out.contains("culprit pass: opt_redundant_halt ("), "{out}");
+}

@@ -134,7 +134,10 @@ mod tests {
         let before = cpu_time(sleeper.id()).expect("a live process has a CPU time");
         std::thread::sleep(Duration::from_millis(300));
         let after = cpu_time(sleeper.id()).expect("still alive");
-        assert!(after - before < Duration::from_millis(50), "{before:?} {after:?}");
+        assert!(
+            after - before < Duration::from_millis(50),
+            "{before:?} {after:?}"
+        );
         let _ = sleeper.kill();
         let _ = sleeper.wait();
         let me = std::process::id();
