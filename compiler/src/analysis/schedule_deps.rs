@@ -86,7 +86,8 @@ impl Rules {
 
 /// What an instruction reads and writes, and whether it is a barrier.
 struct Summary {
-    accesses: Vec<Access>,
+    /// Its accesses: `all[accesses]` of the window's one list (see [`Summary::of`]).
+    accesses: std::ops::Range<usize>,
     barrier: bool,
     /// A filter over `accesses` (see [`Summary::keys`]): two instructions can only
     /// conflict if one's writes meet the other's reads or writes, counting the keys of
@@ -166,29 +167,22 @@ fn region_span(r: &Reg, base: u64, n: u32, is_dst: bool, size: u32) -> Option<(u
 }
 
 impl Summary {
-    fn of(inst: &Inst, rules: Rules, vgrf_floor: u64) -> Summary {
-        let mut s = Summary {
-            accesses: Vec::with_capacity(4),
-            barrier: false,
-            reads: 0,
-            writes: 0,
-            alias_reads: 0,
-            alias_writes: 0,
-            grf_reads: [0; 2],
-            grf_writes: [0; 2],
-            grf_covered: [0; 2],
-        };
+    /// Summarises `inst`, appending its accesses to `all` (one list for a whole window:
+    /// no allocation per instruction).
+    fn of(inst: &Inst, rules: Rules, vgrf_floor: u64, all: &mut Vec<Access>) -> Summary {
+        let start = all.len();
         let op = inst.op;
-        s.barrier = (op.is_control_flow() && (op != Opcode::Halt || rules.halt_is_barrier))
+        let barrier = (op.is_control_flow() && (op != Opcode::Halt || rules.halt_is_barrier))
             || op == Opcode::Nop
             || inst.eot
             || inst.no_dd_clear
             || inst.no_dd_check
             || (op == Opcode::Send && inst.desc.is_none());
+        let mut rec = Recorder { all, barrier };
         let n = inst.exec_size as u32;
-        s.operand(&inst.dst, n, true, inst.size_written());
+        rec.operand(&inst.dst, n, true, inst.size_written());
         for (i, src) in inst.srcs.iter().enumerate() {
-            s.operand(src, n, false, inst.size_read(i));
+            rec.operand(src, n, false, inst.size_read(i));
         }
         if let Some(pred) = inst.predicate {
             let bits = if pred.kind == PredKind::Normal {
@@ -197,23 +191,34 @@ impl Summary {
             } else {
                 ALL_FLAG_BITS
             };
-            s.push(Res::Flag, bits, false);
+            rec.push(Res::Flag, bits, false);
         }
         if inst.writes_flag() || (op == Opcode::Sel && inst.cmod.is_some()) {
             let (first, count) = inst.flag_bits();
-            s.push(Res::Flag, (first as u64, first as u64 + count as u64), true);
+            rec.push(Res::Flag, (first as u64, first as u64 + count as u64), true);
         }
         use Opcode::*;
         if matches!(op, Mul | Mach | Mac | Addc | Subb | Mulh) || inst.acc_wr {
-            s.push(Res::Acc, (0, 1), true);
+            rec.push(Res::Acc, (0, 1), true);
         }
         if matches!(op, Mach | Mac | Addc | Subb) {
-            s.push(Res::Acc, (0, 1), false);
+            rec.push(Res::Acc, (0, 1), false);
         }
         if let Some(write) = memory_effect(inst) {
-            s.push(Res::Memory, (0, 1), write);
+            rec.push(Res::Memory, (0, 1), write);
         }
-        for a in &s.accesses {
+        let mut s = Summary {
+            accesses: start..rec.all.len(),
+            barrier: rec.barrier,
+            reads: 0,
+            writes: 0,
+            alias_reads: 0,
+            alias_writes: 0,
+            grf_reads: [0; 2],
+            grf_writes: [0; 2],
+            grf_covered: [0; 2],
+        };
+        for a in &rec.all[start..] {
             let (keys, alias) = Summary::keys(a, vgrf_floor);
             if a.write {
                 s.writes |= keys;
@@ -258,9 +263,17 @@ impl Summary {
             Res::Memory => (MEMORY_KEY, 0),
         }
     }
+}
 
+/// Appends an instruction's accesses to a window's list, noting what makes it a barrier.
+struct Recorder<'a> {
+    all: &'a mut Vec<Access>,
+    barrier: bool,
+}
+
+impl Recorder<'_> {
     fn push(&mut self, res: Res, (lo, hi): (u64, u64), write: bool) {
-        self.accesses.push(Access { res, lo, hi, write });
+        self.all.push(Access { res, lo, hi, write });
     }
 
     /// Records the accesses of one operand of `size` bytes (`size_read`/`size_written`).
@@ -402,18 +415,20 @@ impl Graph {
 
 /// The edge from `a` (earlier, result latency `lat_a`) to `b`, if `b` depends on it: RAW
 /// and WAW wait for `a`'s result, WAR only keeps the order; `ordered` (a barrier between
-/// them with no barrier in between) keeps the order in any case.
+/// them with no barrier in between) keeps the order in any case. `all` is the window's
+/// access list.
 fn edge(
     a: &Summary,
     b: &Summary,
+    all: &[Access],
     lat_a: u32,
     rules: Rules,
     vgrf_floor: u64,
     ordered: bool,
 ) -> Option<u32> {
     let mut wait = ordered.then_some(0);
-    for x in &a.accesses {
-        for y in &b.accesses {
+    for x in &all[a.accesses.clone()] {
+        for y in &all[b.accesses.clone()] {
             if !(x.write || y.write) || !overlap(x, y, vgrf_floor) {
                 continue;
             }
@@ -465,9 +480,10 @@ fn build_filtered(
     vgrf_floor: u64,
     filter: bool,
 ) -> Graph {
+    let mut all = Vec::with_capacity(4 * insts.len());
     let summaries: Vec<Summary> = insts
         .iter()
-        .map(|i| Summary::of(i, rules, vgrf_floor))
+        .map(|i| Summary::of(i, rules, vgrf_floor, &mut all))
         .collect();
     let n = insts.len();
     // The first barrier after each instruction: a barrier orders everything before it
@@ -506,7 +522,7 @@ fn build_filtered(
         for a in members(&candidates) {
             let sa = &summaries[a];
             let ordered = (sa.barrier || sb.barrier) && next_barrier[a] >= b;
-            if let Some(w) = edge(sa, sb, latency[a], rules, vgrf_floor, ordered) {
+            if let Some(w) = edge(sa, sb, &all, latency[a], rules, vgrf_floor, ordered) {
                 by_later.push((a, b, w));
             }
         }
