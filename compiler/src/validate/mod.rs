@@ -256,34 +256,11 @@ impl Report {
 }
 
 /// Checks every rule on a program; an empty result means the program is valid.
-///
-/// The pass manager runs this after every pass that changed the program, and lowered code
-/// repeats instructions a lot (scratch headers, spills and fills): the per-instruction
-/// rules depend only on the instruction, the program's header and whether the
-/// instruction is the last (`eot-not-last`), so a repeat takes its first occurrence's
-/// violations, with its own `ip`.
 pub fn validate(p: &Program) -> Vec<Violation> {
     let mut r = Report { violations: vec![] };
     check_program(p, &mut r);
-    let count = p.inst_count();
-    // Each distinct (instruction, is last) with the range of `r.violations` it added.
-    let mut first: rustc_hash::FxHashMap<(&Inst, bool), std::ops::Range<usize>> =
-        rustc_hash::FxHashMap::with_capacity_and_hasher(count, Default::default());
     for (ip, inst) in p.insts().enumerate() {
-        let key = (inst, ip + 1 == count);
-        if let Some(range) = first.get(&key) {
-            for k in range.clone() {
-                let v = Violation {
-                    ip: Some(ip),
-                    ..r.violations[k].clone()
-                };
-                r.violations.push(v);
-            }
-            continue;
-        }
-        let start = r.violations.len();
         check_inst(p, ip, inst, &mut r);
-        first.insert(key, start..r.violations.len());
     }
     r.violations
         .sort_by_key(|v| (v.ip.map_or(0, |ip| ip + 1), v.rule));
