@@ -471,8 +471,8 @@ pub fn build_every_edge(insts: &[Inst], latency: &[u32], rules: Rules, vgrf_floo
     build_filtered(insts, latency, rules, vgrf_floor, false)
 }
 
-/// [`build`], with the key filter on or off (off: every earlier instruction is tested): the
-/// filter only saves work, so the graph is the same either way (the tests compare both).
+/// [`build`] with the key tables (`filter`), or [`build_every_edge`] testing every earlier
+/// instruction: the first graph implies the second (the tests check it).
 fn build_filtered(
     insts: &[Inst],
     latency: &[u32],
