@@ -16,6 +16,7 @@
 //! - [`bisect`]: the commit that introduced (or fixed) a failure, by building revisions.
 //! - [`report`]: the morning report of a campaign directory.
 //! - [`shader_db`]: shader-db statistics rows.
+//! - [`verdicts`]: one line per (program, device) naming its verdict, to compare revisions.
 //! - [`generate`], [`equiv`], [`run`], [`canonical`], [`validation`]: the smaller jobs.
 //! - [`error`]: errors with kinds, and the exit codes they give.
 
@@ -42,5 +43,6 @@ pub mod repro;
 pub mod run;
 pub mod shader_db;
 pub mod validation;
+pub mod verdicts;
 
 pub use error::{Error, Exit, Result};

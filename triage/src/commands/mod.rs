@@ -22,6 +22,7 @@ mod run;
 mod stats;
 mod stats_compare;
 mod validate;
+mod verdicts;
 
 use clap::{Parser, Subcommand};
 use triage::{Exit, Result};
@@ -189,6 +190,14 @@ pub enum Command {
     /// unless --inputs or --seed is given. Exit code 1 on an emulator fault, running out of
     /// fuel, or (with --strict) a broken hardware restriction.
     Run(run::Args),
+    /// One tab-separated line per (program, device): name, device, verdict kind, signature,
+    /// culprit pass, bucket key and a digest of the whole verdict.
+    ///
+    /// For `.eu` files (run as `check` runs them) and generated seeds (`--seeds A..B`, with
+    /// a campaign case's input sets), in input order whatever `--jobs` is. Two revisions
+    /// that print the same lines judge these programs the same way
+    /// (`scripts/verdict-equivalence.sh`). Exit code 0, or 2 if a file cannot be read.
+    Verdicts(verdicts::Args),
 }
 
 /// Runs one command.
@@ -213,6 +222,7 @@ pub fn run(command: Command) -> Result<Exit> {
         Command::Merge(a) => merge::run(a),
         Command::Run(a) => run::run(a),
         Command::Bisect(a) => bisect::run(a),
+        Command::Verdicts(a) => verdicts::run(a),
     }
 }
 

@@ -1,0 +1,62 @@
+//! `eufuzz verdicts`: one line per (program, device) with its verdict, signature, culprit
+//! pass, bucket key and verdict digest, for generated seeds and `.eu` files, in input
+//! order whatever `--jobs` is: the output two revisions are compared by.
+
+use std::path::PathBuf;
+use triage::generate::KnobArgs;
+use triage::parallel::map_in_order;
+use triage::{Exit, Result};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// `.eu` files, checked as `eufuzz check` checks them.
+    files: Vec<PathBuf>,
+    /// Generated programs: the seeds START..END (END excluded).
+    #[arg(long, value_parser = seed_range)]
+    seeds: Option<(u64, u64)>,
+    /// Check every program on every device it is valid for, not only its own.
+    #[arg(long)]
+    all_devices: bool,
+    /// Threads.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    #[command(flatten)]
+    knobs: KnobArgs,
+}
+
+fn seed_range(s: &str) -> std::result::Result<(u64, u64), String> {
+    let (a, b) = s.split_once("..").ok_or("expected START..END")?;
+    let parse = |x: &str| x.parse::<u64>().map_err(|e| format!("{x}: {e}"));
+    Ok((parse(a)?, parse(b)?))
+}
+
+pub fn run(args: Args) -> Result<Exit> {
+    let knobs = args.knobs.resolve()?;
+    let mut unreadable = false;
+    for lines in map_in_order(&args.files, args.jobs, |f| {
+        triage::verdicts::file(f, args.all_devices)
+    }) {
+        match lines {
+            Ok(lines) => lines.iter().for_each(|l| println!("{l}")),
+            Err(e) => {
+                eprintln!("{e}");
+                unreadable = true;
+            }
+        }
+    }
+    if let Some((start, end)) = args.seeds {
+        let seeds: Vec<u64> = (start..end).collect();
+        for chunk in seeds.chunks(4096) {
+            for lines in map_in_order(chunk, args.jobs, |&s| {
+                triage::verdicts::generated(s, &knobs, args.all_devices)
+            }) {
+                lines.iter().for_each(|l| println!("{l}"));
+            }
+        }
+    }
+    Ok(if unreadable {
+        Exit::Malformed
+    } else {
+        Exit::Ok
+    })
+}
