@@ -193,7 +193,7 @@ fn names_the_introducing_commit_skipping_what_cannot_be_tested() {
     let again = bisect(&dir, &["--good", &h[0], "--bad", &h[8]]);
     let stdout = text(&again.stdout);
     assert!(
-        stdout.contains("4 of 8 commit(s) tested (1 built)"),
+        stdout.contains("4 revision(s) tested for 8 commit(s) in the range (1 built)"),
         "{stdout}"
     );
     assert!(

@@ -134,7 +134,7 @@ fn summary(b: &Bisection) -> String {
         "first bad commit"
     };
     let mut out = format!(
-        "{} of {} commit(s) tested ({} built) in {:.1} s, signature {}\n",
+        "{} revision(s) tested for {} commit(s) in the range ({} built) in {:.1} s, signature {}\n",
         b.probes.len(),
         b.range,
         b.builds,
