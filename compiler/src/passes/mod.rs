@@ -50,6 +50,8 @@ pub mod scratch;
 pub mod spill;
 pub mod vec4;
 
+use crate::inst::{CondMod, Inst};
+use crate::opcode::Opcode;
 use crate::reg::{REG_SIZE, Reg, RegKind, Region};
 use crate::types::Type;
 
@@ -186,4 +188,51 @@ pub fn legal_fixed_source(r: Reg, exec: u32) -> Reg {
 pub fn temp(p: &mut crate::Program, ty: Type, bytes: u32) -> Reg {
     let nr = p.alloc_vgrf(bytes.div_ceil(REG_SIZE).max(1));
     Reg::vgrf(nr, ty)
+}
+
+fn reversed(c: CondMod) -> CondMod {
+    match c {
+        CondMod::G => CondMod::L,
+        CondMod::L => CondMod::G,
+        CondMod::Ge => CondMod::Le,
+        CondMod::Le => CondMod::Ge,
+        other => other,
+    }
+}
+
+/// Moves the immediate src0 of a two-source instruction into src1, the only source that
+/// can hold one (docs/hardware/eu-hardware.md §3.3), where the operation allows it:
+/// commutative operations swap, CMP swaps with the reversed condition, a predicated SEL
+/// swaps with the inverted predicate. Returns false, leaving `inst` alone, otherwise.
+pub fn swap_immediate_into_src1(inst: &mut Inst) -> bool {
+    // Float min/max (SEL.l/.ge) picks src0 when the two compare equal, so with −0.0
+    // and +0.0 the order decides the sign of the result: not swapped (the documents
+    // are silent on SEL's tie-break; the conservative choice keeps the order).
+    let float_min_max = inst.op == Opcode::Sel
+        && inst.predicate.is_none()
+        && (inst.srcs[0].ty.is_float() || inst.srcs[1].ty.is_float());
+    let commutative = matches!(
+        inst.op,
+        Opcode::Add
+            | Opcode::Mul
+            | Opcode::And
+            | Opcode::Or
+            | Opcode::Xor
+            | Opcode::Avg
+            | Opcode::Addc
+    ) || (inst.op == Opcode::Sel && inst.predicate.is_none() && !float_min_max);
+    if commutative {
+        inst.srcs.swap(0, 1);
+    } else if inst.op == Opcode::Cmp {
+        inst.srcs.swap(0, 1);
+        inst.cmod = inst.cmod.map(reversed);
+    } else if inst.op == Opcode::Sel && !float_min_max {
+        inst.srcs.swap(0, 1);
+        if let Some(pred) = &mut inst.predicate {
+            pred.inverse = !pred.inverse;
+        }
+    } else {
+        return false;
+    }
+    true
 }

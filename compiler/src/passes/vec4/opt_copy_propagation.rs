@@ -74,23 +74,26 @@ fn propagated(inst: &Inst, arg: usize, copy: &Inst, generation: u32) -> Option<R
     })
 }
 
-/// Where immediate `value` may stand for source `arg` of `inst`: there, when it is the
-/// only source or src1 of a two-source instruction (the encoding has no immediate src0,
-/// docs/hardware/eu-hardware.md §3.3; none in a three-source one); src1, when the
-/// instruction can trade its two sources (`swap_immediate_into_src1`) and src1 is no
-/// immediate; otherwise nowhere: the copy stays.
-fn immediate_slot(inst: &Inst, arg: usize, value: Reg) -> Option<usize> {
+/// Puts immediate `value` in place of source `arg` of `inst`, where the encoding has room
+/// for it (docs/hardware/eu-hardware.md §3.3): the only source, or src1 of a two-source
+/// instruction; src0 of one only by trading its two sources (`swap_immediate_into_src1`)
+/// when src1 is no immediate. Returns false, leaving `inst` alone, anywhere else (a
+/// three-source instruction takes none): the copy stays.
+fn place_immediate(inst: &mut Inst, arg: usize, value: Reg) -> bool {
     match (inst.srcs.len(), arg) {
-        (1, 0) => Some(0),
-        (2, 1) if !inst.op.is_3src() => Some(1),
+        (1, 0) => inst.srcs[0] = value,
+        (2, 1) if !inst.op.is_3src() => inst.srcs[1] = value,
         (2, 0) if !inst.op.is_3src() && !inst.srcs[1].is_imm() => {
             let mut swapped = inst.clone();
             swapped.srcs[0] = value;
-            crate::passes::lower_alu_restrictions::swap_immediate_into_src1(&mut swapped)
-                .then_some(1)
+            if !crate::passes::swap_immediate_into_src1(&mut swapped) {
+                return false;
+            }
+            *inst = swapped;
         }
-        _ => None,
+        _ => return false,
     }
+    true
 }
 
 /// This pass, as the registry (`passes::registry`) and the pipelines know it.
@@ -111,16 +114,14 @@ pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, PassError> {
                 let found = copies
                     .iter()
                     .find_map(|c| propagated(inst, arg, c, generation));
-                let found = found.and_then(|value| {
-                    if !value.is_imm() {
-                        return Some((arg, value));
-                    }
-                    immediate_slot(inst, arg, value).map(|slot| (slot, value))
-                });
-                if let Some((slot, value)) = found {
-                    if slot != arg {
-                        crate::passes::lower_alu_restrictions::swap_immediate_into_src1(inst);
-                    }
+                let Some(value) = found else { continue };
+                let placed = if value.is_imm() {
+                    place_immediate(inst, arg, value)
+                } else {
+                    inst.srcs[arg] = value;
+                    true
+                };
+                if placed {
                     note(if value.is_imm() {
                         "propagate-constant"
                     } else if value.is_uniform() {
@@ -128,7 +129,6 @@ pub fn run(p: &mut Program, _: &CompileOptions) -> Result<bool, PassError> {
                     } else {
                         "propagate-copy"
                     });
-                    inst.srcs[slot] = value;
                     progress = true;
                 }
             }
