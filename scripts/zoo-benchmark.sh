@@ -5,7 +5,9 @@
 # and the culprit pass reported (with the pass that holds the bug).
 # Usage: scripts/zoo-benchmark.sh [SECONDS=60] [RUNS=5] [OUT=target/zoo-benchmark] [BUGS...]
 # JOBS=N runs N campaigns at once (default 1; each campaign is one worker, so up to the
-# number of cores leaves detection times comparable).
+# number of cores leaves detection times comparable). EXTRA="FLAGS" adds campaign flags to
+# every run (`EXTRA="--feedback off"` measures without feedback). EUFUZZ=PATH benchmarks
+# that binary (built with the zoo feature) instead of building this checkout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -13,10 +15,13 @@ runs=${2:-5}
 out=${3:-target/zoo-benchmark}
 shift $(($# < 3 ? $# : 3))
 jobs=${JOBS:-1}
-cargo build -q --release -p triage --features zoo
 mkdir -p "$out"
+if [ -z "${EUFUZZ:-}" ]; then
+  cargo build -q --release -p triage --features zoo
+  EUFUZZ="${CARGO_TARGET_DIR:-target}/release/eufuzz"
+fi
 # A private copy: rebuilding target/ while the benchmark runs must not change it.
-cp "${CARGO_TARGET_DIR:-target}/release/eufuzz" "$out/eufuzz"
+cp "$EUFUZZ" "$out/eufuzz"
 eufuzz=$out/eufuzz
 # The pass holding a bug is the culprit its corpus/zoo program's `# expect:` names
 # (`mismatch/opt_cse/output` -> opt_cse).
@@ -30,6 +35,7 @@ else
   for f in corpus/zoo/*.eu; do bugs+=("$(basename "$f" .eu)"); done
 fi
 # Every (bug, run) campaign, JOBS at a time.
+export EXTRA=${EXTRA:-}
 for bug in "${bugs[@]}"; do
   for ((r = 0; r < runs; r++)); do echo "$bug $r"; done
 done | xargs -P "$jobs" -L 1 sh -c '
@@ -38,7 +44,7 @@ done | xargs -P "$jobs" -L 1 sh -c '
   knobs=""
   if grep -q "^stage vs" "corpus/zoo/$3.eu"; then knobs="stage=vs devices=hsw,ivb"; fi
   CI=true "$0" campaign --jobs 1 --zoo "$3" --time "$1" --seed $(($4 * 1000003)) \
-    ${knobs:+--knobs "$knobs"} \
+    ${knobs:+--knobs "$knobs"} $EXTRA \
     --stop-on-failure --reduce-budget 0 --out "$2/$3-$4" > "$2/$3-$4.txt" 2>&1 || true
 ' "$eufuzz" "$seconds" "$out"
 printf '| bug | pass holding it | found | median s to detection | culprit reported |\n'

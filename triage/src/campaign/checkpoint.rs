@@ -5,6 +5,7 @@
 
 use super::Settings;
 use super::filing::Memory;
+use super::mix::Yields;
 use super::stats::{Counts, Sample};
 use super::worker::Pending;
 use crate::error::{Error, Result};
@@ -32,6 +33,9 @@ pub struct WorkerCheckpoint {
     /// The feature ids the worker knows (the base corpus's and its cases'), sorted.
     #[serde(default)]
     pub features: Vec<u64>,
+    /// What each origin of case has brought the worker, which sets its mix.
+    #[serde(default)]
+    pub yields: Yields,
 }
 
 /// Everything a resumed campaign starts from.

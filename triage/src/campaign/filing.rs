@@ -437,6 +437,7 @@ mod tests {
                 index: seed,
                 seed,
                 view: 0,
+                mix: Default::default(),
             });
             // Two of each kind: the second waits for the first's reduction.
             f.accept(&shared, job(seed, &format!("kind-{}", seed / 2)))
@@ -492,6 +493,7 @@ mod tests {
             index: 7,
             seed: 7,
             view: 0,
+            mix: Default::default(),
         });
         f.accept(&shared, j).unwrap();
         // Wait until the reducer has taken it: only queued reductions are dropped. (Polling

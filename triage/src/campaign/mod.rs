@@ -22,6 +22,7 @@ pub mod features;
 pub mod filing;
 pub mod intern;
 pub mod merge;
+pub mod mix;
 pub mod mutate;
 pub mod phase;
 pub mod progress;
@@ -324,6 +325,7 @@ impl Run<'_> {
                     pending: s.pending.clone(),
                     corpus: s.corpus.iter().map(|e| e.name.clone()).collect(),
                     features,
+                    yields: s.yields,
                 }
             })
             .collect();
@@ -575,6 +577,7 @@ fn run_with(
                     pending: w.pending.clone(),
                     known: w.features.iter().copied().collect(),
                     corpus: own,
+                    yields: w.yields,
                     ..Default::default()
                 })
             })

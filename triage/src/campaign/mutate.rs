@@ -6,12 +6,10 @@
 //! from the worker's view of the corpus (the base corpus, then the worker's own entries:
 //! see [`super::corpus`]), so a case is a function of its seed and that view.
 //!
-//! **Mix.** Once the view is non-empty, [`SHARE`] (one half) of the cases mutate. Fresh seeds
-//! are what found every bug so far (swarm-drawn programs, all of the generator's shapes);
-//! mutation spends its cases near programs that reached something rare. Half keeps the
-//! fresh exploration at half its former rate at worst, never starving it, while giving
-//! mutation as many cases; the measurement in docs/campaigns.md compares it against no
-//! feedback at all.
+//! **Mix.** Once the view is non-empty, a share of the cases mutate, and each operator is
+//! drawn with a weight: both are the worker's measured mix (see [`super::mix`]). Fresh
+//! seeds are what found every bug so far (swarm-drawn programs, all of the generator's
+//! shapes); mutation spends its cases near programs that reached something rare.
 //!
 //! **Operators** (one to four stacked, as libFuzzer stacks its mutations): byte-level —
 //! bit flip, byte set, an interesting value (0, 1, ±1 at the type limits, small powers of
@@ -20,9 +18,11 @@
 //! structure-aware, because the generator decodes its choices front to back — the
 //! *aligned* splice keeps the other entry's tail at the same offset (the same decision
 //! point, roughly), `redraw-tail` keeps a prefix and lets fresh random bytes decide the
-//! rest of the program, and `device-or-width` rewrites one of the first two bytes, which
+//! rest of the program, `device-or-width` rewrites one of the first two bytes, which
 //! choose the device and the dispatch width (with the device fixed by knobs, the width and
-//! the first feature draw). After the operators, [`TAIL`] fresh random bytes are appended,
+//! the first feature draw), and `swarm` rewrites one of the next [`HEADER`] bytes, where
+//! the generator draws the program's swarm configuration (its features, operations and
+//! types), so the program is decoded again under another configuration. After the operators, [`TAIL`] fresh random bytes are appended,
 //! so that a program that now decodes further gets random choices rather than the zeros an
 //! exhausted input gives.
 
@@ -30,8 +30,7 @@ use super::corpus::Entry;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The share of cases that mutate once the worker's corpus view is non-empty.
-pub const SHARE: f64 = 0.5;
+use super::mix::Mix;
 
 /// Fresh random bytes appended after the mutations.
 pub const TAIL: usize = 1024;
@@ -43,7 +42,7 @@ pub const MAX_LEN: usize = 1 << 14;
 const SALT: u64 = 0x6d75_7461_7465_2d31;
 
 /// The operators, by name (the names go into a mutated reproducer's header).
-pub const OPS: [&str; 11] = [
+pub const OPS: [&str; 12] = [
     "bit-flip",
     "byte-set",
     "interesting",
@@ -55,7 +54,12 @@ pub const OPS: [&str; 11] = [
     "splice-aligned",
     "redraw-tail",
     "device-or-width",
+    "swarm",
 ];
+
+/// The bytes after the first two that `swarm` rewrites: the generator's swarm draws (one
+/// byte each for its 38 features and 44 operations, and the types), roughly.
+pub const HEADER: usize = 96;
 
 const INTERESTING: [u32; 14] = [
     0,
@@ -135,20 +139,21 @@ impl View<'_> {
 /// Draws per parent choice (see [`View::pick_parent`]).
 const TOURNAMENT: usize = 3;
 
-/// The mutation case `seed` runs with `view`, or `None` for its fresh program.
-pub fn plan(seed: u64, view: View) -> Option<Mutation> {
+/// The mutation case `seed` runs with `view` and the worker's `mix`, or `None` for its
+/// fresh program.
+pub fn plan(seed: u64, view: View, mix: &Mix) -> Option<Mutation> {
     if view.is_empty() {
         return None;
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ SALT);
-    if !rng.random_bool(SHARE) {
+    if !rng.random_bool(f64::from(mix.share.min(1000)) / 1000.0) {
         return None;
     }
     let parent = view.pick_parent(&mut rng);
     let mut bytes = parent.bytes.to_vec();
     let mut ops = vec![];
     for _ in 0..rng.random_range(1..=4) {
-        let op = OPS[rng.random_range(0..OPS.len())];
+        let op = OPS[weighted(&mix.weights, &mut rng)];
         let other = view.pick(&mut rng).bytes.clone();
         apply(op, &mut bytes, &other, &mut rng);
         bytes.truncate(MAX_LEN);
@@ -163,6 +168,22 @@ pub fn plan(seed: u64, view: View) -> Option<Mutation> {
         parent: parent.name.clone(),
         ops,
     })
+}
+
+/// An index drawn with probability proportional to its weight (uniform if all are 0).
+fn weighted(weights: &[u16], rng: &mut ChaCha8Rng) -> usize {
+    let total: u32 = weights.iter().map(|&w| u32::from(w)).sum();
+    if total == 0 {
+        return rng.random_range(0..weights.len());
+    }
+    let mut x = rng.random_range(0..total);
+    for (i, &w) in weights.iter().enumerate() {
+        if x < u32::from(w) {
+            return i;
+        }
+        x -= u32::from(w);
+    }
+    weights.len() - 1
 }
 
 /// A position in `0..=len` (inclusive: inserting at the end).
@@ -238,6 +259,10 @@ fn apply(op: &str, b: &mut Vec<u8>, other: &[u8], rng: &mut ChaCha8Rng) {
             let i = rng.random_range(0..b.len().min(2));
             b[i] = rng.random();
         }
+        "swarm" => {
+            let i = rng.random_range(0..b.len().min(2 + HEADER));
+            b[i] = rng.random();
+        }
         _ => {
             // `copy-part` from an empty entry: a bit flip instead.
             let i = rng.random_range(0..b.len());
@@ -250,6 +275,14 @@ fn apply(op: &str, b: &mut Vec<u8>, other: &[u8], rng: &mut ChaCha8Rng) {
 mod tests {
     use super::*;
 
+    /// A mix in which every case mutates.
+    fn always() -> Mix {
+        Mix {
+            share: 1000,
+            ..Mix::default()
+        }
+    }
+
     fn entries() -> Vec<Entry> {
         vec![
             Entry::new((0..200).collect()),
@@ -259,19 +292,35 @@ mod tests {
     }
 
     #[test]
-    fn no_corpus_no_mutation_and_about_half_mutate() {
+    fn no_corpus_no_mutation_and_the_share_mutates() {
         let none = View {
             base: &[],
             own: &[],
         };
-        assert!((0..100).all(|s| plan(s, none).is_none()));
+        assert!((0..100).all(|s| plan(s, none, &always()).is_none()));
         let base = entries();
         let view = View {
             base: &base,
             own: &[],
         };
-        let mutated = (0..1000).filter(|&s| plan(s, view).is_some()).count();
-        assert!((400..600).contains(&mutated), "{mutated}");
+        let mutated = |share| {
+            (0..1000)
+                .filter(|&s| {
+                    plan(
+                        s,
+                        view,
+                        &Mix {
+                            share,
+                            ..Mix::default()
+                        },
+                    )
+                    .is_some()
+                })
+                .count()
+        };
+        assert!((400..600).contains(&mutated(500)), "{}", mutated(500));
+        assert!((50..150).contains(&mutated(100)), "{}", mutated(100));
+        assert!((850..950).contains(&mutated(900)), "{}", mutated(900));
     }
 
     #[test]
@@ -282,7 +331,7 @@ mod tests {
             base: &base,
             own: &[],
         };
-        let parents: Vec<_> = (0..4000).filter_map(|s| plan(s, view)).collect();
+        let parents: Vec<_> = (0..4000).filter_map(|s| plan(s, view, &always())).collect();
         let short = parents.iter().filter(|m| m.parent == base[0].name).count();
         let share = short as f64 / parents.len() as f64;
         assert!((0.83..0.92).contains(&share), "{share}");
@@ -298,8 +347,8 @@ mod tests {
         };
         let mut used = std::collections::BTreeSet::new();
         for seed in 0..2000 {
-            let a = plan(seed, view);
-            assert_eq!(a, plan(seed, view), "seed {seed}");
+            let a = plan(seed, view, &always());
+            assert_eq!(a, plan(seed, view, &always()), "seed {seed}");
             if let Some(m) = a {
                 assert!(m.bytes.len() <= MAX_LEN);
                 assert!(!m.ops.is_empty() && m.ops.len() <= 4);
@@ -312,6 +361,26 @@ mod tests {
             base: &base[..1],
             own: &[],
         };
-        assert!((0..50).any(|s| plan(s, view) != plan(s, fewer)));
+        assert!((0..50).any(|s| plan(s, view, &always()) != plan(s, fewer, &always())));
+    }
+
+    #[test]
+    fn operators_are_drawn_by_their_weights() {
+        let base = entries();
+        let view = View {
+            base: &base,
+            own: &[],
+        };
+        let mut only_swarm = Mix {
+            share: 1000,
+            ..Mix::default()
+        };
+        only_swarm.weights = [0; OPS.len()];
+        only_swarm.weights[OPS.len() - 1] = 1;
+        let ops: std::collections::BTreeSet<_> = (0..200)
+            .filter_map(|s| plan(s, view, &only_swarm))
+            .flat_map(|m| m.ops)
+            .collect();
+        assert_eq!(ops, ["swarm"].into());
     }
 }

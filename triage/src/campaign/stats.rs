@@ -27,6 +27,10 @@ pub struct Counts {
     pub origins: BTreeMap<String, u64>,
     /// Corpus entries added, by the origin of the case that added them.
     pub corpus_added: BTreeMap<String, u64>,
+    /// Features a worker reached first, by the origin of the case that reached them (each
+    /// worker counts against what it knew, so the sum over workers can exceed the
+    /// campaign's feature count).
+    pub features_added: BTreeMap<String, u64>,
     /// Cases that finished but took over `timing::SLOW_FACTOR` × the median case time.
     pub slow: u64,
     /// Child processes started again after one died (a crash or a hang).
@@ -35,10 +39,15 @@ pub struct Counts {
 
 /// Adds one to `map[key]`, allocating the key only the first time it is seen.
 pub fn bump(map: &mut BTreeMap<String, u64>, key: &str) {
+    add(map, key, 1);
+}
+
+/// Adds `n` to `map[key]`, allocating the key only the first time it is seen.
+pub fn add(map: &mut BTreeMap<String, u64>, key: &str, n: u64) {
     match map.get_mut(key) {
-        Some(n) => *n += 1,
+        Some(x) => *x += n,
         None => {
-            map.insert(key.to_string(), 1);
+            map.insert(key.to_string(), n);
         }
     }
 }
@@ -66,6 +75,7 @@ impl Counts {
         add_map(&mut self.rules_hit, &other.rules_hit);
         add_map(&mut self.origins, &other.origins);
         add_map(&mut self.corpus_added, &other.corpus_added);
+        add_map(&mut self.features_added, &other.features_added);
         self.slow += other.slow;
         self.restarts += other.restarts;
     }
@@ -144,7 +154,7 @@ impl Stats {
     pub fn summary(&self) -> String {
         let c = &self.counts;
         let mut out = format!(
-            "{} execs in {:.1}s ({:.0}/s, {} worker(s))\noutcomes: {:?}\ndiscarded: {:?}\nopcodes hit: {}\npasses fired: {:?}\nsemantic features: {} {:?}\nfeedback: {}, corpus {} entries, cases {:?}\nfailures: {} in {} bucket(s)\n",
+            "{} execs in {:.1}s ({:.0}/s, {} worker(s))\noutcomes: {:?}\ndiscarded: {:?}\nopcodes hit: {}\npasses fired: {:?}\nsemantic features: {} {:?}\nfeedback: {}, corpus {} entries, cases {:?}, new features by origin {:?}\nfailures: {} in {} bucket(s)\n",
             c.execs,
             self.seconds,
             self.execs_per_sec,
@@ -158,6 +168,7 @@ impl Stats {
             if self.feedback { "on" } else { "off" },
             self.corpus,
             c.origins,
+            c.features_added,
             self.failures.len(),
             self.bucket_count()
         );

@@ -73,7 +73,8 @@ pub struct Args {
     #[arg(long, default_value_t = 10)]
     progress_every: u64,
     /// `on`: keep the generator inputs that reach new semantic features in OUT/corpus and
-    /// mutate them in half the cases; `off`: every case runs its seed's fresh program (the
+    /// mutate them in a share of the cases that follows what mutated and fresh cases each
+    /// bring (a tenth to nine tenths, half at the start); `off`: every case runs its seed's fresh program (the
     /// features are still counted, for comparison).
     #[arg(long, value_name = "on|off", default_value = "on")]
     feedback: Switch,
