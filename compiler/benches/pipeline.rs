@@ -12,6 +12,10 @@ use compiler::text::parse_program;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
+/// The allocator `eufuzz` runs with (triage/src/main.rs), so the figures are the command's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A program of exactly `n` instructions: arithmetic, conversions, compares and selects over
 /// earlier values (picked by a fixed LCG, so values stay live across the program), ending
 /// with a SIMD16 framebuffer write.

@@ -14,6 +14,10 @@ use oracle::generator::from_seed;
 use oracle::generator::knobs::Knobs;
 use std::hint::black_box;
 
+/// The allocator `eufuzz` runs with (triage/src/main.rs), so the figures are the command's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const PROGRAMS: u64 = 256;
 
 fn bench(c: &mut Criterion) {

@@ -9,6 +9,10 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use oracle::{RunConfig, run};
 use std::hint::black_box;
 
+/// The allocator `eufuzz` runs with (triage/src/main.rs), so the figures are the command's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// SIMD16 float and integer arithmetic in a counted loop (the loop overhead is small).
 fn alu_program() -> String {
     let mut body = String::new();
