@@ -1,0 +1,219 @@
+//! One program through one Mesa pass: send it to the shim, read Mesa's result back as a
+//! program, and judge it against the input's reference run by refinement
+//! ([`crate::equiv::judge`]), the culprit being the Mesa pass.
+
+use super::protocol::Reply;
+use super::shim::{Answer, Shim};
+use crate::Result;
+use crate::check::describe_difference;
+use crate::equiv::{Equivalence, judge, shape_differences};
+use compiler::Program;
+use compiler::inputs::Inputs;
+use oracle::compare::Difference;
+use std::fmt::Write;
+
+/// The verdict on one program.
+#[derive(Clone, Debug)]
+pub enum MesaVerdict {
+    /// Mesa's output refines the input on `judged` input sets.
+    Pass { progress: bool, judged: usize },
+    /// Nothing to judge: the input is invalid for its device, or its reference branches
+    /// on undefined values or does not finish on every input set.
+    Discard { reason: String },
+    /// The shim refused the program (outside the mapping); `reason` is its one line.
+    Refused { reason: String },
+    /// Mesa's output does not refine the input on input set `set`.
+    Mismatch {
+        set: usize,
+        inputs: Box<Inputs>,
+        differences: Vec<Difference>,
+        output: String,
+    },
+    /// The shim died in the pass (a Mesa assertion or crash).
+    Crash { detail: String, stderr: String },
+    /// The shim did not answer in time.
+    Hang,
+    /// Mesa's output is not a program eufuzz can judge (it does not parse, takes other
+    /// inputs or breaks an IR validator rule): the mapping, the model or Mesa is wrong.
+    BadOutput { detail: String, output: String },
+}
+
+impl MesaVerdict {
+    /// Whether this verdict is a failure to report.
+    pub fn is_failure(&self) -> bool {
+        !matches!(
+            self,
+            MesaVerdict::Pass { .. } | MesaVerdict::Discard { .. } | MesaVerdict::Refused { .. }
+        )
+    }
+
+    /// `kind/mesa:PASS/detail`, the failure's bucket signature (empty detail omitted).
+    pub fn signature(&self, pass: &str) -> String {
+        let (kind, detail) = match self {
+            MesaVerdict::Pass { .. } => ("pass", String::new()),
+            MesaVerdict::Discard { .. } => ("discard", String::new()),
+            MesaVerdict::Refused { reason } => ("refused", refusal_class(reason)),
+            MesaVerdict::Mismatch { .. } => ("mismatch", String::new()),
+            MesaVerdict::Crash { detail, .. } => ("crash", detail.clone()),
+            MesaVerdict::Hang => ("hang", String::new()),
+            MesaVerdict::BadOutput { detail, .. } => ("bad-output", detail.clone()),
+        };
+        if detail.is_empty() {
+            format!("{kind}/mesa:{pass}")
+        } else {
+            format!("{kind}/mesa:{pass}/{detail}")
+        }
+    }
+}
+
+/// A refusal reason without its line number and quoted operands, so that refusals group
+/// by cause (`operand '…': fixed GRFs, ARFs and indirect operands are not mapped`).
+pub fn refusal_class(reason: &str) -> String {
+    let mut s = reason;
+    if let Some(rest) = s.strip_prefix("line ")
+        && let Some((_, after)) = rest.split_once(": ")
+    {
+        s = after;
+    }
+    let mut out = String::new();
+    let mut quoted = false;
+    for c in s.chars() {
+        if c == '\'' {
+            if !quoted {
+                out.push_str("'…'");
+            }
+            quoted = !quoted;
+        } else if !quoted {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Checks `p` through Mesa's `pass` on its own inputs and `extra` generated sets from
+/// `seed`. The program sent carries no INPUTS: the reference run keeps them.
+pub fn check(
+    shim: &mut Shim,
+    pass: &str,
+    p: &Program,
+    extra: usize,
+    seed: u64,
+) -> Result<MesaVerdict> {
+    if let Some(v) = compiler::validate::validate(p).first() {
+        return Ok(MesaVerdict::Discard {
+            reason: format!("invalid program: {v}"),
+        });
+    }
+    let mut sent = p.clone();
+    sent.inputs = None;
+    let text = compiler::text::print_program(&sent);
+    let (progress, output) = match shim.run(pass, &text)? {
+        Answer::Reply(Reply::Refused { reason }) => return Ok(MesaVerdict::Refused { reason }),
+        Answer::Reply(Reply::Ran { progress, text }) => (progress, text),
+        Answer::Crashed { detail, stderr } => return Ok(MesaVerdict::Crash { detail, stderr }),
+        Answer::Hung => return Ok(MesaVerdict::Hang),
+    };
+    let bad = |detail: String| MesaVerdict::BadOutput {
+        detail,
+        output: output.clone(),
+    };
+    let b = match compiler::text::parse_program(&output) {
+        Ok(b) => b,
+        Err(e) => return Ok(bad(format!("unparsable: {e}"))),
+    };
+    if !shape_differences(p, &b).is_empty() {
+        return Ok(bad("shape".into()));
+    }
+    if let Some(v) = compiler::validate::validate(&b).first() {
+        return Ok(bad(format!("invalid:{}", v.rule)));
+    }
+    Ok(match judge(p, &b, extra, seed) {
+        Equivalence::Equivalent { judged } => MesaVerdict::Pass { progress, judged },
+        Equivalence::Undecided { sets } => MesaVerdict::Discard {
+            reason: format!("undecided on {sets} input set(s)"),
+        },
+        Equivalence::NotEquivalent {
+            set,
+            inputs,
+            differences,
+        } => MesaVerdict::Mismatch {
+            set,
+            inputs: Box::new(inputs),
+            differences,
+            output,
+        },
+    })
+}
+
+/// The lines `eufuzz check --backend mesa:PASS` prints for one file.
+pub fn render(file: &str, pass: &str, v: &MesaVerdict) -> String {
+    let mut s = String::new();
+    let head = match v {
+        MesaVerdict::Pass { progress, judged } => format!(
+            "pass (mesa:{pass} {}; refines the input on {judged} input set(s))",
+            if *progress {
+                "changed it"
+            } else {
+                "made no progress"
+            }
+        ),
+        MesaVerdict::Discard { reason } => format!("discard: {reason}"),
+        MesaVerdict::Refused { reason } => format!("refused by the shim: {reason}"),
+        _ => format!("FAIL {}", v.signature(pass)),
+    };
+    let _ = writeln!(s, "{file}: {head}");
+    match v {
+        MesaVerdict::Mismatch {
+            set,
+            inputs,
+            differences,
+            output,
+        } => {
+            let _ = writeln!(s, "  input set {set}:");
+            for line in compiler::text::print_inputs(inputs).lines() {
+                let _ = writeln!(s, "    {line}");
+            }
+            let _ = writeln!(
+                s,
+                "  channel diff (expected from the input vs Mesa's output, .. = undefined):"
+            );
+            for d in differences.iter().take(16) {
+                let _ = writeln!(s, "    {}", describe_difference(d));
+            }
+            let _ = writeln!(s, "  Mesa's output:");
+            for line in output.lines() {
+                let _ = writeln!(s, "    {line}");
+            }
+        }
+        MesaVerdict::Crash { stderr, .. } => {
+            for line in stderr.lines() {
+                let _ = writeln!(s, "  stderr: {line}");
+            }
+        }
+        MesaVerdict::BadOutput { output, .. } => {
+            let _ = writeln!(s, "  Mesa's output:");
+            for line in output.lines() {
+                let _ = writeln!(s, "    {line}");
+            }
+        }
+        _ => {}
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_group_by_cause() {
+        assert_eq!(
+            refusal_class("line 12: opcode 'send' is not mapped"),
+            "opcode '…' is not mapped"
+        );
+        assert_eq!(
+            refusal_class("scratch memory is not mapped"),
+            "scratch memory is not mapped"
+        );
+    }
+}
