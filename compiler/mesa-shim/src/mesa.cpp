@@ -44,7 +44,8 @@ const TypePair TYPES[] = {
    {eu::Type::UD, BRW_REGISTER_TYPE_UD}, {eu::Type::D, BRW_REGISTER_TYPE_D},
    {eu::Type::UQ, BRW_REGISTER_TYPE_UQ}, {eu::Type::Q, BRW_REGISTER_TYPE_Q},
    {eu::Type::HF, BRW_REGISTER_TYPE_HF}, {eu::Type::F, BRW_REGISTER_TYPE_F},
-   {eu::Type::DF, BRW_REGISTER_TYPE_DF},
+   {eu::Type::DF, BRW_REGISTER_TYPE_DF}, {eu::Type::UV, BRW_REGISTER_TYPE_UV},
+   {eu::Type::V, BRW_REGISTER_TYPE_V},   {eu::Type::VF, BRW_REGISTER_TYPE_VF},
 };
 
 brw_reg_type to_brw(eu::Type t)
@@ -140,8 +141,16 @@ fs_reg imm(const eu::Operand &o)
    switch (o.type) {
    case eu::Type::UB: case eu::Type::B:
       refuse("byte immediates do not exist in Mesa's IR (brw_reg.h has no brw_imm_b)");
-   case eu::Type::UV: case eu::Type::V: case eu::Type::VF:
-      refuse("vector immediates are not mapped");
+   case eu::Type::UV: case eu::Type::V: case eu::Type::VF: {
+      // Packed vectors: the 32 bits as they are (brw_imm_v/uv/vf in brw_reg.h).
+      struct brw_reg r = brw_imm_reg(o.type == eu::Type::UV ? BRW_REGISTER_TYPE_UV
+                                     : o.type == eu::Type::V ? BRW_REGISTER_TYPE_V
+                                                             : BRW_REGISTER_TYPE_VF);
+      r.ud = (uint32_t)o.bits;
+      fs_reg f(r);
+      f.negate = o.negate;
+      return f;
+   }
    default:
       break;
    }
@@ -193,7 +202,12 @@ fs_reg operand(const eu::Operand &o, const eu::Program &p, bool dst)
       break;
    }
    r.negate = o.negate;
-   r.abs = o.abs;
+   // (abs) on an unsigned source is the identity (the value is never negative), and
+   // Mesa's front end never writes it: its immediate folding asserts it never sees one
+   // (brw_shader.cpp, brw_abs_immediate). So it is dropped, which changes no value.
+   bool unsigned_type = o.type == eu::Type::UB || o.type == eu::Type::UW ||
+                        o.type == eu::Type::UD || o.type == eu::Type::UQ;
+   r.abs = o.abs && !unsigned_type;
    return r;
 }
 
@@ -209,7 +223,7 @@ fs_inst *build_inst(void *ctx, const eu::Program &p, const eu::Inst &in)
 {
    const OpInfo *info = op_by_name(in.op);
    if (!info)
-      refuse("opcode '" + in.op + "' is not mapped");
+      refuse("opcode " + in.op + " is not mapped");
    if (info->srcs >= 0 && (int)in.srcs.size() != info->srcs)
       refuse("'" + in.op + "' with " + std::to_string(in.srcs.size()) + " sources");
    fs_reg dst = in.has_dst ? operand(in.dst, p, true) : fs_reg(retype(brw_null_reg(), BRW_REGISTER_TYPE_UD));
@@ -441,8 +455,15 @@ std::string print_inst(const fs_inst *inst)
    }
    default:
       if (!is_control_flow(inst->opcode) || inst->sources) {
+         // A pass that turns an instruction into a MOV may leave its other sources as
+         // BAD_FILE without resizing (brw_fs.cpp, opt_algebraic); those are not operands.
+         unsigned n = inst->sources;
+         if (info->srcs >= 0 && n > (unsigned)info->srcs) {
+            expect_bad(inst, info->srcs, n, "an instruction with more sources than its opcode takes");
+            n = info->srcs;
+         }
          ops.push_back(print_reg(inst->dst));
-         for (unsigned i = 0; i < inst->sources; i++)
+         for (unsigned i = 0; i < n; i++)
             ops.push_back(print_reg(inst->src[i]));
       }
       if (inst->opcode == SHADER_OPCODE_LOAD_PAYLOAD) {
@@ -602,7 +623,17 @@ Outcome run(const eu::Program &p, const std::string &pass_name)
    // Mesa's NIR lowering removes 64-bit arithmetic on devices without it, so its backend
    // passes assume they never see such types there (brw_fs.cpp, opt_algebraic's 64-bit
    // MOV split asserts it). Such programs are outside the mapping.
+   for (unsigned i = 0; i < p.vgrf_sizes.size(); i++)
+      if (p.vgrf_sizes[i] > MAX_VGRF_SIZE)
+         refuse("a VGRF larger than MAX_VGRF_SIZE (brw_ir.h) registers");
    for (const auto &in : p.insts) {
+      // Mesa's copy propagation assumes a math instruction's destination is contiguous
+      // (brw_fs_copy_propagation.cpp, can_take_stride asserts it); its front end only
+      // emits math into whole VGRFs.
+      const OpInfo *info = op_by_name(in.op);
+      bool math = info && info->op >= SHADER_OPCODE_RCP && info->op <= SHADER_OPCODE_COS;
+      if (math && in.has_dst && in.dst.stride != 1)
+         refuse("line " + std::to_string(in.line) + ": a math instruction with a strided destination");
       std::vector<eu::Operand> ops = in.srcs;
       if (in.has_dst)
          ops.push_back(in.dst);

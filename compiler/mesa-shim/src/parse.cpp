@@ -86,6 +86,45 @@ uint16_t float_to_half(float f)
    return (uint16_t)(sign | h);
 }
 
+/// One restricted float (sign, 3-bit exponent biased by 3, 4-bit mantissa) of a value the
+/// eufuzz printer wrote from one, so it converts exactly; anything else is refused.
+uint8_t float_to_vf(float f)
+{
+   uint32_t x;
+   memcpy(&x, &f, 4);
+   uint8_t sign = (uint8_t)((x >> 31) << 7);
+   if ((x & 0x7fffffff) == 0)
+      return sign;
+   int exp = (int)((x >> 23) & 0xff) - 127 + 3;
+   uint32_t mant = (x >> 19) & 0xf;
+   // Exponent field 0 is 2^-3 except the encoding 0, which is zero.
+   if (exp < 0 || exp > 7 || (x & 0x7ffff) != 0 || (exp == 0 && mant == 0))
+      refuse("a VF component that is not a restricted float");
+   return (uint8_t)(sign | (exp << 4) | mant);
+}
+
+/// `[a, b, c, d]`: four restricted floats, component 0 in the low byte.
+uint64_t vf_bits(const std::string &lit)
+{
+   std::string inner = lit.substr(1, lit.size() - 2);
+   std::stringstream ss(inner);
+   std::string part;
+   uint64_t bits = 0;
+   unsigned k = 0;
+   while (std::getline(ss, part, ',')) {
+      if (k == 4)
+         refuse("a VF literal with more than four components");
+      char *end;
+      float f = strtof(part.c_str(), &end);
+      if (*end && !isspace((unsigned char)*end))
+         refuse("bad VF component");
+      bits |= (uint64_t)float_to_vf(f) << (8 * k++);
+   }
+   if (k != 4)
+      refuse("a VF literal with fewer than four components");
+   return bits;
+}
+
 /// The bits of an immediate literal of type `t` (decimal or 0x raw bits).
 uint64_t imm_bits(const std::string &lit, Type t)
 {
@@ -96,8 +135,13 @@ uint64_t imm_bits(const std::string &lit, Type t)
          refuse("bad hex immediate '" + lit + "'");
       return v;
    }
-   if (lit.empty() || lit[0] == '[')
-      refuse("vector immediates (" + lit + ") are not mapped");
+   if (lit.empty())
+      refuse("an empty immediate");
+   if (lit[0] == '[') {
+      if (t != Type::VF)
+         refuse("a vector literal on a type other than VF");
+      return vf_bits(lit);
+   }
    char *end;
    switch (t) {
    case Type::F: {
@@ -236,9 +280,9 @@ std::vector<std::string> split_operands(const std::string &s)
    int depth = 0;
    std::string cur;
    for (char c : s) {
-      if (c == '[' || c == '(')
+      if (c == '[' || c == '(' || c == '<')
          depth++;
-      if (c == ']' || c == ')')
+      if (c == ']' || c == ')' || c == '>')
          depth--;
       if (c == ',' && depth == 0) {
          out.push_back(trim(cur));
@@ -336,7 +380,7 @@ Inst parse_inst(std::string s, int line)
          } else if (c.size() == 4 && c[0] == 'f' && c[2] == '.') {
             in.flag_subreg = flag_from(c.substr(0, 2), c.substr(3));
          } else {
-            refuse("control '" + c + "' is not mapped (hardware-level control)");
+            refuse("control " + c + " is not mapped (hardware-level control)");
          }
       }
       rest = trim(rest.substr(0, brace));

@@ -115,6 +115,7 @@ fn run_mesa(args: &Args, backend: &str) -> Result<Exit> {
         inputs: args.inputs,
         out: args.out.clone(),
         per_signature: args.per_bucket as u64,
+        reduce_budget: std::time::Duration::from_secs(args.reduce_budget),
     };
     let stats = mesa::run(&mut shim, &settings, |s| {
         eprintln!("{}", s.summary().lines().next().unwrap_or(""));

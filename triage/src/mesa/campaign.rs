@@ -28,6 +28,46 @@ pub struct Settings {
     pub inputs: usize,
     pub out: PathBuf,
     pub per_signature: u64,
+    /// Time spent reducing the first failure of each signature (zero: none).
+    pub reduce_budget: Duration,
+}
+
+/// Reduces a filed failure on its own inputs (the reproducer carries the distinguishing
+/// set) and writes `KIND-SEED.reduced.eu` beside it.
+fn reduce_one(
+    shim: &mut Shim,
+    settings: &Settings,
+    text: &str,
+    sig: &str,
+    seed: u64,
+) -> Result<()> {
+    let p = compiler::text::parse_program(text)
+        .map_err(|e| crate::Error::Malformed(format!("a reproducer does not parse: {e}")))?;
+    let extra = if p.inputs.is_some() {
+        0
+    } else {
+        settings.inputs
+    };
+    if check(shim, &settings.pass, &p, extra, seed)?.signature(&settings.pass) != sig {
+        return Ok(()); // only with the generated input sets: left unreduced
+    }
+    let r = super::reduce::reduce(
+        shim,
+        &settings.pass,
+        &p,
+        sig,
+        extra,
+        seed,
+        settings.reduce_budget,
+    )?;
+    let v = check(shim, &settings.pass, &r, extra, seed)?;
+    let kind = sig.split('/').next().unwrap_or("failure");
+    let path = settings.out.join(format!("{kind}-{seed}.reduced.eu"));
+    write_new(
+        &path,
+        reproducer(&r, &settings.pass, Some(seed), &v).as_bytes(),
+    )?;
+    Ok(())
 }
 
 /// What a campaign saw.
@@ -158,10 +198,11 @@ pub fn run(
                 if *n <= settings.per_signature {
                     let kind = sig.split('/').next().unwrap_or("failure");
                     let path = settings.out.join(format!("{kind}-{seed}.eu"));
-                    write_new(
-                        &path,
-                        reproducer(&p, &settings.pass, Some(seed), &v).as_bytes(),
-                    )?;
+                    let text = reproducer(&p, &settings.pass, Some(seed), &v);
+                    write_new(&path, text.as_bytes())?;
+                    if *n == 1 && !settings.reduce_budget.is_zero() {
+                        reduce_one(shim, settings, &text, &sig, seed)?;
+                    }
                 }
             }
         }

@@ -5,11 +5,13 @@
 //! - [`protocol`]: the framed request/reply format spoken over the shim's stdin/stdout.
 //! - [`shim`]: finding, starting and restarting the shim process.
 //! - [`check`]: one program through one Mesa pass, and its verdict.
+//! - [`reduce`]: a failure reduced, keeping its signature.
 //! - [`campaign`]: generated programs through a Mesa pass for a while, failures filed.
 
 pub mod campaign;
 pub mod check;
 pub mod protocol;
+pub mod reduce;
 pub mod shim;
 
 use crate::{Error, Result};
