@@ -308,6 +308,33 @@ fs_inst *build_inst(void *ctx, const eu::Program &p, const eu::Inst &in)
    return inst;
 }
 
+/// Mesa's liveness (brw_fs_live_variables.cpp) takes an unpredicated full write inside
+/// control flow as defining every channel, so a NoMask instruction there that reads the
+/// channels the control flow disabled reads values Mesa considers dead. Mesa's front end
+/// only does that where the API leaves the value undefined; eufuzz's IR gives it the
+/// hardware meaning (the old value). Such programs are outside the shared contract
+/// (docs/mesa-shim.md, "model vs Mesa", item 2).
+void refuse_nomask_reads_in_control_flow(const eu::Program &p)
+{
+   std::vector<bool> written_masked(p.vgrf_sizes.size(), false);
+   for (const auto &in : p.insts)
+      if (in.has_dst && in.dst.file == eu::File::Vgrf && !in.nomask && in.dst.nr < written_masked.size())
+         written_masked[in.dst.nr] = true;
+   int depth = 0;
+   for (const auto &in : p.insts) {
+      if (in.op == "if" || in.op == "do")
+         depth++;
+      else if (in.op == "endif" || in.op == "while")
+         depth--;
+      if (depth == 0 || !in.nomask)
+         continue;
+      for (const auto &o : in.srcs)
+         if (o.file == eu::File::Vgrf && o.nr < written_masked.size() && written_masked[o.nr])
+            refuse("line " + std::to_string(in.line) +
+                   ": a NoMask read inside control flow of a VGRF written without NoMask");
+   }
+}
+
 /// A visitor as Mesa's pass tests make one (test_fs_cmod_propagation.cpp's SetUp), but
 /// for a real device and the program's dispatch width.
 class shim_visitor : public fs_visitor {
@@ -644,6 +671,7 @@ Outcome run(const eu::Program &p, const std::string &pass_name)
                    " on " + p.target + ", which Mesa lowers before the backend");
       }
    }
+   refuse_nomask_reads_in_control_flow(p);
    brw_compiler *compiler = brw_compiler_create(ctx, devinfo);
    struct brw_wm_prog_key *key = rzalloc(ctx, struct brw_wm_prog_key);
    struct brw_wm_prog_data *prog_data = rzalloc(ctx, struct brw_wm_prog_data);
