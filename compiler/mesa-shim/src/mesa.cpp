@@ -661,6 +661,11 @@ Outcome run(const eu::Program &p, const std::string &pass_name)
       bool math = info && info->op >= SHADER_OPCODE_RCP && info->op <= SHADER_OPCODE_COS;
       if (math && in.has_dst && in.dst.stride != 1)
          refuse("line " + std::to_string(in.line) + ": a math instruction with a strided destination");
+      // Mesa's front end folds an ADD of two constants in NIR; opt_algebraic (brw_fs.cpp)
+      // folds what is left assuming float and asserts it.
+      if (in.op == "add" && in.srcs.size() == 2 && in.srcs[0].file == eu::File::Imm &&
+          in.srcs[1].file == eu::File::Imm && in.srcs[0].type != eu::Type::F)
+         refuse("line " + std::to_string(in.line) + ": a non-float ADD of two immediates");
       std::vector<eu::Operand> ops = in.srcs;
       if (in.has_dst)
          ops.push_back(in.dst);
