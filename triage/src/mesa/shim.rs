@@ -68,7 +68,11 @@ pub struct Shim {
 impl Shim {
     /// A shim at [`location`]; an error naming [`BUILD_SCRIPT`] when it is not built.
     pub fn open(timeout: Duration) -> Result<Shim> {
-        let path = location();
+        Shim::open_at(location(), timeout)
+    }
+
+    /// A shim at `path`; an error naming [`BUILD_SCRIPT`] when there is none.
+    pub fn open_at(path: PathBuf, timeout: Duration) -> Result<Shim> {
         if !path.is_file() {
             return Err(Error::Refused(format!(
                 "the Mesa backend is not built: run {BUILD_SCRIPT} (it fetches Mesa 22.3.6, \
@@ -251,9 +255,8 @@ mod tests {
 
     #[test]
     fn a_missing_shim_names_the_build_script() {
-        // SAFETY of the test: no other test in this binary reads EUFUZZ_MESA_SHIM.
-        unsafe { std::env::set_var("EUFUZZ_MESA_SHIM", "/nonexistent/eufuzz-mesa-shim") };
-        let Err(e) = Shim::open(Duration::from_secs(1)) else {
+        let missing = PathBuf::from("/nonexistent/eufuzz-mesa-shim");
+        let Err(e) = Shim::open_at(missing, Duration::from_secs(1)) else {
             panic!("a missing shim opened");
         };
         assert!(e.to_string().contains(BUILD_SCRIPT), "{e}");
