@@ -12,6 +12,7 @@
 #include "dev/intel_device_info.h"
 #include "util/ralloc.h"
 
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -554,42 +555,70 @@ std::string print_program(const eu::Program &p, shim_visitor &v)
 
 using Pass = std::function<bool(fs_visitor &)>;
 
+/// Where a budgeted run of the loop stopped: the passes run, the last one's name, and
+/// whether the loop ran to its end within the budget.
+struct LoopTrace {
+   unsigned steps = 0;
+   std::string last;
+   bool finished = false;
+};
+
+/// Thrown when a budgeted loop has run its number of passes.
+struct BudgetSpent {};
+
 /// Mesa 22.3's optimisation loop (brw_fs.cpp, fs_visitor::optimize) up to the end of its
 /// do/while, without the MRF pass of Gen < 7 output (compute_to_mrf writes MRFs, which the
 /// `.eu` form has no name for) and without assign_constant_locations (which needs NIR).
-bool opt_loop(fs_visitor &v)
+/// With a `budget`, it stops after that many pass runs, so that eufuzz can find the first
+/// pass whose output goes wrong (`opt_loop@N`, see triage/src/mesa/check.rs).
+bool opt_loop_budgeted(fs_visitor &v, int budget, LoopTrace &trace)
 {
    bool any = false;
-   auto opt = [&](bool progress) {
+   auto step = [&](const char *name, const std::function<bool()> &pass) {
+      if (budget >= 0 && trace.steps == (unsigned)budget)
+         throw BudgetSpent();
+      trace.steps++;
+      trace.last = name;
+      // On stderr, so that a crash in this pass is attributed to it by eufuzz.
+      if (budget >= 0)
+         fprintf(stderr, "eufuzz-mesa-shim: pass %s\n", name);
+      bool progress = pass();
       v.validate();
       any |= progress;
       return progress;
    };
-   opt(v.split_virtual_grfs());
-   opt(v.dead_code_eliminate());
-   opt(v.remove_extra_rounding_modes());
+   step("split_virtual_grfs", [&] { return v.split_virtual_grfs(); });
+   step("dead_code_eliminate", [&] { return v.dead_code_eliminate(); });
+   step("remove_extra_rounding_modes", [&] { return v.remove_extra_rounding_modes(); });
    bool progress;
    int iterations = 0;
    do {
       progress = false;
-      progress |= opt(v.remove_duplicate_mrf_writes());
-      progress |= opt(v.opt_algebraic());
-      progress |= opt(v.opt_cse());
-      progress |= opt(v.opt_copy_propagation());
-      progress |= opt(opt_predicated_break(&v));
-      progress |= opt(v.opt_cmod_propagation());
-      progress |= opt(v.dead_code_eliminate());
-      progress |= opt(v.opt_peephole_sel());
-      progress |= opt(dead_control_flow_eliminate(&v));
-      progress |= opt(v.opt_register_renaming());
-      progress |= opt(v.opt_saturate_propagation());
-      progress |= opt(v.register_coalesce());
-      progress |= opt(v.eliminate_find_live_channel());
-      progress |= opt(v.compact_virtual_grfs());
+      progress |= step("remove_duplicate_mrf_writes", [&] { return v.remove_duplicate_mrf_writes(); });
+      progress |= step("opt_algebraic", [&] { return v.opt_algebraic(); });
+      progress |= step("opt_cse", [&] { return v.opt_cse(); });
+      progress |= step("opt_copy_propagation", [&] { return v.opt_copy_propagation(); });
+      progress |= step("opt_predicated_break", [&] { return opt_predicated_break(&v); });
+      progress |= step("opt_cmod_propagation", [&] { return v.opt_cmod_propagation(); });
+      progress |= step("dead_code_eliminate", [&] { return v.dead_code_eliminate(); });
+      progress |= step("opt_peephole_sel", [&] { return v.opt_peephole_sel(); });
+      progress |= step("dead_control_flow_eliminate", [&] { return dead_control_flow_eliminate(&v); });
+      progress |= step("opt_register_renaming", [&] { return v.opt_register_renaming(); });
+      progress |= step("opt_saturate_propagation", [&] { return v.opt_saturate_propagation(); });
+      progress |= step("register_coalesce", [&] { return v.register_coalesce(); });
+      progress |= step("eliminate_find_live_channel", [&] { return v.eliminate_find_live_channel(); });
+      progress |= step("compact_virtual_grfs", [&] { return v.compact_virtual_grfs(); });
       if (++iterations > 100)
          refuse("opt_loop did not converge in 100 iterations");
    } while (progress);
+   trace.finished = true;
    return any;
+}
+
+bool opt_loop(fs_visitor &v)
+{
+   LoopTrace trace;
+   return opt_loop_budgeted(v, -1, trace);
 }
 
 const std::vector<std::pair<std::string, Pass>> &passes()
@@ -625,12 +654,21 @@ std::string pass_names()
 
 Outcome run(const eu::Program &p, const std::string &pass_name)
 {
+   // `opt_loop@N`: the loop, stopped after N pass runs.
+   int budget = -1;
+   const std::string budgeted = "opt_loop@";
+   if (pass_name.rfind(budgeted, 0) == 0) {
+      const std::string n = pass_name.substr(budgeted.size());
+      if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos || n.size() > 6)
+         refuse("bad step count in " + pass_name);
+      budget = std::stoi(n);
+   }
    const Pass *pass = nullptr;
    for (const auto &q : passes())
       if (q.first == pass_name)
          pass = &q.second;
-   if (!pass)
-      refuse("unknown pass '" + pass_name + "'");
+   if (!pass && budget < 0)
+      refuse("unknown pass " + pass_name);
    auto dev = DEVICES.find(p.target);
    if (dev == DEVICES.end())
       refuse("target " + p.target + " has no Mesa device");
@@ -696,6 +734,18 @@ Outcome run(const eu::Program &p, const std::string &pass_name)
    v.calculate_cfg();
    v.validate();
    Outcome out;
+   if (budget >= 0) {
+      LoopTrace trace;
+      try {
+         out.progress = opt_loop_budgeted(v, budget, trace);
+      } catch (const BudgetSpent &) {
+         out.progress = true;
+      }
+      out.text = "# mesa-steps: " + std::to_string(trace.steps) + "\n# mesa-last-pass: " +
+                 (trace.last.empty() ? std::string("none") : trace.last) + "\n" +
+                 (trace.finished ? "# mesa-loop-finished\n" : "") + print_program(p, v);
+      return out;
+   }
    out.progress = (*pass)(v);
    v.validate();
    out.text = print_program(p, v);

@@ -31,6 +31,10 @@ pub struct Args {
     /// scripts/mesa-build.sh builds, and compares its output with the input's reference.
     #[arg(long, value_name = "mesa[:PASS]", conflicts_with_all = ["all_devices", "device", "full_diff"])]
     backend: Option<String>,
+    /// With --backend mesa:PASS: also run eufuzz's own model of PASS on each file and show
+    /// where its result differs from Mesa's (for programs Mesa's output passes on).
+    #[arg(long, requires = "backend")]
+    compare_model: bool,
 }
 
 /// `--backend mesa:PASS`: each file through the Mesa pass, on the file's own target.
@@ -54,11 +58,18 @@ fn run_mesa(args: &Args, backend: &str) -> Result<Exit> {
             args.inputs
         };
         let v = triage::mesa::check::check(&mut shim, &pass, &p, extra, args.seed)?;
+        let (_, culprit) =
+            triage::mesa::check::identify(&mut shim, &pass, &p, extra, args.seed, &v)?;
         failed += v.is_failure() as usize;
         print!(
             "{}",
-            triage::mesa::check::render(&f.display().to_string(), &pass, &v)
+            triage::mesa::check::render(&f.display().to_string(), &pass, &v, culprit.as_ref())
         );
+        if let (true, triage::mesa::check::MesaVerdict::Pass { output, .. }) =
+            (args.compare_model, &v)
+        {
+            print!("  {}", triage::mesa::model::compare(&pass, &p, output));
+        }
     }
     Ok(if unreadable > 0 {
         Exit::Malformed

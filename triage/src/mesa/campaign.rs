@@ -4,7 +4,7 @@
 //! `per_signature` per signature; refusals are counted by cause, since what the shim
 //! refuses is what this campaign does not test.
 
-use super::check::{MesaVerdict, check, refusal_class};
+use super::check::{Culprit, MesaVerdict, check, identify, refusal_class};
 use super::shim::Shim;
 use crate::Result;
 use crate::check::describe_difference;
@@ -48,7 +48,11 @@ fn reduce_one(
     } else {
         settings.inputs
     };
-    if check(shim, &settings.pass, &p, extra, seed)?.signature(&settings.pass) != sig {
+    let identity = |shim: &mut Shim, p: &compiler::Program| -> Result<String> {
+        let v = check(shim, &settings.pass, p, extra, seed)?;
+        Ok(identify(shim, &settings.pass, p, extra, seed, &v)?.0)
+    };
+    if identity(shim, &p)? != sig {
         return Ok(()); // only with the generated input sets: left unreduced
     }
     let r = super::reduce::reduce(
@@ -61,12 +65,11 @@ fn reduce_one(
         settings.reduce_budget,
     )?;
     let v = check(shim, &settings.pass, &r, extra, seed)?;
+    let (sig, culprit) = identify(shim, &settings.pass, &r, extra, seed, &v)?;
     let kind = sig.split('/').next().unwrap_or("failure");
     let path = settings.out.join(format!("{kind}-{seed}.reduced.eu"));
-    write_new(
-        &path,
-        reproducer(&r, &settings.pass, Some(seed), &v).as_bytes(),
-    )?;
+    let text = reproducer(&r, &settings.pass, Some(seed), &v, &sig, culprit.as_ref());
+    write_new(&path, text.as_bytes())?;
     Ok(())
 }
 
@@ -123,10 +126,24 @@ impl Stats {
 
 /// The reproducer of a failure: the program with its inputs, headed by what happened and
 /// followed by Mesa's output as comments.
-pub fn reproducer(p: &compiler::Program, pass: &str, seed: Option<u64>, v: &MesaVerdict) -> String {
+pub fn reproducer(
+    p: &compiler::Program,
+    pass: &str,
+    seed: Option<u64>,
+    v: &MesaVerdict,
+    signature: &str,
+    culprit: Option<&Culprit>,
+) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# backend: mesa:{pass}");
-    let _ = writeln!(s, "# signature: {}", v.signature(pass));
+    let _ = writeln!(s, "# signature: {signature}");
+    if let Some(c) = culprit {
+        let _ = writeln!(
+            s,
+            "# culprit: Mesa's {} (pass run {} of {pass})",
+            c.pass, c.step
+        );
+    }
     if let Some(seed) = seed {
         let _ = writeln!(s, "# seed: {seed}");
     }
@@ -192,13 +209,14 @@ pub fn run(
                 *stats.refused.entry(refusal_class(reason)).or_default() += 1;
             }
             _ => {
-                let sig = v.signature(&settings.pass);
+                let (sig, culprit) = identify(shim, &settings.pass, &p, settings.inputs, seed, &v)?;
                 let n = stats.failures.entry(sig.clone()).or_default();
                 *n += 1;
                 if *n <= settings.per_signature {
                     let kind = sig.split('/').next().unwrap_or("failure");
                     let path = settings.out.join(format!("{kind}-{seed}.eu"));
-                    let text = reproducer(&p, &settings.pass, Some(seed), &v);
+                    let text =
+                        reproducer(&p, &settings.pass, Some(seed), &v, &sig, culprit.as_ref());
                     write_new(&path, text.as_bytes())?;
                     if *n == 1 && !settings.reduce_budget.is_zero() {
                         reduce_one(shim, settings, &text, &sig, seed)?;

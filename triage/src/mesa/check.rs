@@ -16,7 +16,11 @@ use std::fmt::Write;
 #[derive(Clone, Debug)]
 pub enum MesaVerdict {
     /// Mesa's output refines the input on `judged` input sets.
-    Pass { progress: bool, judged: usize },
+    Pass {
+        progress: bool,
+        judged: usize,
+        output: Box<Program>,
+    },
     /// Nothing to judge: the input is invalid for its device, or its reference branches
     /// on undefined values or does not finish on every input set.
     Discard { reason: String },
@@ -99,36 +103,60 @@ pub fn check(
     extra: usize,
     seed: u64,
 ) -> Result<MesaVerdict> {
+    Ok(check_with_text(shim, pass, p, extra, seed)?.0)
+}
+
+/// [`check`], with the text the shim answered (empty when it refused, crashed or hung).
+fn check_with_text(
+    shim: &mut Shim,
+    pass: &str,
+    p: &Program,
+    extra: usize,
+    seed: u64,
+) -> Result<(MesaVerdict, String)> {
     if let Some(v) = compiler::validate::validate(p).first() {
-        return Ok(MesaVerdict::Discard {
-            reason: format!("invalid program: {v}"),
-        });
+        let reason = format!("invalid program: {v}");
+        return Ok((MesaVerdict::Discard { reason }, String::new()));
     }
     let mut sent = p.clone();
     sent.inputs = None;
     let text = compiler::text::print_program(&sent);
     let (progress, output) = match shim.run(pass, &text)? {
-        Answer::Reply(Reply::Refused { reason }) => return Ok(MesaVerdict::Refused { reason }),
+        Answer::Reply(Reply::Refused { reason }) => {
+            return Ok((MesaVerdict::Refused { reason }, String::new()));
+        }
         Answer::Reply(Reply::Ran { progress, text }) => (progress, text),
-        Answer::Crashed { detail, stderr } => return Ok(MesaVerdict::Crash { detail, stderr }),
-        Answer::Hung => return Ok(MesaVerdict::Hang),
+        Answer::Crashed { detail, stderr } => {
+            return Ok((MesaVerdict::Crash { detail, stderr }, String::new()));
+        }
+        Answer::Hung => return Ok((MesaVerdict::Hang, String::new())),
     };
+    Ok((judge_output(p, progress, &output, extra, seed), output))
+}
+
+/// Judges Mesa's output `output` of the input `p`.
+fn judge_output(p: &Program, progress: bool, output: &str, extra: usize, seed: u64) -> MesaVerdict {
+    let output = output.to_string();
     let bad = |detail: String| MesaVerdict::BadOutput {
         detail,
         output: output.clone(),
     };
     let b = match compiler::text::parse_program(&output) {
         Ok(b) => b,
-        Err(e) => return Ok(bad(format!("unparsable: {e}"))),
+        Err(e) => return bad(format!("unparsable: {e}")),
     };
     if !shape_differences(p, &b).is_empty() {
-        return Ok(bad("shape".into()));
+        return bad("shape".into());
     }
     if let Some(v) = compiler::validate::validate(&b).first() {
-        return Ok(bad(format!("invalid:{}", v.rule)));
+        return bad(format!("invalid:{}", v.rule));
     }
-    Ok(match judge(p, &b, extra, seed) {
-        Equivalence::Equivalent { judged } => MesaVerdict::Pass { progress, judged },
+    match judge(p, &b, extra, seed) {
+        Equivalence::Equivalent { judged } => MesaVerdict::Pass {
+            progress,
+            judged,
+            output: Box::new(b),
+        },
         Equivalence::Undecided { sets } => MesaVerdict::Discard {
             reason: format!("undecided on {sets} input set(s)"),
         },
@@ -142,14 +170,82 @@ pub fn check(
             differences,
             output,
         },
-    })
+    }
+}
+
+/// Mesa's optimisation loop as the shim names it (`--backend mesa`).
+pub const LOOP: &str = "opt_loop";
+
+/// Pass runs of the loop tried at most when localising (the shim refuses a loop that has
+/// not converged after 100 rounds of 14 passes).
+const MAX_LOOP_STEPS: u32 = 1500;
+
+/// The Mesa pass a failure of the loop is first seen after.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Culprit {
+    /// How many passes of the loop had run (the culprit is the last of them).
+    pub step: u32,
+    pub pass: String,
+}
+
+/// For a failure of [`LOOP`]: runs the loop stopped after 1, 2, … passes (`opt_loop@N`)
+/// and names the first pass after which the program fails — its output no longer refines
+/// the input, is not a program eufuzz can judge, or the pass crashes — as the pipeline's
+/// culprit is found for eufuzz's own passes. `None` when no prefix of the loop fails.
+pub fn localise(shim: &mut Shim, p: &Program, extra: usize, seed: u64) -> Result<Option<Culprit>> {
+    for step in 1..=MAX_LOOP_STEPS {
+        let (v, text) = check_with_text(shim, &format!("{LOOP}@{step}"), p, extra, seed)?;
+        let header = |key: &str| {
+            text.lines()
+                .map_while(|l| l.strip_prefix("# "))
+                .find_map(|l| l.strip_prefix(key))
+                .map(str::to_string)
+        };
+        if let MesaVerdict::Crash { stderr, .. } = &v {
+            let pass = stderr
+                .lines()
+                .filter_map(|l| l.strip_prefix("eufuzz-mesa-shim: pass "))
+                .last()
+                .unwrap_or("unknown")
+                .to_string();
+            return Ok(Some(Culprit { step, pass }));
+        }
+        if v.is_failure() {
+            let pass = header("mesa-last-pass: ").unwrap_or_else(|| "unknown".into());
+            return Ok(Some(Culprit { step, pass }));
+        }
+        if text.is_empty() || header("mesa-loop-finished").is_some() {
+            return Ok(None);
+        }
+    }
+    Ok(None)
+}
+
+/// A failure's signature, its culprit being the Mesa pass: for [`LOOP`], the pass
+/// [`localise`] finds (and the culprit itself); for one pass, that pass.
+pub fn identify(
+    shim: &mut Shim,
+    pass: &str,
+    p: &Program,
+    extra: usize,
+    seed: u64,
+    v: &MesaVerdict,
+) -> Result<(String, Option<Culprit>)> {
+    if pass != LOOP || !v.is_failure() {
+        return Ok((v.signature(pass), None));
+    }
+    let culprit = localise(shim, p, extra, seed)?;
+    let name = culprit.as_ref().map_or(pass, |c| c.pass.as_str());
+    Ok((v.signature(name), culprit))
 }
 
 /// The lines `eufuzz check --backend mesa:PASS` prints for one file.
-pub fn render(file: &str, pass: &str, v: &MesaVerdict) -> String {
+pub fn render(file: &str, pass: &str, v: &MesaVerdict, culprit: Option<&Culprit>) -> String {
     let mut s = String::new();
     let head = match v {
-        MesaVerdict::Pass { progress, judged } => format!(
+        MesaVerdict::Pass {
+            progress, judged, ..
+        } => format!(
             "pass (mesa:{pass} {}; refines the input on {judged} input set(s))",
             if *progress {
                 "changed it"
@@ -159,9 +255,19 @@ pub fn render(file: &str, pass: &str, v: &MesaVerdict) -> String {
         ),
         MesaVerdict::Discard { reason } => format!("discard: {reason}"),
         MesaVerdict::Refused { reason } => format!("refused by the shim: {reason}"),
-        _ => format!("FAIL {}", v.signature(pass)),
+        _ => format!(
+            "FAIL {}",
+            v.signature(culprit.map_or(pass, |c| c.pass.as_str()))
+        ),
     };
     let _ = writeln!(s, "{file}: {head}");
+    if let Some(c) = culprit {
+        let _ = writeln!(
+            s,
+            "  culprit: Mesa's {} (pass run {} of {pass})",
+            c.pass, c.step
+        );
+    }
     match v {
         MesaVerdict::Mismatch {
             set,

@@ -5,11 +5,13 @@
 //! - [`protocol`]: the framed request/reply format spoken over the shim's stdin/stdout.
 //! - [`shim`]: finding, starting and restarting the shim process.
 //! - [`check`]: one program through one Mesa pass, and its verdict.
+//! - [`model`]: eufuzz's own pass of the same name on the same program, for comparison.
 //! - [`reduce`]: a failure reduced, keeping its signature.
 //! - [`campaign`]: generated programs through a Mesa pass for a while, failures filed.
 
 pub mod campaign;
 pub mod check;
+pub mod model;
 pub mod protocol;
 pub mod reduce;
 pub mod shim;

@@ -4,15 +4,15 @@
 //! the first smaller variant that keeps the signature wins, until no step finds one or the
 //! time is up.
 
-use super::check::check;
+use super::check::{check, identify};
 use super::shim::Shim;
 use crate::Result;
 use crate::reduce::candidates::{STEPS, size};
 use compiler::Program;
 use std::time::{Duration, Instant};
 
-/// Reduces `p`, which fails `pass` with `signature` on its own inputs and `extra`
-/// generated input sets from `seed`.
+/// Reduces `p`, which fails `pass` with `signature` (its culprit localised, see
+/// [`identify`]) on its own inputs and `extra` generated input sets from `seed`.
 pub fn reduce(
     shim: &mut Shim,
     pass: &str,
@@ -36,7 +36,11 @@ pub fn reduce(
                     if size(&v) >= current || !compiler::validate::validate(&v).is_empty() {
                         continue;
                     }
-                    if check(shim, pass, &v, extra, seed)?.signature(pass) == signature {
+                    let verdict = check(shim, pass, &v, extra, seed)?;
+                    if verdict.signature(pass).split('/').next() != signature.split('/').next() {
+                        continue; // another kind of failure, or none: no need to localise
+                    }
+                    if identify(shim, pass, &v, extra, seed, &verdict)?.0 == signature {
                         best = v;
                         continue 'step;
                     }
