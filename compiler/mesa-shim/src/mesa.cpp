@@ -704,6 +704,11 @@ Outcome run(const eu::Program &p, const std::string &pass_name)
       if (in.op == "add" && in.srcs.size() == 2 && in.srcs[0].file == eu::File::Imm &&
           in.srcs[1].file == eu::File::Imm && in.srcs[0].type != eu::Type::F)
          refuse("line " + std::to_string(in.line) + ": a non-float ADD of two immediates");
+      // "Full mixed-type saturates don't happen" (brw_fs.cpp, opt_algebraic, which asserts
+      // it when folding a saturating MOV of an immediate).
+      if (in.op == "mov" && in.saturate && in.srcs.size() == 1 && in.srcs[0].file == eu::File::Imm &&
+          in.srcs[0].type != in.dst.type)
+         refuse("line " + std::to_string(in.line) + ": a saturating MOV of an immediate of another type");
       std::vector<eu::Operand> ops = in.srcs;
       if (in.has_dst)
          ops.push_back(in.dst);

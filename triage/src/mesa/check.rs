@@ -51,16 +51,28 @@ impl MesaVerdict {
         )
     }
 
+    /// The verdict's kind, as the first word of its signature.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            MesaVerdict::Pass { .. } => "pass",
+            MesaVerdict::Discard { .. } => "discard",
+            MesaVerdict::Refused { .. } => "refused",
+            MesaVerdict::Mismatch { .. } => "mismatch",
+            MesaVerdict::Crash { .. } => "crash",
+            MesaVerdict::Hang => "hang",
+            MesaVerdict::BadOutput { .. } => "bad-output",
+        }
+    }
+
     /// `kind/mesa:PASS/detail`, the failure's bucket signature (empty detail omitted).
     pub fn signature(&self, pass: &str) -> String {
-        let (kind, detail) = match self {
-            MesaVerdict::Pass { .. } => ("pass", String::new()),
-            MesaVerdict::Discard { .. } => ("discard", String::new()),
-            MesaVerdict::Refused { reason } => ("refused", refusal_class(reason)),
-            MesaVerdict::Mismatch { .. } => ("mismatch", String::new()),
-            MesaVerdict::Crash { detail, .. } => ("crash", detail.clone()),
-            MesaVerdict::Hang => ("hang", String::new()),
-            MesaVerdict::BadOutput { detail, .. } => ("bad-output", detail.clone()),
+        let kind = self.kind();
+        let detail = match self {
+            MesaVerdict::Refused { reason } => refusal_class(reason),
+            MesaVerdict::Crash { detail, .. } | MesaVerdict::BadOutput { detail, .. } => {
+                detail.clone()
+            }
+            _ => String::new(),
         };
         if detail.is_empty() {
             format!("{kind}/mesa:{pass}")
@@ -189,10 +201,18 @@ pub struct Culprit {
 }
 
 /// For a failure of [`LOOP`]: runs the loop stopped after 1, 2, … passes (`opt_loop@N`)
-/// and names the first pass after which the program fails — its output no longer refines
-/// the input, is not a program eufuzz can judge, or the pass crashes — as the pipeline's
-/// culprit is found for eufuzz's own passes. `None` when no prefix of the loop fails.
-pub fn localise(shim: &mut Shim, p: &Program, extra: usize, seed: u64) -> Result<Option<Culprit>> {
+/// and names the first pass after which the program fails with a failure of `kind` (the
+/// whole loop's: `mismatch`, `bad-output`, `crash`, `hang`) — as the pipeline's culprit is
+/// found for eufuzz's own passes. A failure of another kind on the way (an earlier pass's
+/// miscompile before a later pass crashes) does not stop the search: the culprit is the
+/// pass that did what the signature says. `None` when no prefix of the loop fails so.
+pub fn localise(
+    shim: &mut Shim,
+    p: &Program,
+    extra: usize,
+    seed: u64,
+    kind: &str,
+) -> Result<Option<Culprit>> {
     for step in 1..=MAX_LOOP_STEPS {
         let (v, text) = check_with_text(shim, &format!("{LOOP}@{step}"), p, extra, seed)?;
         let header = |key: &str| {
@@ -201,7 +221,8 @@ pub fn localise(shim: &mut Shim, p: &Program, extra: usize, seed: u64) -> Result
                 .find_map(|l| l.strip_prefix(key))
                 .map(str::to_string)
         };
-        if let MesaVerdict::Crash { stderr, .. } = &v {
+        let same_kind = v.is_failure() && v.kind() == kind;
+        if let (true, MesaVerdict::Crash { stderr, .. }) = (same_kind, &v) {
             let pass = stderr
                 .lines()
                 .filter_map(|l| l.strip_prefix("eufuzz-mesa-shim: pass "))
@@ -210,9 +231,12 @@ pub fn localise(shim: &mut Shim, p: &Program, extra: usize, seed: u64) -> Result
                 .to_string();
             return Ok(Some(Culprit { step, pass }));
         }
-        if v.is_failure() {
+        if same_kind {
             let pass = header("mesa-last-pass: ").unwrap_or_else(|| "unknown".into());
             return Ok(Some(Culprit { step, pass }));
+        }
+        if v.kind() == "crash" || v.kind() == "hang" {
+            return Ok(None); // another failure ends the loop before this one shows
         }
         if text.is_empty() || header("mesa-loop-finished").is_some() {
             return Ok(None);
@@ -234,7 +258,7 @@ pub fn identify(
     if pass != LOOP || !v.is_failure() {
         return Ok((v.signature(pass), None));
     }
-    let culprit = localise(shim, p, extra, seed)?;
+    let culprit = localise(shim, p, extra, seed, v.kind())?;
     let name = culprit.as_ref().map_or(pass, |c| c.pass.as_str());
     Ok((v.signature(name), culprit))
 }
