@@ -225,8 +225,8 @@ pub fn localise(
         if let (true, MesaVerdict::Crash { stderr, .. }) = (same_kind, &v) {
             let pass = stderr
                 .lines()
-                .filter_map(|l| l.strip_prefix("eufuzz-mesa-shim: pass "))
-                .last()
+                .rev()
+                .find_map(|l| l.strip_prefix("eufuzz-mesa-shim: pass "))
                 .unwrap_or("unknown")
                 .to_string();
             return Ok(Some(Culprit { step, pass }));
