@@ -201,8 +201,8 @@ pub struct Culprit {
 }
 
 /// For a failure of [`LOOP`]: runs the loop stopped after 1, 2, … passes (`opt_loop@N`)
-/// and names the first pass after which the program fails with a failure of `kind` (the
-/// whole loop's: `mismatch`, `bad-output`, `crash`, `hang`) — as the pipeline's culprit is
+/// and names the first pass after which the program fails as `target` (the whole loop's
+/// verdict: the same kind and detail) — as the pipeline's culprit is
 /// found for eufuzz's own passes. A failure of another kind on the way (an earlier pass's
 /// miscompile before a later pass crashes) does not stop the search: the culprit is the
 /// pass that did what the signature says. `None` when no prefix of the loop fails so.
@@ -211,8 +211,11 @@ pub fn localise(
     p: &Program,
     extra: usize,
     seed: u64,
-    kind: &str,
+    target: &MesaVerdict,
 ) -> Result<Option<Culprit>> {
+    // The failure being localised, with its detail (assertion site, validator rule) but
+    // whatever pass: a different failure met on the way is not this one.
+    let wanted = target.signature("");
     for step in 1..=MAX_LOOP_STEPS {
         let (v, text) = check_with_text(shim, &format!("{LOOP}@{step}"), p, extra, seed)?;
         let header = |key: &str| {
@@ -221,7 +224,7 @@ pub fn localise(
                 .find_map(|l| l.strip_prefix(key))
                 .map(str::to_string)
         };
-        let same_kind = v.is_failure() && v.kind() == kind;
+        let same_kind = v.is_failure() && v.signature("") == wanted;
         if let (true, MesaVerdict::Crash { stderr, .. }) = (same_kind, &v) {
             let pass = stderr
                 .lines()
@@ -235,7 +238,7 @@ pub fn localise(
             let pass = header("mesa-last-pass: ").unwrap_or_else(|| "unknown".into());
             return Ok(Some(Culprit { step, pass }));
         }
-        if v.kind() == "crash" || v.kind() == "hang" {
+        if matches!(v, MesaVerdict::Crash { .. } | MesaVerdict::Hang) {
             return Ok(None); // another failure ends the loop before this one shows
         }
         if text.is_empty() || header("mesa-loop-finished").is_some() {
@@ -258,7 +261,7 @@ pub fn identify(
     if pass != LOOP || !v.is_failure() {
         return Ok((v.signature(pass), None));
     }
-    let culprit = localise(shim, p, extra, seed, v.kind())?;
+    let culprit = localise(shim, p, extra, seed, v)?;
     let name = culprit.as_ref().map_or(pass, |c| c.pass.as_str());
     Ok((v.signature(name), culprit))
 }
