@@ -189,6 +189,8 @@ fs_reg operand(const eu::Operand &o, const eu::Program &p, bool dst)
    case eu::File::Attr:
       if (dst)
          refuse("an attribute destination");
+      if (o.nr >= p.attr_sizes.size())
+         refuse("attr" + std::to_string(o.nr) + " is not declared");
       r = fs_reg(ATTR, o.nr, to_brw(o.type));
       r.offset = o.offset;
       r.stride = o.stride;
@@ -196,6 +198,8 @@ fs_reg operand(const eu::Operand &o, const eu::Program &p, bool dst)
    case eu::File::Uniform:
       if (dst)
          refuse("a uniform destination");
+      if (o.nr >= p.uniforms)
+         refuse("u" + std::to_string(o.nr) + " is beyond the declared uniforms");
       // eufuzz numbers uniforms in dwords and adds a byte offset; Mesa's UNIFORM file
       // does the same (nr in 32-bit slots, offset in bytes; brw_fs.cpp, assign_constant_locations).
       r = fs_reg(UNIFORM, o.nr, to_brw(o.type));
