@@ -17,6 +17,7 @@
 //! - [`report`]: the morning report of a campaign directory.
 //! - [`shader_db`]: shader-db statistics rows.
 //! - [`verdicts`]: one line per (program, device) naming its verdict, to compare revisions.
+//! - [`mesa`]: Mesa 22.3's own passes as the backend under test, through the C++ shim.
 //! - [`generate`], [`equiv`], [`run`], [`canonical`], [`validation`]: the smaller jobs.
 //! - [`error`]: errors with kinds, and the exit codes they give.
 
@@ -33,6 +34,7 @@ pub mod generate;
 pub mod identity;
 pub mod interrupt;
 pub mod load;
+pub mod mesa;
 pub mod options;
 pub mod outlock;
 pub mod parallel;

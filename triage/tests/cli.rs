@@ -579,3 +579,43 @@ fn campaign_writes_statistics() {
         assert!(Path::new(&file.replace(".eu", ".bytes")).exists());
     }
 }
+
+/// Without the Mesa build, `--backend mesa` stops with exit code 2 and names the script
+/// that builds it (and checks nothing).
+#[test]
+fn mesa_backend_without_the_build_says_how_to_get_it() {
+    let dir = scratch("mesa-missing");
+    let file = write(&dir, "ok.eu", VALID);
+    for args in [
+        vec!["check", file.as_str(), "--backend", "mesa:opt_cse"],
+        vec![
+            "campaign",
+            "--backend",
+            "mesa",
+            "--time",
+            "1",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_eufuzz"))
+            .args(&args)
+            .env("EUFUZZ_MESA_SHIM", dir.join("no-such-shim"))
+            .output()
+            .expect("run eufuzz");
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains("scripts/mesa-build.sh"),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    let bad = eufuzz(&["check", file.as_str(), "--backend", "llvm"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("expected mesa or mesa:PASS"));
+}

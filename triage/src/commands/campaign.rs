@@ -84,6 +84,50 @@ pub struct Args {
     corpus: Option<PathBuf>,
     #[command(flatten)]
     knobs: KnobArgs,
+    /// Fuzz another backend instead of eufuzz's pipeline: `mesa:PASS` (or `mesa`, Mesa's
+    /// optimisation loop) through the shim that scripts/mesa-build.sh builds. One shim
+    /// process, seeds in order from --seed; failures go to OUT, refusals are counted by
+    /// cause (OUT/mesa-stats.json).
+    #[arg(long, value_name = "mesa[:PASS]", conflicts_with_all = [
+        "resume", "jobs", "shard", "feedback", "corpus", "zoo", "spill_all", "baseline",
+    ])]
+    backend: Option<String>,
+    /// With --backend: stop after this many cases (or at --time, whichever is first).
+    #[arg(long, requires = "backend")]
+    cases: Option<u64>,
+    /// With --backend: generated input sets per program.
+    #[arg(long, default_value_t = 4, requires = "backend")]
+    inputs: usize,
+}
+
+/// `--backend mesa:PASS`: the Mesa campaign (triage::mesa::campaign).
+fn run_mesa(args: &Args, backend: &str) -> Result<Exit> {
+    use triage::mesa::{backend_pass, campaign as mesa, shim::Shim};
+    let pass = backend_pass(backend)?;
+    let mut shim = Shim::open(std::time::Duration::from_secs(args.case_timeout.max(1)))?;
+    shim.ensure_pass(&pass)?;
+    let lock = OutLock::acquire_creating(&args.out, "campaign")?;
+    let settings = mesa::Settings {
+        pass,
+        seed: args.seed,
+        time: std::time::Duration::from_secs(args.time.unwrap_or(60)),
+        cases: args.cases,
+        knobs: args.knobs.resolve()?,
+        inputs: args.inputs,
+        out: args.out.clone(),
+        per_signature: args.per_bucket as u64,
+        reduce_budget: std::time::Duration::from_secs(args.reduce_budget),
+    };
+    let stats = mesa::run(&mut shim, &settings, |s| {
+        eprintln!("{}", s.summary().lines().next().unwrap_or(""));
+    })?;
+    drop(lock);
+    print!("{}", stats.summary());
+    Ok(if stats.failures.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::Problems
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -149,6 +193,9 @@ fn ignore_broken_pipes() {
 
 /// Runs the campaign; exit code 1 if anything failed.
 pub fn run(args: Args) -> Result<Exit> {
+    if let Some(backend) = &args.backend {
+        return run_mesa(&args, backend);
+    }
     let (settings, out, from) = match &args.resume {
         Some(dir) => {
             let c = checkpoint::read(dir)?;

@@ -26,9 +26,64 @@ pub struct Args {
     /// Check every file on every device it is a valid program for.
     #[arg(long, conflicts_with = "device")]
     all_devices: bool,
+    /// Judge another backend instead of eufuzz's pipeline: `mesa:PASS` runs one of Mesa
+    /// 22.3's brw passes (or `mesa`, its optimisation loop) through the shim that
+    /// scripts/mesa-build.sh builds, and compares its output with the input's reference.
+    #[arg(long, value_name = "mesa[:PASS]", conflicts_with_all = ["all_devices", "device", "full_diff"])]
+    backend: Option<String>,
+    /// With --backend mesa:PASS: also run eufuzz's own model of PASS on each file and show
+    /// where its result differs from Mesa's (for programs Mesa's output passes on).
+    #[arg(long, requires = "backend")]
+    compare_model: bool,
+}
+
+/// `--backend mesa:PASS`: each file through the Mesa pass, on the file's own target.
+fn run_mesa(args: &Args, backend: &str) -> Result<Exit> {
+    let pass = triage::mesa::backend_pass(backend)?;
+    let mut shim = triage::mesa::shim::Shim::open(std::time::Duration::from_secs(60))?;
+    shim.ensure_pass(&pass)?;
+    let (mut failed, mut unreadable) = (0, 0);
+    for f in &args.files {
+        let p = match load_program(f, None) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("{e}");
+                unreadable += 1;
+                continue;
+            }
+        };
+        let extra = if p.inputs.is_none() {
+            args.inputs.max(1)
+        } else {
+            args.inputs
+        };
+        let v = triage::mesa::check::check(&mut shim, &pass, &p, extra, args.seed)?;
+        let (_, culprit) =
+            triage::mesa::check::identify(&mut shim, &pass, &p, extra, args.seed, &v)?;
+        failed += v.is_failure() as usize;
+        print!(
+            "{}",
+            triage::mesa::check::render(&f.display().to_string(), &pass, &v, culprit.as_ref())
+        );
+        if let (true, triage::mesa::check::MesaVerdict::Pass { output, .. }) =
+            (args.compare_model, &v)
+        {
+            print!("  {}", triage::mesa::model::compare(&pass, &p, output));
+        }
+    }
+    Ok(if unreadable > 0 {
+        Exit::Malformed
+    } else if failed > 0 {
+        Exit::Problems
+    } else {
+        Exit::Ok
+    })
 }
 
 pub fn run(args: Args) -> Result<Exit> {
+    if let Some(backend) = &args.backend {
+        return run_mesa(&args, backend);
+    }
     // Bad flags stop the command before any file is read.
     args.opts.device()?;
     args.opts.flags.options(None)?;
