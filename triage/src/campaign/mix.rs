@@ -9,9 +9,9 @@
 //! differed by half (in a 3-minute campaign, a rewritten device or width byte brought 0.38
 //! new features per case it took part in, a bit flip 0.25). Yet mutation is what reaches
 //! the rare rewrites, rules and control-flow shapes. So each worker measures what each
-//! origin and each operator brings — new features per case, as a running mean over the
-//! first [`WINDOW`] cases and an exponential moving average with the same weight after
-//! that, so the estimate follows the campaign as the easy features run out — and leans
+//! origin and each operator brings — new features per case, as a discounted mean over
+//! about the last [`ORIGIN_WINDOW`] cases ([`OPS_WINDOW`] mutated cases for the
+//! operators), so the estimate follows the campaign as the easy features run out — and leans
 //! toward what pays ([`Yields::mix`]), as MOpt does for AFL's operators, with floors so
 //! that nothing stops being measured.
 //!
@@ -44,8 +44,12 @@ pub const MIN_WEIGHT: Permille = 20;
 /// Cases measured (of an origin, or with an operator) before the mix moves from its start.
 pub const WARMUP: u64 = 64;
 
-/// The averaging window, in cases of one origin or operator.
-pub const WINDOW: u64 = 256;
+/// The window of the origins' averages, in cases of the worker (either origin): each case
+/// weighs every earlier one down by `1 - 1 / ORIGIN_WINDOW`.
+pub const ORIGIN_WINDOW: f64 = 2048.0;
+
+/// The window of the operators' averages, in mutated cases.
+pub const OPS_WINDOW: f64 = 1024.0;
 
 /// What a worker's next case draws from: the share of mutated cases, and each
 /// operator's weight (in the order of [`OPS`]).
@@ -75,19 +79,41 @@ pub struct Yields {
     pub ops: [Average; OPS.len()],
 }
 
-/// A running mean that turns into an exponential moving average after [`WINDOW`] values.
+/// A discounted mean: every step of its scope (a case, or a mutated case) weighs all the
+/// values before it down, whether or not this average got a value in that step. So the
+/// mean of an origin drawn in one case of ten describes the same recent stretch of the
+/// campaign as the other's, not an older one (a moving average per origin counted in its
+/// own cases, the first version, reached ten times further back for the rarer origin, to
+/// when features came easier, and overrated it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Average {
+    /// Values recorded in all (for [`WARMUP`]).
     pub cases: u64,
-    pub mean: f64,
+    /// The discounted sum of the values and of their weights.
+    pub sum: f64,
+    pub weight: f64,
 }
 
 impl Average {
+    fn decay(&mut self, window: f64) {
+        let keep = 1.0 - 1.0 / window;
+        self.sum *= keep;
+        self.weight *= keep;
+    }
+
     fn add(&mut self, value: f64) {
         self.cases += 1;
-        let weight = 1.0 / self.cases.min(WINDOW) as f64;
-        self.mean += weight * (value - self.mean);
+        self.sum += value;
+        self.weight += 1.0;
+    }
+
+    fn mean(&self) -> f64 {
+        if self.weight > 0.0 {
+            self.sum / self.weight
+        } else {
+            0.0
+        }
     }
 }
 
@@ -95,7 +121,7 @@ impl Average {
 /// as another is drawn four times as often: squaring leans harder than matching the ratio,
 /// which would keep spending a third of the draws on what pays half as much).
 fn squared(a: &Average) -> f64 {
-    a.mean * a.mean
+    a.mean() * a.mean()
 }
 
 /// Weighs an origin against the other by its mean to the fourth power: near greedy, since
@@ -112,11 +138,16 @@ impl Yields {
     /// `new` features the worker had not seen.
     pub fn record(&mut self, mutation: Option<&Mutation>, new: usize) {
         let new = new as f64;
+        self.fresh.decay(ORIGIN_WINDOW);
+        self.mutated.decay(ORIGIN_WINDOW);
         let Some(m) = mutation else {
             self.fresh.add(new);
             return;
         };
         self.mutated.add(new);
+        for a in &mut self.ops {
+            a.decay(OPS_WINDOW);
+        }
         let mut seen = [false; OPS.len()];
         for op in &m.ops {
             if let Some(i) = OPS.iter().position(|o| o == op)
@@ -213,14 +244,14 @@ mod tests {
     #[test]
     fn old_yields_fade_after_the_window() {
         // Mutation paid well early on, then nothing: after a few windows the share is low.
-        let mut y = measured(1, 4, WINDOW);
+        let mut y = measured(1, 4, 256);
         assert!(share(&y) > 800);
-        for _ in 0..4 * WINDOW {
+        for _ in 0..4 * ORIGIN_WINDOW as usize {
             y.record(None, 1);
             y.record(Some(&mutation(&["bit-flip"])), 0);
         }
         assert_eq!(share(&y), MIN);
-        assert!(y.mutated.mean < 0.1, "{}", y.mutated.mean);
+        assert!(y.mutated.mean() < 0.1, "{}", y.mutated.mean());
     }
 
     #[test]
@@ -250,10 +281,24 @@ mod tests {
         );
         assert!((3 * other..=5 * other).contains(&w[splice]), "{w:?}");
         // One that brings nothing keeps the floor.
-        for _ in 0..4 * WINDOW {
+        for _ in 0..4 * OPS_WINDOW as usize {
             y.record(Some(&mutation(&["erase"])), 0);
         }
         let erase = OPS.iter().position(|o| *o == "erase").unwrap();
         assert_eq!(y.mix().weights[erase], MIN_WEIGHT);
+    }
+
+    #[test]
+    fn a_rare_origin_is_measured_over_the_same_stretch_as_the_other() {
+        // Both origins pay the same, less and less; mutation gets one case in ten. Their
+        // means must agree, or the rarer one looks better for being measured longer ago.
+        let mut y = Yields::default();
+        let m = mutation(&["bit-flip"]);
+        for t in 0..20_000usize {
+            let new = (20_000 - t) / 1000;
+            y.record((t % 10 == 0).then_some(&m), new);
+        }
+        let (f, m) = (y.fresh.mean(), y.mutated.mean());
+        assert!((f - m).abs() < 0.15 * f, "fresh {f}, mutated {m}");
     }
 }
