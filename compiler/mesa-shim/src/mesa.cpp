@@ -180,21 +180,18 @@ fs_reg operand(const eu::Operand &o, const eu::Program &p, bool dst)
          refuse("an immediate destination");
       return imm(o);
    case eu::File::Vgrf:
-      if (o.nr >= p.vgrf_sizes.size())
-         refuse("v" + std::to_string(o.nr) + " is not declared");
-      r = fs_reg(VGRF, o.nr, to_brw(o.type));
-      r.offset = o.offset;
-      r.stride = o.stride;
-      break;
-   case eu::File::Attr:
-      if (dst)
+   case eu::File::Attr: {
+      const bool attr = o.file == eu::File::Attr;
+      if (attr && dst)
          refuse("an attribute destination");
-      if (o.nr >= p.attr_sizes.size())
-         refuse("attr" + std::to_string(o.nr) + " is not declared");
-      r = fs_reg(ATTR, o.nr, to_brw(o.type));
+      const size_t declared = attr ? p.attr_sizes.size() : p.vgrf_sizes.size();
+      if (o.nr >= declared)
+         refuse((attr ? "attr" : "v") + std::to_string(o.nr) + " is not declared");
+      r = fs_reg(attr ? ATTR : VGRF, o.nr, to_brw(o.type));
       r.offset = o.offset;
       r.stride = o.stride;
       break;
+   }
    case eu::File::Uniform:
       if (dst)
          refuse("a uniform destination");

@@ -138,11 +138,7 @@ pub fn reproducer(
     let _ = writeln!(s, "# backend: mesa:{pass}");
     let _ = writeln!(s, "# signature: {signature}");
     if let Some(c) = culprit {
-        let _ = writeln!(
-            s,
-            "# culprit: Mesa's {} (pass run {} of {pass})",
-            c.pass, c.step
-        );
+        let _ = writeln!(s, "# culprit: {}", c.describe(pass));
     }
     if let Some(seed) = seed {
         let _ = writeln!(s, "# seed: {seed}");

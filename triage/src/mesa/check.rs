@@ -200,6 +200,13 @@ pub struct Culprit {
     pub pass: String,
 }
 
+impl Culprit {
+    /// The words a check and a reproducer header both use for it (`run` the pass run).
+    pub fn describe(&self, run: &str) -> String {
+        format!("Mesa's {} (pass run {} of {run})", self.pass, self.step)
+    }
+}
+
 /// For a failure of [`LOOP`]: runs the loop stopped after 1, 2, … passes (`opt_loop@N`)
 /// and names the first pass after which the program fails as `target` (the whole loop's
 /// verdict: the same kind and detail) — as the pipeline's culprit is
@@ -289,11 +296,7 @@ pub fn render(file: &str, pass: &str, v: &MesaVerdict, culprit: Option<&Culprit>
     };
     let _ = writeln!(s, "{file}: {head}");
     if let Some(c) = culprit {
-        let _ = writeln!(
-            s,
-            "  culprit: Mesa's {} (pass run {} of {pass})",
-            c.pass, c.step
-        );
+        let _ = writeln!(s, "  culprit: {}", c.describe(pass));
     }
     match v {
         MesaVerdict::Mismatch {
