@@ -491,6 +491,32 @@ impl Reg {
         self
     }
 
+    /// Piece `k` of every element seen as the narrower `ty` (Mesa's `subscript`, Mesa
+    /// `brw_ir_fs.h`): the same elements, each read `ty`-wide from its byte `k·size(ty)`.
+    /// A register region keeps its shape with both strides scaled by the size ratio, so a
+    /// two-dimensional region (`<4;4,0>`: rows repeating one element) stays one; a stride
+    /// alone would make it linear or scalar and read other elements.
+    pub fn subscript(self, ty: Type, k: u32) -> Reg {
+        let ratio = (self.ty.size() / ty.size()).max(1) as u8;
+        let mut r = self;
+        match &mut r.kind {
+            RegKind::Vgrf { stride, .. } | RegKind::Attr { stride, .. } => {
+                *stride = stride.saturating_mul(ratio)
+            }
+            RegKind::Fixed { region, .. }
+            | RegKind::Arf { region, .. }
+            | RegKind::Indirect { region, .. } => {
+                // (A one-dimensional indirect region's VertStride is a code, not a stride.)
+                if !region.is_one_dimensional() {
+                    region.vstride = region.vstride.saturating_mul(ratio);
+                }
+                region.hstride = region.hstride.saturating_mul(ratio);
+            }
+            _ => {}
+        }
+        r.retype(ty).byte_offset(k * ty.size())
+    }
+
     /// Operand for channels starting `channels` later (Mesa's `horiz_offset`). A vector
     /// immediate gives channel `c` of an instruction its element `c` (docs/hardware/eu-hardware.md §6.8),
     /// so the later channels' operand starts at a later element.

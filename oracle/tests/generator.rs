@@ -399,11 +399,28 @@ fn has_format6_shape(shape: &str, p: &compiler::Program) -> bool {
                 && i.dst.ty.size() == 4
                 && matches!(i.srcs[0].ty, Type::DF | Type::Q | Type::UQ)
         }),
+        // A fixed-GRF source read through a two-dimensional region (format 9).
+        "fixed-src-2d-region" => insts.iter().any(|i| {
+            i.srcs.iter().any(|s| match s.kind {
+                RegKind::Fixed { region, .. } => {
+                    region.linear_stride().is_none() && !region.is_scalar()
+                }
+                _ => false,
+            })
+        }),
+        // The same message twice with the same sources (format 9).
+        "repeated-message" => insts.iter().enumerate().any(|(k, i)| {
+            i.op.is_message()
+                && !i.eot
+                && insts[k + 1..]
+                    .iter()
+                    .any(|j| j.op == i.op && j.srcs == i.srcs && j.desc == i.desc)
+        }),
         _ => unreachable!("{shape}"),
     }
 }
 
-/// Each shape formats 6 and 7 added (issue 24 item 3) occurs over 400 seeds of programs focused
+/// Each shape formats 6, 7 and 9 added (issue 24 item 3) occurs over 400 seeds of programs focused
 /// on its feature; those programs are valid, decode the same twice and are rarely
 /// discarded.
 #[test]
@@ -424,6 +441,8 @@ fn format6_shapes_occur_and_programs_stay_valid() {
         ("sat-after-partial", "features=sat-idiom"),
         ("if-moves-differ", "features=if-moves,if"),
         ("dead-minmax", "features=dead-value devices=g45"),
+        ("fixed-src-2d-region", "features=fixed-grf"),
+        ("repeated-message", "features=repeated-expr,buffer,scratch"),
         (
             "dead-wide-conversion",
             "features=dead-value,float64,int64 devices=chv,bdw,skl",

@@ -1078,3 +1078,91 @@ fn a_send_payload_inside_a_register_is_copied_to_a_register_boundary() {
         ",
     );
 }
+
+#[test]
+fn split_pieces_of_a_row_repeating_one_element_read_that_element() {
+    // `g20<1;8,0>` gives all eight channels element 0. The uneven destination split (Gen8)
+    // makes pieces narrower than the row; each reads the element as `<0;1,0>`, since
+    // `<0;4,0>` would break "VertStride = HorzStride = 0 -> Width 1"
+    // (docs/hardware/eu-hardware.md §1.6).
+    check_pass(
+        lower_simd_width::run,
+        "bdw",
+        8,
+        "
+        mov(8) g20<8;8,1>:D, attr0:D
+        add(8) g21.1<8;8,1>:D, g20<1;8,0>:D, 5:D
+        mov(8) v0:D, g21<8;8,1>:D
+        mov(8) v1:D, g22<8;8,1>:D
+        ",
+        "
+        mov(8) g20<8;8,1>:D, attr0:D
+        add(4) g21.1<8;8,1>:D, g20<0;1,0>:D, 5:D
+        add(2) g21.5<8;8,1>:D, g20<0;1,0>:D, 5:D { group4 }
+        add(2) g21.7<8;8,1>:D, g20<0;1,0>:D, 5:D { group6 }
+        mov(8) v0:D, g21<8;8,1>:D
+        mov(8) v1:D, g22<8;8,1>:D
+        ",
+    );
+}
+
+#[test]
+fn a_two_dimensional_source_is_split_by_the_registers_its_rows_touch() {
+    // `g40.4<4;4,0>:UD` read by 16 channels: elements 0, 4, 8 and 12, bytes 16 to 67, three
+    // registers (a stride of 1 would count two). A source may span two (§1.5): halves.
+    check_pass(
+        lower_simd_width::run,
+        "skl",
+        16,
+        "
+        mov(8) g40<8;8,1>:UD, attr0:UD
+        mov(8) g41<8;8,1>:UD, attr1:UD
+        mov(8) g42<8;8,1>:UD, attr0+32:UD
+        fbh(16) v3:UD, g40.4<4;4,0>:UD
+        ",
+        "
+        mov(8) g40<8;8,1>:UD, attr0:UD
+        mov(8) g41<8;8,1>:UD, attr1:UD
+        mov(8) g42<8;8,1>:UD, attr0+32:UD
+        fbh(8) v3:UD, g40.4<4;4,0>:UD
+        fbh(8) v3+32:UD, g41.4<4;4,0>:UD { 2Q }
+        ",
+    );
+    // On Gen7 a two-register destination needs two-register sources: `g40.1<0;4,1>:UW`
+    // read by 16 channels is four words of one register, so the XOR is halved.
+    check_pass(
+        lower_simd_width::run,
+        "hsw",
+        16,
+        "
+        mov(16) g40<8;8,1>:UW, attr0<2>:UW
+        xor(16) v3:UD, attr1:UD, g40.1<0;4,1>:UW
+        ",
+        "
+        mov(16) g40<8;8,1>:UW, attr0<2>:UW
+        xor(8) v3:UD, attr1:UD, g40.1<0;4,1>:UW
+        xor(8) v3+32:UD, attr1+32:UD, g40.1<0;4,1>:UW { 2Q }
+        ",
+    );
+}
+
+#[test]
+fn mulh_word_halves_keep_a_two_dimensional_region() {
+    // The low words of `g20<4;4,0>:UD` (rows of four channels repeating elements 0 and 4)
+    // are `g20<8;4,0>:UW`: both strides scaled, as Mesa's `subscript` does; a stride alone
+    // gave `<0;1,0>`, element 0 for every channel.
+    check_pass(
+        lower_integer_multiplication::run,
+        "skl",
+        8,
+        "
+        mov(8) g20<8;8,1>:UD, attr0:UD
+        mulh(8) v0:UD, attr1:UD, g20<4;4,0>:UD
+        ",
+        "
+        mov(8) g20<8;8,1>:UD, attr0:UD
+        mul(8) acc0<8;8,1>:UD, attr1:UD, g20<8;4,0>:UW
+        mach(8) v0:UD, attr1:UD, g20<4;4,0>:UD
+        ",
+    );
+}

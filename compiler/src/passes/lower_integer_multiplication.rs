@@ -71,11 +71,7 @@ fn half(r: Reg, k: u32) -> Reg {
     if let RegKind::Imm(bits) = r.kind {
         return Reg::imm_uw((bits >> (16 * k)) as u16);
     }
-    let stride = super::elem_stride(&r).unwrap_or(1) as u8;
-    let mut h = r
-        .retype(Type::UW)
-        .with_stride(stride.saturating_mul(2))
-        .byte_offset(2 * k);
+    let mut h = r.subscript(Type::UW, k);
     h.negate = false;
     h.abs = false;
     h
@@ -87,11 +83,7 @@ fn dword_half(r: Reg, k: u32) -> Reg {
     if let RegKind::Imm(bits) = r.kind {
         return Reg::imm((bits >> (32 * k)) & 0xffff_ffff, Type::UD);
     }
-    let stride = super::elem_stride(&r).unwrap_or(1) as u8;
-    let k_ty = if k == 1 { ud } else { Type::UD };
-    r.retype(k_ty)
-        .with_stride(stride.saturating_mul(2))
-        .byte_offset(4 * k)
+    r.subscript(if k == 1 { ud } else { Type::UD }, k)
 }
 
 /// Whether writing `a` may change what `b` reads: the same VGRF, or fixed GRFs whose bytes

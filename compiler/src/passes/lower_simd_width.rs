@@ -20,11 +20,18 @@ use crate::reg::{Arf, REG_SIZE, Reg, RegKind, Region};
 use crate::types::Type;
 
 /// Registers (32-byte units) an operand's channels touch, counted from its register start.
+/// A register region is walked by its rows: `<0;4,1>` read by 16 channels touches four
+/// elements, `<4;4,0>` elements 0, 4, 8 and 12 (docs/hardware/eu-hardware.md §1.1), which a
+/// single stride would miscount.
 fn span_regs(r: &Reg, n: u32, bytes: Option<u32>) -> u32 {
     if r.is_null() || r.is_imm() || r.is_uniform() {
         return 0;
     }
-    let len = bytes.unwrap_or_else(|| (n - 1) * super::byte_stride(r) + r.ty.size());
+    let last = match r.kind {
+        RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } => region.last_element(n.max(1)),
+        _ => (n - 1) * super::elem_stride(r).unwrap_or(0),
+    };
+    let len = bytes.unwrap_or_else(|| last * r.ty.size() + r.ty.size());
     (super::reg_offset(r) + len).div_ceil(REG_SIZE)
 }
 
@@ -305,7 +312,7 @@ fn overlaps(a: &Reg, b: &Reg, n: u32) -> bool {
 /// ExecSize < Width, which the hardware forbids (docs/hardware/eu-hardware.md §1.6). Pieces start at
 /// multiples of `w` (a power of two, smaller than the row), so each lies inside one row:
 /// it reads that row's part as a one-row region of its own width, or the one element
-/// `<0;1,0>` for a single channel.
+/// `<0;1,0>` for a single channel or a row of one repeated element.
 fn piece_region(mut s: Reg, w: u32, opts: &CompileOptions) -> Reg {
     let (RegKind::Fixed { region, .. } | RegKind::Arf { region, .. }) = &mut s.kind else {
         return s;
@@ -317,7 +324,9 @@ fn piece_region(mut s: Reg, w: u32, opts: &CompileOptions) -> Reg {
         return s;
     }
     crate::pass::note("split-fixed-source-row");
-    *region = if w == 1 {
+    // A row that repeats one element (HorzStride 0, `<4;4,0>`) gives every channel of the
+    // piece that element: `<0;w,0>` would break "VertStride = HorzStride = 0 → Width 1".
+    *region = if w == 1 || region.hstride == 0 {
         Region::SCALAR
     } else {
         Region::new(region.hstride.saturating_mul(w as u8), w as u8, region.hstride)

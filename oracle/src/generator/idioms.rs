@@ -11,7 +11,7 @@ use super::{Gen, Val};
 use crate::generator::knobs::{Feature, IDIOM_FEATURES};
 use compiler::Opcode;
 use compiler::inst::{CondMod, Inst, Predicate};
-use compiler::reg::Reg;
+use compiler::reg::{Reg, RegKind};
 use compiler::types::Type;
 
 /// Producers whose conditional modifier tests their own result (the folds of
@@ -501,6 +501,10 @@ impl Gen<'_, '_> {
     /// The same expression twice (`opt_cse`), sometimes with something in between, and
     /// `mul.sat d1, -a, b; mul.sat d2, a, b` (§11.20).
     fn repeated_expr(&mut self) {
+        // (Realistic programs decode as in format 8.)
+        if !self.realistic && self.chance(1, 2) && self.repeat_earlier() {
+            return;
+        }
         let Some(ty) = self.idiom_type() else {
             return self.alu();
         };
@@ -532,6 +536,111 @@ impl Gen<'_, '_> {
             self.alu();
         }
         self.emit_into(make(false), ty);
+    }
+
+    /// An instruction the program already has, again, with a new destination: any ALU
+    /// instruction or message, with whatever was written in between (`opt_cse` must tell
+    /// a value still available from one a write has killed: a buffer or scratch read after
+    /// a store to it, an expression after one of its sources changed). Its sources are
+    /// still defined here: values never become undefined once written in full. False if no
+    /// earlier instruction qualifies.
+    fn repeat_earlier(&mut self) -> bool {
+        let candidates: Vec<usize> = (0..self.insts.len())
+            .filter(|&i| self.repeatable(&self.insts[i]))
+            .collect();
+        if candidates.is_empty() {
+            return false;
+        }
+        // Messages are few among a program's instructions but the riskiest to repeat.
+        let messages: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .filter(|&i| self.insts[i].op.is_message())
+            .collect();
+        let at = if !messages.is_empty() && self.chance(1, 2) {
+            self.pick(&messages)
+        } else {
+            self.pick(&candidates)
+        };
+        let original = self.insts[at].clone();
+        let mut inst = original.clone();
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        let mut new_vals = Vec::new();
+        match original.dst.kind {
+            RegKind::Null => {}
+            RegKind::Vgrf { nr, .. } if original.op.is_message() => {
+                let copy = self.new_vgrf(self.p.vgrf_sizes[nr as usize]);
+                inst.dst = Reg::vgrf(copy, original.dst.ty);
+                new_vals = self
+                    .vals
+                    .iter()
+                    .filter(|v| v.nr == nr)
+                    .map(|&v| Val { nr: copy, ..v })
+                    .collect();
+            }
+            _ => match self.dst(original.dst.ty) {
+                Some((dst, new)) => {
+                    inst.dst = dst;
+                    new_vals.extend(new);
+                }
+                None => return false,
+            },
+        }
+        if self.try_emit(inst) {
+            self.vals.extend(new_vals);
+            true
+        } else {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            false
+        }
+    }
+
+    /// Whether `inst` may be emitted again here with a new destination and still read only
+    /// defined values and leave the generator's bookkeeping true: no flags read or
+    /// written, no NoMask, no EOT or control flow, sources that are values, addresses,
+    /// attributes, uniforms or immediates, a scratch slot still written in full.
+    fn repeatable(&self, inst: &Inst) -> bool {
+        let known = |r: &Reg| match r.kind {
+            RegKind::Vgrf { nr, .. } => self.vals.iter().chain(&self.addrs).any(|v| v.nr == nr),
+            RegKind::Attr { .. } | RegKind::Uniform { .. } | RegKind::Imm(_) => true,
+            _ => false,
+        };
+        let plain_flags = inst.predicate.is_none() && inst.cmod.is_none() && !inst.nomask;
+        if !plain_flags || inst.eot || inst.op.is_control_flow() || inst.acc_wr {
+            return false;
+        }
+        match inst.op {
+            // A store's data payload is a VGRF of its own, written in full before it.
+            Opcode::UntypedWriteLogical => known(&inst.srcs[0]),
+            Opcode::UntypedReadLogical | Opcode::TexLogical => {
+                self.uniform_control() && inst.srcs.iter().all(known)
+            }
+            Opcode::ScratchRead => {
+                self.uniform_control()
+                    && matches!(inst.srcs[0].kind, RegKind::Imm(o) if self.scratch_written.contains(&(o as u32)))
+            }
+            // (MACH, MAC, ADDC and SUBB read or write the accumulator besides their operands.)
+            op if op.is_message()
+                || matches!(
+                    op,
+                    Opcode::LoadPayload | Opcode::Mach | Opcode::Mac | Opcode::Addc | Opcode::Subb
+                ) =>
+            {
+                false
+            }
+            _ => {
+                matches!(
+                    inst.dst.kind,
+                    RegKind::Vgrf {
+                        stride: 1,
+                        offset: 0,
+                        ..
+                    }
+                ) && inst.exec_size == self.width
+                    && inst.group == 0
+                    && inst.srcs.iter().all(known)
+            }
+        }
     }
 
     /// A constant shared by several instructions and blocks (`opt_combine_constants`,

@@ -44,8 +44,10 @@ use std::collections::BTreeSet;
 /// whose null destination has another type than their sources, BROADCASTs of an
 /// immediate channel index, and NOT tests of an AND/OR of two compares; realistic programs
 /// are unchanged. 8: vec4 immediates (F, D and DF) as a MOV's source and as the last
-/// source of two-source instructions and compares.
-pub const FORMAT_VERSION: u32 = 8;
+/// source of two-source instructions and compares. 9: `repeated-expr` also repeats any
+/// earlier ALU instruction or message with a new destination (realistic programs are
+/// unchanged).
+pub const FORMAT_VERSION: u32 = 9;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,

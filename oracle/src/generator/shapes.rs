@@ -9,7 +9,7 @@ use super::{Gen, Val, at_group, plain};
 use crate::generator::knobs::{Feature, SHAPE_FEATURES};
 use compiler::Opcode;
 use compiler::inst::{CondMod, Inst, MsgDesc, MsgKind, Predicate};
-use compiler::reg::{REG_SIZE, Reg};
+use compiler::reg::{REG_SIZE, Reg, Region};
 use compiler::types::Type;
 
 /// Surfaces generated programs use (as in `messages.rs`).
@@ -735,12 +735,82 @@ pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstru
             }
         }
     }
+    two_dimensional_sources(&mut q, u);
     if moved.iter().all(|&m| m) {
         q.vgrf_sizes.clear();
     }
     if compiler::validate::validate(&q).is_empty() {
         *p = q;
     }
+}
+
+/// Some fixed-GRF sources of ALU instructions read through a two-dimensional region
+/// instead of their linear one: rows repeated (`<0;4,1>`), an element repeated along a
+/// row (`<4;4,0>`, `<2;2,0>` as derivatives read a subspan) or rows overlapping
+/// (`<2;4,1>`). Lowering splits and copies such operands by the region, not by a stride
+/// (docs/hardware/eu-hardware.md §1.1, §1.6), and relocation alone only makes linear
+/// regions. Each region reads only elements its linear region covered, so only bytes the
+/// program wrote, and obeys the hardware's region rules (so a rule broken after lowering
+/// is the compiler's doing); an instruction keeps its linear regions otherwise.
+fn two_dimensional_sources(p: &mut compiler::Program, u: &mut arbitrary::Unstructured) {
+    let mut ip = 0;
+    let mut changes = Vec::new();
+    for (b, block) in p.blocks.iter().enumerate() {
+        for (i, inst) in block.insts.iter().enumerate() {
+            ip += 1;
+            let alu = !inst.op.is_message() && !inst.op.is_control_flow() && !inst.op.is_3src();
+            if !alu || !u.ratio(1u8, 3).unwrap_or(false) {
+                continue;
+            }
+            let mut variant = inst.clone();
+            let n = inst.exec_size as u32;
+            for s in &mut variant.srcs {
+                if let compiler::reg::RegKind::Fixed { region, .. } = &mut s.kind
+                    && let Some(stride) = region.linear_stride()
+                    && let Some(r) = two_dimensional(stride, n, u)
+                {
+                    *region = r;
+                }
+            }
+            // The region must be one the hardware takes for the instruction as written:
+            // the variant breaks no region rule its linear original does not (the logical
+            // program may break others, which lowering is there to fix).
+            let broken = |inst: &Inst| -> Vec<&str> {
+                crate::strict::check(inst, p.device)
+                    .into_iter()
+                    .map(|r| r.rule)
+                    .collect()
+            };
+            if variant != *inst
+                && compiler::validate::validate_inst(p, ip - 1, &variant).is_empty()
+                && broken(&variant).iter().all(|r| broken(inst).contains(r))
+            {
+                changes.push((b, i, variant));
+            }
+        }
+    }
+    for (b, i, inst) in changes {
+        p.blocks[b].insts[i] = inst;
+    }
+}
+
+/// A non-linear region for `n` channels that reads only elements `0..=(n-1)·stride`, the
+/// ones the linear region of `stride` reads; `None` if the draw gives no such region.
+fn two_dimensional(stride: u32, n: u32, u: &mut arbitrary::Unstructured) -> Option<Region> {
+    let width = [2u32, 4, 8][u.int_in_range(0..=2).unwrap_or(0)].min(n);
+    let hstride = if u.arbitrary::<bool>().unwrap_or(false) {
+        0
+    } else {
+        stride
+    };
+    let vstride =
+        [0, stride, width * stride / 2, width * stride][u.int_in_range(0..=3).unwrap_or(0)];
+    let region = Region::new(vstride as u8, width as u8, hstride as u8);
+    let legal = width >= 2
+        && matches!(hstride, 0 | 1 | 2 | 4)
+        && (vstride == 0 || (vstride <= 32 && vstride.is_power_of_two()));
+    let inside = (n / width - 1) * vstride + (width - 1) * hstride <= (n - 1) * stride;
+    (legal && inside && region.linear_stride().is_none() && !region.is_scalar()).then_some(region)
 }
 
 /// A SEND of `desc` with payload `pl` (no extended payload) at the full width.

@@ -280,13 +280,34 @@ impl Gen<'_, '_> {
                 Opcode::Or,
                 Opcode::Xor,
                 Opcode::Mov,
+                Opcode::Not,
+                Opcode::Shl,
+                Opcode::Asr,
+            ],
+            Type::F => &[
+                Opcode::Add,
+                Opcode::Mul,
+                Opcode::Sel,
+                Opcode::Mov,
+                Opcode::Frc,
+                Opcode::Rndd,
+                Opcode::Rnde,
+                Opcode::Rndz,
             ],
             _ => &[Opcode::Add, Opcode::Mul, Opcode::Sel, Opcode::Mov],
         };
         let op = ops[self.choose(ops.len())];
-        let n = if op == Opcode::Mov { 1 } else { 2 };
+        // One-source operations stand beside MOV where copy propagation tells copies apart.
+        let n = if matches!(
+            op,
+            Opcode::Mov | Opcode::Not | Opcode::Frc | Opcode::Rndd | Opcode::Rnde | Opcode::Rndz
+        ) {
+            1
+        } else {
+            2
+        };
         let mut srcs: Vec<Reg> = (0..n).map(|_| self.source(ty, vertex)).collect();
-        if self.chance(1, 5) {
+        if (n == 2 || op == Opcode::Mov) && self.chance(1, 5) {
             srcs[n - 1] = self.immediate(ty);
         }
         let mut inst = Inst::new(op, exec, dst, srcs).with_align16();
