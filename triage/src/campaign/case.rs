@@ -36,6 +36,9 @@ pub struct Setup {
     pub zoo: Option<String>,
     /// The compile options as `# options:` words, written into reproducers so they replay.
     pub options: Vec<String>,
+    /// Mesa's passes as the backend under test instead of eufuzz's pipeline (see
+    /// [`super::checker`]).
+    pub backend: Option<crate::mesa::Backend>,
 }
 
 /// What a case runs: its seed's fresh program, or a mutated corpus entry (its extra input
@@ -64,7 +67,7 @@ impl Input {
     }
 
     /// Generates the program, and how many bytes decoding read.
-    fn generate(&self, knobs: &Knobs) -> (Generated, usize) {
+    pub fn generate(&self, knobs: &Knobs) -> (Generated, usize) {
         let bytes = self.bytes();
         let mut u = arbitrary::Unstructured::new(&bytes);
         let g = generate(&mut u, knobs);
@@ -136,6 +139,8 @@ impl Found {
 pub struct Tally {
     pub outcome: &'static str,
     pub discard: Option<&'static str>,
+    /// Why the backend refused the program (the Mesa shim's reason, grouped by cause).
+    pub refused: Option<&'static str>,
     pub device: Option<&'static str>,
     /// One name per instruction (sent by a child as each name with its count).
     #[serde(serialize_with = "counted")]
@@ -150,6 +155,8 @@ pub struct Tally {
     pub used: usize,
     /// Whether the case ran a mutated corpus entry.
     pub mutated: bool,
+    /// Times the backend's process (the Mesa shim) was started again in this case.
+    pub shim_restarts: u64,
 }
 
 /// Serializes names as each distinct one with its count, in first-seen order: a program's
@@ -171,12 +178,16 @@ fn counted<S: serde::Serializer>(names: &[&'static str], s: S) -> Result<S::Ok, 
 struct ReadTally {
     outcome: String,
     discard: Option<String>,
+    #[serde(default)]
+    refused: Option<String>,
     device: Option<String>,
     opcodes: Vec<(String, u32)>,
     passes: Vec<String>,
     rules: Vec<String>,
     used: usize,
     mutated: bool,
+    #[serde(default)]
+    shim_restarts: u64,
 }
 
 impl<'de> Deserialize<'de> for Tally {
@@ -191,6 +202,7 @@ impl From<ReadTally> for Tally {
         Tally {
             outcome: intern(&t.outcome),
             discard: t.discard.as_deref().map(intern),
+            refused: t.refused.as_deref().map(intern),
             device: t.device.as_deref().map(intern),
             opcodes: t
                 .opcodes
@@ -202,6 +214,7 @@ impl From<ReadTally> for Tally {
             features: vec![],
             used: t.used,
             mutated: t.mutated,
+            shim_restarts: t.shim_restarts,
         }
     }
 }
@@ -214,6 +227,10 @@ impl Tally {
         if let Some(d) = self.discard {
             bump(&mut counts.discarded, d);
         }
+        if let Some(r) = self.refused {
+            bump(&mut counts.refused, r);
+        }
+        counts.shim_restarts += self.shim_restarts;
         if let Some(d) = self.device {
             bump(&mut counts.devices, d);
         }
@@ -325,7 +342,7 @@ pub fn mutated_line(name: &str, seed: u64, parent: &str, ops: &[&str]) -> String
 }
 
 /// The provenance lines of the case's program (`kind` names its reproducer, `KIND-SEED`).
-fn origin(g: &Generated, input: &Input, kind: &str, knobs: &Knobs) -> String {
+pub fn origin(g: &Generated, input: &Input, kind: &str, knobs: &Knobs) -> String {
     let mut out = provenance(g, Some(input.seed), knobs);
     if let Some(m) = &input.mutation {
         let first = out.find('\n').map_or(0, |n| n + 1);
@@ -342,9 +359,12 @@ fn origin(g: &Generated, input: &Input, kind: &str, knobs: &Knobs) -> String {
     out
 }
 
-/// The `# zoo bug injected:` and `# options:` lines.
-fn common_lines(setup: &Setup) -> String {
+/// The `# backend:`, `# zoo bug injected:` and `# options:` lines.
+pub fn common_lines(setup: &Setup) -> String {
     let mut out = String::new();
+    if let Some(b) = &setup.backend {
+        out.push_str(&format!("# backend: {}\n", b.flag()));
+    }
     if let Some(z) = &setup.zoo {
         out.push_str(&format!("# zoo bug injected: {z}\n"));
     }
@@ -398,7 +418,7 @@ pub fn run(setup: &Setup, input: &Input) -> (Tally, Option<Found>) {
 }
 
 /// A panic of the harness as a failure: keyed by normalised message and source file.
-fn harness_panic(
+pub fn harness_panic(
     setup: &Setup,
     input: &Input,
     g: Option<Generated>,
@@ -634,6 +654,7 @@ mod tests {
             compile: CompileOptions::default(),
             zoo: None,
             options: vec![],
+            backend: None,
         };
         let mut g = oracle::generator::from_seed(1, &setup.knobs);
         assert!(!oversized(&g.program));

@@ -8,12 +8,11 @@
 //! is full is only counted. Reproducers are written atomically and never overwritten.
 
 use super::case::Found;
-use super::reducers::{Outcome, Priority, Reducers, reduced_file_text};
+use super::reducers::{Against, Done, Priority, Reducers};
 use super::stats::Failure;
 use super::worker::Shared;
 use crate::error::Result;
 use crate::files::write_new;
-use compiler::pipeline::CompileOptions;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -99,7 +98,7 @@ impl Filing {
     pub fn new(
         out: PathBuf,
         per_bucket: usize,
-        compile: &CompileOptions,
+        against: &Against,
         (reducers, reduce_budget): (usize, Duration),
         memory: Memory,
     ) -> Filing {
@@ -113,7 +112,7 @@ impl Filing {
             reducing: BTreeMap::new(),
             first_of_kind: BTreeMap::new(),
             next_ticket: 0,
-            reducers: Reducers::spawn(reducers, compile, reduce_budget),
+            reducers: Reducers::spawn(reducers, against, reduce_budget),
         }
     }
 
@@ -179,7 +178,7 @@ impl Filing {
             let alike = job.found.alike.clone();
             let bucket = reduced
                 .as_ref()
-                .and_then(|o| o.key.clone())
+                .and_then(|o| o.key().map(str::to_string))
                 .unwrap_or_else(|| job.found.unreduced_key.clone());
             if self.first_of_kind.get(&alike) == Some(&ticket) {
                 self.first_of_kind.remove(&alike);
@@ -283,7 +282,7 @@ impl Filing {
         shared: &Shared,
         job: Job,
         bucket: String,
-        reduction: Option<&Outcome>,
+        reduction: Option<&Done>,
     ) -> Result<Filed> {
         let new_bucket = !self.memory.per_bucket.contains_key(&bucket);
         let kept = self.memory.per_bucket.entry(bucket.clone()).or_default();
@@ -335,7 +334,7 @@ impl Filing {
         &self,
         f: &Found,
         bucket: &str,
-        reduction: Option<&Outcome>,
+        reduction: Option<&Done>,
     ) -> Result<(Option<String>, Option<String>)> {
         let name = format!("{}-{}", f.kind, f.seed);
         let eu = self.out.join(format!("{name}.eu"));
@@ -353,7 +352,7 @@ impl Filing {
         let reduced = match reduction {
             Some(o) => {
                 let path = self.out.join(format!("{name}.reduced.eu"));
-                let text = reduced_file_text(&eu, o, bucket);
+                let text = o.file_text(&eu, bucket);
                 write_new(&path, text.as_bytes())?;
                 Some(path.display().to_string())
             }
@@ -369,6 +368,7 @@ mod tests {
     use crate::campaign::case::Setup;
     use crate::campaign::seeds::Shard;
     use crate::campaign::worker::{Pending, State};
+    use compiler::pipeline::CompileOptions;
     use std::sync::atomic::AtomicBool;
     use std::sync::{Arc, Mutex};
 
@@ -379,6 +379,7 @@ mod tests {
                 compile: Default::default(),
                 zoo: None,
                 options: vec![],
+                backend: None,
             },
             isolation: crate::campaign::worker::Isolation::Thread(crate::campaign::case::run),
             out: std::env::temp_dir(),
@@ -427,7 +428,7 @@ mod tests {
         let mut f = Filing::new(
             out.clone(),
             1,
-            &Default::default(),
+            &Against::Pipeline(Default::default()),
             (1, budget),
             Memory::default(),
         );
@@ -483,7 +484,7 @@ mod tests {
         let mut f = Filing::new(
             out.clone(),
             5,
-            &opts,
+            &Against::Pipeline(opts),
             (1, Duration::from_secs(60)),
             Memory::default(),
         );

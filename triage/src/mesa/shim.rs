@@ -5,6 +5,7 @@
 use super::protocol::{Reply, read_reply, write_request};
 use crate::{Error, Result};
 use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -114,11 +115,22 @@ impl Shim {
 
     fn start(&mut self) -> Result<&mut Running> {
         if self.running.is_none() {
-            let mut child = Command::new(&self.path)
+            let mut command = Command::new(&self.path);
+            command
                 .arg("--serve")
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
+                .stderr(Stdio::piped());
+            // A campaign kills a worker's child that runs over its timeout; the shim it
+            // started must not live on (stuck in a pass, it would never read its closed
+            // input). SAFETY: prctl is async-signal-safe and touches no memory.
+            unsafe {
+                command.pre_exec(|| {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    Ok(())
+                });
+            }
+            let mut child = command
                 .spawn()
                 .map_err(|e| Error::io(&self.path, "start", e))?;
             let stdin = child.stdin.take().expect("piped stdin");
