@@ -42,8 +42,8 @@ use crate::options::{Baseline, CompileFlags};
 use case::Setup;
 use checkpoint::{Checkpoint, WorkerCheckpoint};
 use filing::{Filed, Filing, Job, Memory};
-use reducers::Against;
 use progress::{Display, Snapshot};
+use reducers::Against;
 use seeds::Shard;
 use serde::{Deserialize, Serialize};
 use stats::{Counts, Sample, Stats};
@@ -267,7 +267,11 @@ impl Run<'_> {
             timeline: self.timeline.clone(),
             shard: self.settings.shard.map(|s| s.to_string()),
             zoo: self.settings.zoo.clone(),
-            backend: self.settings.backend.as_ref().map(crate::mesa::Backend::flag),
+            backend: self
+                .settings
+                .backend
+                .as_ref()
+                .map(crate::mesa::Backend::flag),
             feedback: self.settings.feedback,
             features: self.features.values().sum(),
             features_by_kind: self.features.clone(),
@@ -842,10 +846,15 @@ mod tests {
         assert_eq!(stats.backend.as_deref(), Some("mesa:opt_cse"));
         let summary = stats.summary();
         assert!(
-            summary.contains(&format!("backend mesa:opt_cse: 0 judged (0.0 judged checks/s), {} refused", c.execs)),
+            summary.contains(&format!(
+                "backend mesa:opt_cse: 0 judged (0.0 judged checks/s), {} refused",
+                c.execs
+            )),
             "{summary}"
         );
-        assert!(summary.contains(&format!("  refused {scratch:8}  scratch memory is not mapped\n")));
+        assert!(summary.contains(&format!(
+            "  refused {scratch:8}  scratch memory is not mapped\n"
+        )));
         std::fs::remove_dir_all(&out).unwrap();
     }
 

@@ -2,9 +2,9 @@
 //! handling (the first stops the workers and writes final statistics; a second exits at
 //! once).
 
+use oracle::generator::knobs::Knobs;
 use std::path::PathBuf;
 use triage::campaign::{self, Settings, checkpoint, seeds::Shard};
-use oracle::generator::knobs::Knobs;
 use triage::generate::KnobArgs;
 use triage::options::{Baseline, CampaignFlags};
 use triage::outlock::OutLock;
@@ -94,7 +94,7 @@ pub struct Args {
     ])]
     backend: Option<String>,
     /// With --backend: generated input sets per program, besides its own.
-    #[arg(long, default_value_t = 4, requires = "backend")]
+    #[arg(long, default_value_t = triage::mesa::DEFAULT_INPUTS, requires = "backend")]
     inputs: usize,
 }
 

@@ -393,7 +393,15 @@ mod tests {
     fn a_hang_is_not_reduced_and_a_crash_keeps_its_assertion() {
         let (setup, input) = (setup(), Input::fresh(4));
         let (g, _) = input.generate(&setup.knobs);
-        let hang = failure(&setup, &backend(), &input, &g, &MesaVerdict::Hang, "hang/mesa:opt_cse".into(), None);
+        let hang = failure(
+            &setup,
+            &backend(),
+            &input,
+            &g,
+            &MesaVerdict::Hang,
+            "hang/mesa:opt_cse".into(),
+            None,
+        );
         assert!(!hang.reducible);
         let crash = MesaVerdict::Crash {
             detail: "assert:brw_fs.cpp:2657".into(),
@@ -408,9 +416,20 @@ mod tests {
             pass: "opt_loop".into(),
             inputs: 4,
         };
-        let f = failure(&setup, &loop_backend, &input, &g, &crash, sig.into(), Some(culprit));
+        let f = failure(
+            &setup,
+            &loop_backend,
+            &input,
+            &g,
+            &crash,
+            sig.into(),
+            Some(culprit),
+        );
         let text = f.reproducer(sig);
-        assert!(text.contains("# stderr: eufuzz-mesa-shim: brw_fs.cpp:2657"), "{text}");
+        assert!(
+            text.contains("# stderr: eufuzz-mesa-shim: brw_fs.cpp:2657"),
+            "{text}"
+        );
         assert_eq!(
             header_value(&text, "culprit pass"),
             Some("mesa:opt_algebraic (Mesa's opt_algebraic (pass run 5 of opt_loop))")
@@ -429,7 +448,10 @@ mod tests {
         let text = r.file_text(Path::new("out/mismatch-3.eu"), "mismatch/mesa:opt_cse");
         assert!(text.starts_with("# eufuzz reduced reproducer\n# original: out/mismatch-3.eu\n"));
         assert_eq!(header_value(&text, "bucket"), Some("mismatch/mesa:opt_cse"));
-        assert!(text.ends_with("# bucket: mismatch/mesa:opt_cse\neu 1\n"), "{text}");
+        assert!(
+            text.ends_with("# bucket: mismatch/mesa:opt_cse\neu 1\n"),
+            "{text}"
+        );
     }
 
     #[test]

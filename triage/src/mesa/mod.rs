@@ -37,6 +37,9 @@ impl Backend {
     }
 }
 
+/// Generated input sets per program besides its own, unless `--inputs` says otherwise.
+pub const DEFAULT_INPUTS: usize = 4;
+
 /// The generator knobs a Mesa campaign starts from (the knobs given on the command line are
 /// added to them): they keep the generator away from what the shim cannot map at all
 /// (scratch, fixed GRFs, hardware sends, textures, HALT, live-channel ops, flags read as
