@@ -67,6 +67,10 @@ pub struct Filing {
     out: PathBuf,
     per_bucket: usize,
     reduce: bool,
+    /// Whether a failure that cannot be held for reduction (the filing stage is full) is
+    /// written unreduced in its known bucket (eufuzz's pipeline: `rebucket --reduce`
+    /// reduces it later) or only counted (Mesa, see [`Filing::accept`]).
+    write_unreduced: bool,
     /// Jobs being reduced or waiting for their kind's first reduction, by ticket.
     jobs: BTreeMap<u64, (Job, Stage)>,
     /// Reductions under way per bucket, for failures of a kind whose bucket is known: no
@@ -107,6 +111,7 @@ impl Filing {
             out,
             per_bucket,
             reduce: !reduce_budget.is_zero(),
+            write_unreduced: matches!(against, Against::Pipeline(_)),
             jobs: BTreeMap::new(),
             counted: BTreeMap::new(),
             reducing: BTreeMap::new(),
@@ -154,6 +159,12 @@ impl Filing {
                 self.reducers.send(ticket, p, Priority::Fill);
                 *self.reducing.entry(b.clone()).or_default() += 1;
                 Stage::Known(b)
+            }
+            // Against Mesa a bucket is keyed by the culprit pass alone and may hold several
+            // root causes, so only reduced reproducers are written: one that cannot be
+            // reduced now is counted (its seed replays it), and a later one takes the slot.
+            (Some(_), Some(b)) if self.reduce && !self.write_unreduced => {
+                return Ok(vec![self.count(shared, job, b)]);
             }
             (_, known) => {
                 let bucket = known.unwrap_or_else(|| job.found.unreduced_key.clone());

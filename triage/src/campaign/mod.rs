@@ -304,6 +304,9 @@ impl Run<'_> {
             for (reason, n) in &s.counts.discarded {
                 *counts.discarded.entry(reason.clone()).or_default() += n;
             }
+            for (reason, n) in &s.counts.refused {
+                *counts.refused.entry(reason.clone()).or_default() += n;
+            }
             per_worker.push(s.counts.execs);
         }
         let session = self.session.elapsed().as_secs_f64().max(1e-9);

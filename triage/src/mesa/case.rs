@@ -184,10 +184,15 @@ fn verdict_line(v: &MesaVerdict, pass: &str) -> String {
     }
 }
 
-/// The `# culprit pass:` line of a failure of the campaign's pass `run`.
+/// The `# culprit pass:` line of a failure of the campaign's pass `run`, and for a failure
+/// localised in Mesa's loop the `# culprit:` line saying which pass run it was.
 fn culprit_line(run: &str, culprit: Option<&Culprit>) -> String {
     match culprit {
-        Some(c) => format!("# culprit pass: mesa:{} ({})\n", c.pass, c.describe(run)),
+        Some(c) => format!(
+            "# culprit pass: mesa:{}\n# culprit: {}\n",
+            c.pass,
+            c.describe(run)
+        ),
         None => format!("# culprit pass: mesa:{run}\n"),
     }
 }
@@ -432,7 +437,11 @@ mod tests {
         );
         assert_eq!(
             header_value(&text, "culprit pass"),
-            Some("mesa:opt_algebraic (Mesa's opt_algebraic (pass run 5 of opt_loop))")
+            Some("mesa:opt_algebraic")
+        );
+        assert_eq!(
+            header_value(&text, "culprit"),
+            Some("Mesa's opt_algebraic (pass run 5 of opt_loop)")
         );
         assert_eq!(f.culprit_pass.as_deref(), Some("mesa:opt_algebraic"));
         compiler::text::parse_program(&text).unwrap();
