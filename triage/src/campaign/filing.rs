@@ -379,7 +379,6 @@ mod tests {
     use crate::campaign::case::Setup;
     use crate::campaign::seeds::Shard;
     use crate::campaign::worker::{Pending, State};
-    use compiler::pipeline::CompileOptions;
     use std::sync::atomic::AtomicBool;
     use std::sync::{Arc, Mutex};
 
@@ -487,7 +486,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&out);
         std::fs::create_dir_all(&out).unwrap();
         let p = super::super::reducers::zoo_program("sched-across-halt");
-        let opts = CompileOptions {
+        let opts = compiler::pipeline::CompileOptions {
             zoo: compiler::zoo::select("sched-across-halt").unwrap(),
             ..Default::default()
         };

@@ -533,7 +533,13 @@ pub fn run(
         settings: settings.clone(),
         memory: settings.case_memory.saturating_mul(1 << 20),
     };
-    run_with(settings, out, from, interrupt, Isolation::Process(launch))
+    run_with(
+        settings,
+        out,
+        from,
+        interrupt,
+        Isolation::Process(Box::new(launch)),
+    )
 }
 
 /// [`run`] with cases run as `isolation` says.
@@ -807,7 +813,7 @@ mod tests {
     /// A stand-in for a Mesa case: a third of the programs refused for one cause, the rest
     /// for another.
     fn refusing(_: &Setup, input: &case::Input) -> (case::Tally, Option<case::Found>) {
-        let why = if input.seed % 3 == 0 {
+        let why = if input.seed.is_multiple_of(3) {
             "opcode '…' is not mapped"
         } else {
             "scratch memory is not mapped"

@@ -38,7 +38,7 @@ pub enum Against {
 
 /// A finished reduction's result, by reducer.
 pub enum Done {
-    Pipeline(Outcome),
+    Pipeline(Box<Outcome>),
     Mesa(crate::mesa::case::Reduced),
 }
 
@@ -135,7 +135,9 @@ fn serve(queue: Shared, done: Sender<Reduction>, against: Against, budget: Durat
             }
         };
         let r = super::case::catching(|| match &against {
-            Against::Pipeline(opts) => reduce(&p, opts, budget).map(Done::Pipeline),
+            Against::Pipeline(opts) => {
+                reduce(&p, opts, budget).map(|o| Done::Pipeline(Box::new(o)))
+            }
             Against::Mesa(backend, timeout) => {
                 reduce_with_mesa(&mut shim, backend, *timeout, &p, budget).map(Done::Mesa)
             }
