@@ -140,6 +140,8 @@ pub struct Tally {
     pub outcome: &'static str,
     pub discard: Option<&'static str>,
     /// Why the backend refused the program (the Mesa shim's reason, grouped by cause).
+    /// (Left out of a child's reply when absent: a pipeline case's reply is unchanged.)
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub refused: Option<&'static str>,
     pub device: Option<&'static str>,
     /// One name per instruction (sent by a child as each name with its count).
@@ -156,7 +158,12 @@ pub struct Tally {
     /// Whether the case ran a mutated corpus entry.
     pub mutated: bool,
     /// Times the backend's process (the Mesa shim) was started again in this case.
+    #[serde(skip_serializing_if = "is_zero")]
     pub shim_restarts: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Serializes names as each distinct one with its count, in first-seen order: a program's
@@ -646,6 +653,25 @@ pub fn died(setup: &Setup, input: &Input, death: &Death) -> (Tally, Found) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refusal_and_shim_restarts_cross_from_a_child_and_a_pipeline_tally_is_unchanged() {
+        let mesa = Tally {
+            outcome: "refused",
+            refused: Some("opcode '…' is not mapped"),
+            shim_restarts: 2,
+            ..Tally::default()
+        };
+        let back: Tally = serde_json::from_str(&serde_json::to_string(&mesa).unwrap()).unwrap();
+        assert_eq!(back.refused, Some("opcode '…' is not mapped"));
+        assert_eq!(back.shim_restarts, 2);
+        let mut counts = Counts::default();
+        back.apply(&mut counts);
+        assert_eq!(counts.refused["opcode '…' is not mapped"], 1);
+        assert_eq!(counts.shim_restarts, 2);
+        let pipeline = serde_json::to_string(&Tally::default()).unwrap();
+        assert!(!pipeline.contains("refused") && !pipeline.contains("shim_restarts"));
+    }
 
     #[test]
     fn programs_over_the_case_bounds_are_discarded_unrun() {

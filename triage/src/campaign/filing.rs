@@ -40,6 +40,8 @@ pub struct Memory {
     pub bucket_of: BTreeMap<String, String>,
     /// Failures filed per bucket (written or not).
     pub per_bucket: BTreeMap<String, usize>,
+    /// Reproducers written per bucket.
+    pub written: BTreeMap<String, usize>,
     pub failures: Vec<Failure>,
 }
 
@@ -124,8 +126,20 @@ impl Filing {
     /// Whether the bucket will have its `--per-bucket` reproducers once the reductions
     /// under way for it are filed.
     fn full(&self, bucket: &str) -> bool {
-        let filed = self.memory.per_bucket.get(bucket).copied().unwrap_or(0);
-        filed + self.reducing.get(bucket).copied().unwrap_or(0) >= self.per_bucket
+        self.slots_taken(bucket) + self.reducing.get(bucket).copied().unwrap_or(0)
+            >= self.per_bucket
+    }
+
+    /// The bucket's `--per-bucket` slots taken: by every failure filed in it (eufuzz's
+    /// pipeline: a failure counted without a reproducer takes one too), or, when only
+    /// reduced reproducers are written (Mesa), by the reproducers written.
+    fn slots_taken(&self, bucket: &str) -> usize {
+        let taken = if self.write_unreduced {
+            &self.memory.per_bucket
+        } else {
+            &self.memory.written
+        };
+        taken.get(bucket).copied().unwrap_or(0)
     }
 
     /// Takes a new failure: files it now, or sends it for reduction, or parks it until its
@@ -296,13 +310,16 @@ impl Filing {
         reduction: Option<&Done>,
     ) -> Result<Filed> {
         let new_bucket = !self.memory.per_bucket.contains_key(&bucket);
-        let kept = self.memory.per_bucket.entry(bucket.clone()).or_default();
-        *kept += 1;
-        let (file, reduced) = if *kept <= self.per_bucket {
+        let room = self.slots_taken(&bucket) < self.per_bucket;
+        *self.memory.per_bucket.entry(bucket.clone()).or_default() += 1;
+        let (file, reduced) = if room {
             self.write(&job.found, &bucket, reduction)?
         } else {
             (None, None)
         };
+        if file.is_some() {
+            *self.memory.written.entry(bucket.clone()).or_default() += 1;
+        }
         self.record(shared, job, &bucket, file.clone(), reduced);
         Ok(Filed {
             bucket,
