@@ -496,6 +496,63 @@ mod tests {
         std::fs::remove_dir_all(&out).unwrap();
     }
 
+    /// A filing stage that knows kind `k` files in bucket `b` and holds `MAX_HELD` jobs
+    /// (flooded), reducing `against`.
+    fn flooded(out: &std::path::Path, against: &Against) -> Filing {
+        let memory = Memory {
+            bucket_of: [("k".to_string(), "b".to_string())].into(),
+            ..Memory::default()
+        };
+        let mut f = Filing::new(
+            out.to_path_buf(),
+            2,
+            against,
+            (1, Duration::from_secs(1)),
+            memory,
+        );
+        for t in 0..MAX_HELD as u64 {
+            f.jobs.insert(1000 + t, (job(1000 + t, "other"), Stage::Parked));
+        }
+        f
+    }
+
+    #[test]
+    fn a_flooded_mesa_filing_stage_counts_without_taking_the_buckets_slots() {
+        let out = std::env::temp_dir().join(format!("eufuzz-flood-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir_all(&out).unwrap();
+        let shared = shared();
+        let mesa = Against::Mesa(
+            crate::mesa::Backend {
+                pass: "opt_cse".into(),
+                inputs: 4,
+            },
+            Duration::from_secs(1),
+        );
+        let mut f = flooded(&out, &mesa);
+        for seed in 1..=3 {
+            f.accept(&shared, job(seed, "k")).unwrap();
+        }
+        // Counted in the bucket, nothing written, and the bucket still has both slots.
+        assert_eq!(f.memory.per_bucket["b"], 3);
+        assert!(f.memory.written.is_empty());
+        assert!(f.memory.failures.iter().all(|x| x.file.is_none()));
+        assert!(!f.full("b"));
+        // Once there is room, the next failure goes to a reduction to fill a slot.
+        f.jobs.clear();
+        f.accept(&shared, job(4, "k")).unwrap();
+        assert!(matches!(f.jobs.values().next(), Some((_, Stage::Known(b))) if b == "b"));
+        // eufuzz's pipeline: the flood's failures are written unreduced and take the slots.
+        let mut p = flooded(&out, &Against::Pipeline(Default::default()));
+        for seed in 5..=7 {
+            p.accept(&shared, job(seed, "k")).unwrap();
+        }
+        assert_eq!(p.memory.written["b"], 2);
+        assert!(p.full("b"));
+        assert!(out.join("mismatch-5.eu").exists() && !out.join("mismatch-7.eu").exists());
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+
     #[cfg(feature = "zoo")]
     #[test]
     fn a_campaign_that_ends_lets_the_running_reduction_finish() {
