@@ -511,7 +511,8 @@ mod tests {
             memory,
         );
         for t in 0..MAX_HELD as u64 {
-            f.jobs.insert(1000 + t, (job(1000 + t, "other"), Stage::Parked));
+            f.jobs
+                .insert(1000 + t, (job(1000 + t, "other"), Stage::Parked));
         }
         f
     }
