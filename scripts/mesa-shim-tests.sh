@@ -47,5 +47,65 @@ for input in compiler/mesa-shim/tests/*.eu; do
         pass=$((pass + 1))
     fi
 done
+echo "$pass passed, $fail failed (positive controls)"
+
+# The campaign engine against Mesa: a 20-second campaign on two workers against
+# dead_code_eliminate must file the known bug (reports/mesa-22.3.md, finding 1: a removed
+# `sel.cmod` kills the liveness of an unrelated flag, reports/mesa-22.3/dce-sel-cmod-flag.eu)
+# in its bucket, with a reduced reproducer that replays through Mesa and passes eufuzz's own
+# pipeline; its statistics count refusals by cause; `bucket` lists it; and `--resume`
+# continues every worker's stream.
+ok() { echo "ok   $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+out="$tmp/campaign"
+status=0
+CI=1 "$EUFUZZ" campaign --backend mesa:dead_code_eliminate --time 20 --jobs 2 --seed 0 \
+    --out "$out" > "$tmp/campaign.log" 2>&1 || status=$?
+bucket="mismatch/mesa:dead_code_eliminate"
+"$EUFUZZ" bucket "$out" > "$tmp/buckets" 2>&1 || true
+if [ "$status" -eq 1 ] && grep -q " $bucket\$" "$tmp/buckets"; then
+    ok "campaign: bucket $bucket filed (exit 1)"
+else
+    bad "campaign: exit $status, no bucket $bucket: $(tail -3 "$tmp/campaign.log")"
+fi
+replayed=0
+for reduced in "$out"/mismatch-*.reduced.eu; do
+    [ -e "$reduced" ] || continue
+    grep -q "^# bucket: $bucket\$" "$reduced" || continue
+    # The finding's shape: a CMP writing a flag, a SEL with a conditional modifier (the
+    # dead min/max whose removal kills the flag) and a SEL predicated on the flag.
+    grep -Eq '^ +cmp' "$reduced" && grep -Eq '^ +sel\.(l|le|g|ge)\(' "$reduced" \
+        && grep -Eq '^ +\([+-]f[01]\.[01]\) sel' "$reduced" || continue
+    "$EUFUZZ" check "$reduced" --backend mesa:dead_code_eliminate > "$tmp/replay" 2>&1 && continue
+    grep -q "FAIL $bucket" "$tmp/replay" || continue
+    "$EUFUZZ" check "$reduced" > /dev/null 2>&1 || continue
+    replayed=$((replayed + 1))
+done
+if [ "$replayed" -ge 1 ]; then
+    ok "campaign: $replayed reduced reproducer(s) of finding 1 replay through Mesa and pass eufuzz's pipeline"
+else
+    bad "campaign: no reduced reproducer of finding 1 that replays ($(ls "$out" | tr '\n' ' '))"
+fi
+refused="$(json "$out/stats.json" "sum(d['refused'].values())")"
+judged_rate="$(grep -o '[0-9.]* judged checks/s' "$tmp/campaign.log" || true)"
+if [ "$refused" -gt 0 ] && grep -q "^  refused " "$tmp/campaign.log" && [ -n "$judged_rate" ]; then
+    ok "campaign: $refused refusals counted by cause, $judged_rate"
+else
+    bad "campaign: refusals not counted by cause in stats.json and the summary"
+fi
+done_before="$(json "$out/checkpoint.json" "[w['done'] for w in d['workers']]")"
+execs_before="$(json "$out/stats.json" "d['execs']")"
+CI=1 "$EUFUZZ" campaign --resume "$out" --time 5 > "$tmp/resume.log" 2>&1 || true
+done_after="$(json "$out/checkpoint.json" "[w['done'] for w in d['workers']]")"
+grew="$(python3 -c "import sys; a=eval(sys.argv[1]); b=eval(sys.argv[2]); print(int(all(y > x for x, y in zip(a, b))))" "$done_before" "$done_after")"
+execs_after="$(json "$out/stats.json" "d['execs']")"
+backend="$(json "$out/stats.json" "d.get('backend')")"
+if [ "$grew" = 1 ] && [ "$execs_after" -gt "$execs_before" ] && [ "$backend" = "mesa:dead_code_eliminate" ]; then
+    ok "resume: workers went on from $done_before to $done_after, execs $execs_before -> $execs_after, same backend"
+else
+    bad "resume: workers $done_before -> $done_after, execs $execs_before -> $execs_after, backend $backend"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

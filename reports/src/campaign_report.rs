@@ -56,6 +56,9 @@ pub struct CampaignStats {
     pub seconds: f64,
     pub execs_per_sec: f64,
     pub discarded: BTreeMap<String, u64>,
+    /// Programs another backend refused (outside its mapping), by cause: not tested, so
+    /// not valid either.
+    pub refused: BTreeMap<String, u64>,
     pub outcomes: BTreeMap<String, u64>,
     pub opcode_hits: BTreeMap<String, u64>,
     pub pass_fires: BTreeMap<String, u64>,
@@ -90,6 +93,7 @@ impl Default for CampaignStats {
             seconds: 0.0,
             execs_per_sec: 0.0,
             discarded: BTreeMap::new(),
+            refused: BTreeMap::new(),
             outcomes: BTreeMap::new(),
             opcode_hits: BTreeMap::new(),
             pass_fires: BTreeMap::new(),
@@ -527,8 +531,8 @@ fn valid_percent(stats: &CampaignStats) -> f64 {
     if stats.execs == 0 {
         return 0.0;
     }
-    let discarded: u64 = stats.discarded.values().sum();
-    100.0 * stats.execs.saturating_sub(discarded) as f64 / stats.execs as f64
+    let untested: u64 = stats.discarded.values().sum::<u64>() + stats.refused.values().sum::<u64>();
+    100.0 * stats.execs.saturating_sub(untested) as f64 / stats.execs as f64
 }
 
 /// The report: tonight's `stats` and `buckets` (status unset) against `previous` nights
@@ -925,6 +929,13 @@ mod tests {
         assert_eq!((r.summary.open, r.summary.gone), (1, 1));
         assert_eq!(r.buckets[2].previous_count, 1);
         assert_eq!(r.summary.valid_percent, 96.0);
+        let refusing = CampaignStats {
+            execs: 100,
+            discarded: [("undefined-branch".to_string(), 4)].into(),
+            refused: [("opcode '…' is not mapped".to_string(), 25)].into(),
+            ..CampaignStats::default()
+        };
+        assert_eq!(valid_percent(&refusing), 71.0);
         assert_eq!(r.history.len(), 3);
         let tonight = r.history.last().unwrap();
         assert_eq!(tonight.date, "d2");

@@ -239,10 +239,13 @@ pub fn reduce_unreduced(
     let files: Vec<PathBuf> = reproducers(dirs)?
         .into_iter()
         .filter(|f| !reduced_beside(f).exists())
-        .filter(|f| read_text(f).is_ok_and(|t| replays_in_process(&t)))
+        .filter(|f| read_text(f).is_ok_and(|t| replays_in_process(&t) || mesa_reducible(&t)))
         .collect();
     let results = crate::parallel::map_in_order(&files, jobs, |f| -> Result<bool> {
         let text = read_text(f)?;
+        if let Some(backend) = header_value(&text, "backend") {
+            return reduce_with_mesa(f, &text, backend, budget);
+        }
         let opts = options_of(f, &text, None)?;
         let p = parse(f, &text)?;
         let Some(outcome) = crate::campaign::reducers::reduce(&p, &opts, budget) else {
@@ -265,6 +268,38 @@ pub fn reduce_unreduced(
         }
     }
     Ok((reduced, not))
+}
+
+/// Whether a reproducer of a Mesa campaign can be reduced here: its case failed in the
+/// shim, which runs in a process of its own (a Mesa crash included), but not a hang, which
+/// would cost the shim's timeout per step.
+fn mesa_reducible(text: &str) -> bool {
+    header_value(text, "backend").is_some()
+        && header_value(text, "signature").is_some_and(|s| !s.starts_with("hang/"))
+}
+
+/// Reduces the reproducer `f` of a campaign against Mesa (`# backend: mesa:PASS`) with the
+/// Mesa reducer, as the campaign's reduction threads would.
+fn reduce_with_mesa(
+    f: &Path,
+    text: &str,
+    backend: &str,
+    budget: std::time::Duration,
+) -> Result<bool> {
+    let backend = crate::mesa::Backend {
+        pass: crate::mesa::backend_pass(backend)?,
+        inputs: crate::mesa::DEFAULT_INPUTS,
+    };
+    let mut shim = crate::mesa::shim::Shim::open(std::time::Duration::from_secs(60))?;
+    let p = parse(f, text)?;
+    let Some(r) = crate::mesa::case::reduce_failure(&mut shim, &backend, &p, budget)? else {
+        return Ok(false);
+    };
+    let Some(key) = r.key.clone() else {
+        return Ok(false);
+    };
+    write_new(&reduced_beside(f), r.file_text(f, &key).as_bytes())?;
+    Ok(true)
 }
 
 /// Recomputes the bucket key of every reproducer under `dirs` with the compile options its

@@ -100,8 +100,9 @@ fn options_of(file: &Path, text: &str) -> Result<Option<String>> {
 fn replay(file: &Path, text: &str) -> Result<Replay> {
     if !crate::repro::replays_in_process(text) {
         return Err(Error::Refused(format!(
-            "{}: not replayed here: its case took the campaign's child process down or \
-             ran over the timeout (`eufuzz check` replays it)",
+            "{}: not replayed here: its case took the campaign's child process down, ran \
+             over the timeout or was judged through another backend (`eufuzz check` \
+             replays it, with the file's `--backend` if it names one)",
             file.display()
         )));
     }

@@ -36,6 +36,9 @@ pub struct Setup {
     pub zoo: Option<String>,
     /// The compile options as `# options:` words, written into reproducers so they replay.
     pub options: Vec<String>,
+    /// Mesa's passes as the backend under test instead of eufuzz's pipeline (see
+    /// [`super::checker`]).
+    pub backend: Option<crate::mesa::Backend>,
 }
 
 /// What a case runs: its seed's fresh program, or a mutated corpus entry (its extra input
@@ -64,7 +67,7 @@ impl Input {
     }
 
     /// Generates the program, and how many bytes decoding read.
-    fn generate(&self, knobs: &Knobs) -> (Generated, usize) {
+    pub fn generate(&self, knobs: &Knobs) -> (Generated, usize) {
         let bytes = self.bytes();
         let mut u = arbitrary::Unstructured::new(&bytes);
         let g = generate(&mut u, knobs);
@@ -136,6 +139,10 @@ impl Found {
 pub struct Tally {
     pub outcome: &'static str,
     pub discard: Option<&'static str>,
+    /// Why the backend refused the program (the Mesa shim's reason, grouped by cause).
+    /// (Left out of a child's reply when absent: a pipeline case's reply is unchanged.)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<&'static str>,
     pub device: Option<&'static str>,
     /// One name per instruction (sent by a child as each name with its count).
     #[serde(serialize_with = "counted")]
@@ -150,6 +157,13 @@ pub struct Tally {
     pub used: usize,
     /// Whether the case ran a mutated corpus entry.
     pub mutated: bool,
+    /// Times the backend's process (the Mesa shim) was started again in this case.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub shim_restarts: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Serializes names as each distinct one with its count, in first-seen order: a program's
@@ -171,12 +185,16 @@ fn counted<S: serde::Serializer>(names: &[&'static str], s: S) -> Result<S::Ok, 
 struct ReadTally {
     outcome: String,
     discard: Option<String>,
+    #[serde(default)]
+    refused: Option<String>,
     device: Option<String>,
     opcodes: Vec<(String, u32)>,
     passes: Vec<String>,
     rules: Vec<String>,
     used: usize,
     mutated: bool,
+    #[serde(default)]
+    shim_restarts: u64,
 }
 
 impl<'de> Deserialize<'de> for Tally {
@@ -191,6 +209,7 @@ impl From<ReadTally> for Tally {
         Tally {
             outcome: intern(&t.outcome),
             discard: t.discard.as_deref().map(intern),
+            refused: t.refused.as_deref().map(intern),
             device: t.device.as_deref().map(intern),
             opcodes: t
                 .opcodes
@@ -202,6 +221,7 @@ impl From<ReadTally> for Tally {
             features: vec![],
             used: t.used,
             mutated: t.mutated,
+            shim_restarts: t.shim_restarts,
         }
     }
 }
@@ -214,6 +234,10 @@ impl Tally {
         if let Some(d) = self.discard {
             bump(&mut counts.discarded, d);
         }
+        if let Some(r) = self.refused {
+            bump(&mut counts.refused, r);
+        }
+        counts.shim_restarts += self.shim_restarts;
         if let Some(d) = self.device {
             bump(&mut counts.devices, d);
         }
@@ -325,7 +349,7 @@ pub fn mutated_line(name: &str, seed: u64, parent: &str, ops: &[&str]) -> String
 }
 
 /// The provenance lines of the case's program (`kind` names its reproducer, `KIND-SEED`).
-fn origin(g: &Generated, input: &Input, kind: &str, knobs: &Knobs) -> String {
+pub fn origin(g: &Generated, input: &Input, kind: &str, knobs: &Knobs) -> String {
     let mut out = provenance(g, Some(input.seed), knobs);
     if let Some(m) = &input.mutation {
         let first = out.find('\n').map_or(0, |n| n + 1);
@@ -342,9 +366,12 @@ fn origin(g: &Generated, input: &Input, kind: &str, knobs: &Knobs) -> String {
     out
 }
 
-/// The `# zoo bug injected:` and `# options:` lines.
-fn common_lines(setup: &Setup) -> String {
+/// The `# backend:`, `# zoo bug injected:` and `# options:` lines.
+pub fn common_lines(setup: &Setup) -> String {
     let mut out = String::new();
+    if let Some(b) = &setup.backend {
+        out.push_str(&format!("# backend: {}\n", b.flag()));
+    }
     if let Some(z) = &setup.zoo {
         out.push_str(&format!("# zoo bug injected: {z}\n"));
     }
@@ -398,7 +425,7 @@ pub fn run(setup: &Setup, input: &Input) -> (Tally, Option<Found>) {
 }
 
 /// A panic of the harness as a failure: keyed by normalised message and source file.
-fn harness_panic(
+pub fn harness_panic(
     setup: &Setup,
     input: &Input,
     g: Option<Generated>,
@@ -628,12 +655,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_refusal_and_shim_restarts_cross_from_a_child_and_a_pipeline_tally_is_unchanged() {
+        let mesa = Tally {
+            outcome: "refused",
+            refused: Some("opcode '…' is not mapped"),
+            shim_restarts: 2,
+            ..Tally::default()
+        };
+        let back: Tally = serde_json::from_str(&serde_json::to_string(&mesa).unwrap()).unwrap();
+        assert_eq!(back.refused, Some("opcode '…' is not mapped"));
+        assert_eq!(back.shim_restarts, 2);
+        let mut counts = Counts::default();
+        back.apply(&mut counts);
+        assert_eq!(counts.refused["opcode '…' is not mapped"], 1);
+        assert_eq!(counts.shim_restarts, 2);
+        let pipeline = serde_json::to_string(&Tally::default()).unwrap();
+        assert!(!pipeline.contains("refused") && !pipeline.contains("shim_restarts"));
+    }
+
+    #[test]
     fn programs_over_the_case_bounds_are_discarded_unrun() {
         let setup = Setup {
             knobs: Knobs::default(),
             compile: CompileOptions::default(),
             zoo: None,
             options: vec![],
+            backend: None,
         };
         let mut g = oracle::generator::from_seed(1, &setup.knobs);
         assert!(!oversized(&g.program));

@@ -208,6 +208,35 @@ pub fn of(p: &Program, checked: &Checked) -> Vec<String> {
     out
 }
 
+/// The features of a case judged through another backend (Mesa's passes through the shim),
+/// which reports no rewrites, tallies or rule checks of its own: the input's control flow,
+/// `outcome:KIND`, `discard:REASON` (a refusal is `discard:refused/CAUSE`), `pass:NAME`
+/// when the backend's pass changed the program, and the instructions of the backend's
+/// output (on the input's device). Sorted, without duplicates.
+pub fn of_backend(
+    p: &Program,
+    outcome: &str,
+    discard: Option<&str>,
+    progress: Option<&str>,
+    output: Option<&Program>,
+) -> Vec<String> {
+    let mut out = vec![format!("outcome:{outcome}")];
+    if let Some(d) = discard {
+        out.push(format!("discard:{d}"));
+    }
+    if let Some(pass) = progress {
+        out.push(format!("pass:{pass}"));
+    }
+    control_flow(p, &mut out);
+    if let Some(o) = output {
+        let device = p.device.name();
+        out.extend(o.insts().map(|i| inst_feature(device, i)));
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// The ids of `features`, sorted, without duplicates.
 pub fn ids(features: &[String]) -> Vec<u64> {
     let mut out: Vec<u64> = features.iter().map(|f| id(f)).collect();

@@ -8,12 +8,11 @@
 //! is full is only counted. Reproducers are written atomically and never overwritten.
 
 use super::case::Found;
-use super::reducers::{Outcome, Priority, Reducers, reduced_file_text};
+use super::reducers::{Against, Done, Priority, Reducers};
 use super::stats::Failure;
 use super::worker::Shared;
 use crate::error::Result;
 use crate::files::write_new;
-use compiler::pipeline::CompileOptions;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -41,6 +40,8 @@ pub struct Memory {
     pub bucket_of: BTreeMap<String, String>,
     /// Failures filed per bucket (written or not).
     pub per_bucket: BTreeMap<String, usize>,
+    /// Reproducers written per bucket.
+    pub written: BTreeMap<String, usize>,
     pub failures: Vec<Failure>,
 }
 
@@ -68,6 +69,10 @@ pub struct Filing {
     out: PathBuf,
     per_bucket: usize,
     reduce: bool,
+    /// Whether a failure that cannot be held for reduction (the filing stage is full) is
+    /// written unreduced in its known bucket (eufuzz's pipeline: `rebucket --reduce`
+    /// reduces it later) or only counted (Mesa, see [`Filing::accept`]).
+    write_unreduced: bool,
     /// Jobs being reduced or waiting for their kind's first reduction, by ticket.
     jobs: BTreeMap<u64, (Job, Stage)>,
     /// Reductions under way per bucket, for failures of a kind whose bucket is known: no
@@ -99,7 +104,7 @@ impl Filing {
     pub fn new(
         out: PathBuf,
         per_bucket: usize,
-        compile: &CompileOptions,
+        against: &Against,
         (reducers, reduce_budget): (usize, Duration),
         memory: Memory,
     ) -> Filing {
@@ -108,20 +113,33 @@ impl Filing {
             out,
             per_bucket,
             reduce: !reduce_budget.is_zero(),
+            write_unreduced: matches!(against, Against::Pipeline(_)),
             jobs: BTreeMap::new(),
             counted: BTreeMap::new(),
             reducing: BTreeMap::new(),
             first_of_kind: BTreeMap::new(),
             next_ticket: 0,
-            reducers: Reducers::spawn(reducers, compile, reduce_budget),
+            reducers: Reducers::spawn(reducers, against, reduce_budget),
         }
     }
 
     /// Whether the bucket will have its `--per-bucket` reproducers once the reductions
     /// under way for it are filed.
     fn full(&self, bucket: &str) -> bool {
-        let filed = self.memory.per_bucket.get(bucket).copied().unwrap_or(0);
-        filed + self.reducing.get(bucket).copied().unwrap_or(0) >= self.per_bucket
+        self.slots_taken(bucket) + self.reducing.get(bucket).copied().unwrap_or(0)
+            >= self.per_bucket
+    }
+
+    /// The bucket's `--per-bucket` slots taken: by every failure filed in it (eufuzz's
+    /// pipeline: a failure counted without a reproducer takes one too), or, when only
+    /// reduced reproducers are written (Mesa), by the reproducers written.
+    fn slots_taken(&self, bucket: &str) -> usize {
+        let taken = if self.write_unreduced {
+            &self.memory.per_bucket
+        } else {
+            &self.memory.written
+        };
+        taken.get(bucket).copied().unwrap_or(0)
     }
 
     /// Takes a new failure: files it now, or sends it for reduction, or parks it until its
@@ -156,6 +174,12 @@ impl Filing {
                 *self.reducing.entry(b.clone()).or_default() += 1;
                 Stage::Known(b)
             }
+            // Against Mesa a bucket is keyed by the culprit pass alone and may hold several
+            // root causes, so only reduced reproducers are written: one that cannot be
+            // reduced now is counted (its seed replays it), and a later one takes the slot.
+            (Some(_), Some(b)) if self.reduce && !self.write_unreduced => {
+                return Ok(vec![self.count(shared, job, b)]);
+            }
             (_, known) => {
                 let bucket = known.unwrap_or_else(|| job.found.unreduced_key.clone());
                 return Ok(vec![self.file(shared, job, bucket, None)?]);
@@ -179,7 +203,7 @@ impl Filing {
             let alike = job.found.alike.clone();
             let bucket = reduced
                 .as_ref()
-                .and_then(|o| o.key.clone())
+                .and_then(|o| o.key().map(str::to_string))
                 .unwrap_or_else(|| job.found.unreduced_key.clone());
             if self.first_of_kind.get(&alike) == Some(&ticket) {
                 self.first_of_kind.remove(&alike);
@@ -283,16 +307,19 @@ impl Filing {
         shared: &Shared,
         job: Job,
         bucket: String,
-        reduction: Option<&Outcome>,
+        reduction: Option<&Done>,
     ) -> Result<Filed> {
         let new_bucket = !self.memory.per_bucket.contains_key(&bucket);
-        let kept = self.memory.per_bucket.entry(bucket.clone()).or_default();
-        *kept += 1;
-        let (file, reduced) = if *kept <= self.per_bucket {
+        let room = self.slots_taken(&bucket) < self.per_bucket;
+        *self.memory.per_bucket.entry(bucket.clone()).or_default() += 1;
+        let (file, reduced) = if room {
             self.write(&job.found, &bucket, reduction)?
         } else {
             (None, None)
         };
+        if file.is_some() {
+            *self.memory.written.entry(bucket.clone()).or_default() += 1;
+        }
         self.record(shared, job, &bucket, file.clone(), reduced);
         Ok(Filed {
             bucket,
@@ -335,7 +362,7 @@ impl Filing {
         &self,
         f: &Found,
         bucket: &str,
-        reduction: Option<&Outcome>,
+        reduction: Option<&Done>,
     ) -> Result<(Option<String>, Option<String>)> {
         let name = format!("{}-{}", f.kind, f.seed);
         let eu = self.out.join(format!("{name}.eu"));
@@ -353,7 +380,7 @@ impl Filing {
         let reduced = match reduction {
             Some(o) => {
                 let path = self.out.join(format!("{name}.reduced.eu"));
-                let text = reduced_file_text(&eu, o, bucket);
+                let text = o.file_text(&eu, bucket);
                 write_new(&path, text.as_bytes())?;
                 Some(path.display().to_string())
             }
@@ -379,6 +406,7 @@ mod tests {
                 compile: Default::default(),
                 zoo: None,
                 options: vec![],
+                backend: None,
             },
             isolation: crate::campaign::worker::Isolation::Thread(crate::campaign::case::run),
             out: std::env::temp_dir(),
@@ -427,7 +455,7 @@ mod tests {
         let mut f = Filing::new(
             out.clone(),
             1,
-            &Default::default(),
+            &Against::Pipeline(Default::default()),
             (1, budget),
             Memory::default(),
         );
@@ -468,6 +496,64 @@ mod tests {
         std::fs::remove_dir_all(&out).unwrap();
     }
 
+    /// A filing stage that knows kind `k` files in bucket `b` and holds `MAX_HELD` jobs
+    /// (flooded), reducing `against`.
+    fn flooded(out: &std::path::Path, against: &Against) -> Filing {
+        let memory = Memory {
+            bucket_of: [("k".to_string(), "b".to_string())].into(),
+            ..Memory::default()
+        };
+        let mut f = Filing::new(
+            out.to_path_buf(),
+            2,
+            against,
+            (1, Duration::from_secs(1)),
+            memory,
+        );
+        for t in 0..MAX_HELD as u64 {
+            f.jobs
+                .insert(1000 + t, (job(1000 + t, "other"), Stage::Parked));
+        }
+        f
+    }
+
+    #[test]
+    fn a_flooded_mesa_filing_stage_counts_without_taking_the_buckets_slots() {
+        let out = std::env::temp_dir().join(format!("eufuzz-flood-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir_all(&out).unwrap();
+        let shared = shared();
+        let mesa = Against::Mesa(
+            crate::mesa::Backend {
+                pass: "opt_cse".into(),
+                inputs: 4,
+            },
+            Duration::from_secs(1),
+        );
+        let mut f = flooded(&out, &mesa);
+        for seed in 1..=3 {
+            f.accept(&shared, job(seed, "k")).unwrap();
+        }
+        // Counted in the bucket, nothing written, and the bucket still has both slots.
+        assert_eq!(f.memory.per_bucket["b"], 3);
+        assert!(f.memory.written.is_empty());
+        assert!(f.memory.failures.iter().all(|x| x.file.is_none()));
+        assert!(!f.full("b"));
+        // Once there is room, the next failure goes to a reduction to fill a slot.
+        f.jobs.clear();
+        f.accept(&shared, job(4, "k")).unwrap();
+        assert!(matches!(f.jobs.values().next(), Some((_, Stage::Known(b))) if b == "b"));
+        // eufuzz's pipeline: the flood's failures are written unreduced and take the slots.
+        let mut p = flooded(&out, &Against::Pipeline(Default::default()));
+        for seed in 5..=7 {
+            p.accept(&shared, job(seed, "k")).unwrap();
+        }
+        assert_eq!(p.memory.written["b"], 2);
+        assert!(p.full("b"));
+        assert!(out.join("mismatch-5.eu").exists() && !out.join("mismatch-7.eu").exists());
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+
     #[cfg(feature = "zoo")]
     #[test]
     fn a_campaign_that_ends_lets_the_running_reduction_finish() {
@@ -475,7 +561,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&out);
         std::fs::create_dir_all(&out).unwrap();
         let p = super::super::reducers::zoo_program("sched-across-halt");
-        let opts = CompileOptions {
+        let opts = compiler::pipeline::CompileOptions {
             zoo: compiler::zoo::select("sched-across-halt").unwrap(),
             ..Default::default()
         };
@@ -483,7 +569,7 @@ mod tests {
         let mut f = Filing::new(
             out.clone(),
             5,
-            &opts,
+            &Against::Pipeline(opts),
             (1, Duration::from_secs(60)),
             Memory::default(),
         );

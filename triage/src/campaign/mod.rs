@@ -7,6 +7,7 @@
 //! adaptive timeout, shows progress and writes checkpoints.
 //!
 //! Modules: [`seeds`] (which seed each case runs), [`case`] (one case, panics caught),
+//! [`checker`] (what checks a case: eufuzz's pipeline, or Mesa's passes through a shim),
 //! [`worker`] (the threads), [`child`] (crash isolation: the child processes and their
 //! protocol), [`phase`] (where a child is), [`timing`] (the adaptive timeout, slow cases),
 //! [`filing`] (buckets, reduction, reproducers), [`checkpoint`] (resume), [`progress`]
@@ -15,6 +16,7 @@
 //! mutate them).
 
 pub mod case;
+pub mod checker;
 pub mod checkpoint;
 pub mod child;
 pub mod corpus;
@@ -41,6 +43,7 @@ use case::Setup;
 use checkpoint::{Checkpoint, WorkerCheckpoint};
 use filing::{Filed, Filing, Job, Memory};
 use progress::{Display, Snapshot};
+use reducers::Against;
 use seeds::Shard;
 use serde::{Deserialize, Serialize};
 use stats::{Counts, Sample, Stats};
@@ -92,6 +95,10 @@ pub struct Settings {
     /// A corpus shared between campaigns: read at the start, new entries written back.
     #[serde(default)]
     pub corpus: Option<PathBuf>,
+    /// Mesa's passes as the backend under test (`--backend mesa[:PASS]`) instead of
+    /// eufuzz's pipeline. Checkpoints from before it read as the pipeline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend: Option<crate::mesa::Backend>,
 }
 
 /// The memory cap of a child, in MiB, unless `--case-memory` says otherwise: far above
@@ -125,6 +132,7 @@ pub fn setup(s: &Settings) -> Result<Setup> {
         compile: flags.options(None)?,
         zoo: s.zoo.clone(),
         options: crate::options::words(&flags),
+        backend: s.backend.clone(),
     })
 }
 
@@ -196,6 +204,9 @@ fn base_features(shared: &Shared) -> Result<Vec<u64>> {
     Ok(out)
 }
 
+/// A Mesa campaign's wall-clock cap of a case, in shim request timeouts.
+const BACKEND_WALL_FACTOR: u32 = 20;
+
 /// How long to wait for workers to finish their case once asked to stop.
 const STOP_GRACE: Duration = Duration::from_millis(400);
 
@@ -256,6 +267,11 @@ impl Run<'_> {
             timeline: self.timeline.clone(),
             shard: self.settings.shard.map(|s| s.to_string()),
             zoo: self.settings.zoo.clone(),
+            backend: self
+                .settings
+                .backend
+                .as_ref()
+                .map(crate::mesa::Backend::flag),
             feedback: self.settings.feedback,
             features: self.features.values().sum(),
             features_by_kind: self.features.clone(),
@@ -287,6 +303,9 @@ impl Run<'_> {
             counts.execs += s.counts.execs;
             for (reason, n) in &s.counts.discarded {
                 *counts.discarded.entry(reason.clone()).or_default() += n;
+            }
+            for (reason, n) in &s.counts.refused {
+                *counts.refused.entry(reason.clone()).or_default() += n;
             }
             per_worker.push(s.counts.execs);
         }
@@ -428,7 +447,14 @@ impl Run<'_> {
         let median = timing::median(times);
         self.shared.set_median(median);
         let most = Duration::from_secs(self.settings.case_timeout);
-        let cap = timing::timeout(median, most);
+        // Against Mesa a case's time varies by orders of magnitude (a failure of the loop is
+        // localised pass by pass, one shim request each), and the shim bounds each request
+        // by --case-timeout itself (a `hang/mesa:PASS`): no adaptive cap, and a generous
+        // wall-clock one for a child that stopped running.
+        let (cap, wall) = match self.settings.backend {
+            None => (timing::timeout(median, most), most),
+            Some(_) => (most, most * BACKEND_WALL_FACTOR),
+        };
         for w in 0..self.shared.slots.len() {
             let mut s = self.shared.slot(w);
             let Some(pid) = s.child else { continue };
@@ -444,9 +470,9 @@ impl Run<'_> {
                     cap,
                     clock: "cpu-time",
                 })
-            } else if c.since.elapsed() > most {
+            } else if c.since.elapsed() > wall {
                 Some(timing::Overrun {
-                    cap: most,
+                    cap: wall,
                     clock: "wall-clock",
                 })
             } else {
@@ -507,7 +533,13 @@ pub fn run(
         settings: settings.clone(),
         memory: settings.case_memory.saturating_mul(1 << 20),
     };
-    run_with(settings, out, from, interrupt, Isolation::Process(launch))
+    run_with(
+        settings,
+        out,
+        from,
+        interrupt,
+        Isolation::Process(Box::new(launch)),
+    )
 }
 
 /// [`run`] with cases run as `isolation` says.
@@ -557,7 +589,10 @@ fn run_with(
                 .collect::<Result<Vec<_>>>()
         })
         .collect::<Result<_>>()?;
-    let compile = setup.compile.clone();
+    let against = match &settings.backend {
+        None => Against::Pipeline(setup.compile.clone()),
+        Some(b) => Against::Mesa(b.clone(), Duration::from_secs(settings.case_timeout.max(1))),
+    };
     let mut corpus_dirs = vec![corpus_dir];
     corpus_dirs.extend(settings.corpus.clone());
     let shared = Arc::new(Shared {
@@ -608,7 +643,7 @@ fn run_with(
         filing: Filing::new(
             out.to_path_buf(),
             settings.per_bucket,
-            &compile,
+            &against,
             (jobs, Duration::from_secs(settings.reduce_budget)),
             memory,
         ),
@@ -706,6 +741,7 @@ mod tests {
             progress_every: 60,
             feedback: false,
             corpus: None,
+            backend: None,
         }
     }
 
@@ -772,6 +808,63 @@ mod tests {
         assert_eq!(stats.corpus, r.corpus.len() as u64);
         assert!(stats.timeline.iter().all(|s| s.features > 0));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A stand-in for a Mesa case: a third of the programs refused for one cause, the rest
+    /// for another.
+    fn refusing(_: &Setup, input: &case::Input) -> (case::Tally, Option<case::Found>) {
+        let why = if input.seed.is_multiple_of(3) {
+            "opcode '…' is not mapped"
+        } else {
+            "scratch memory is not mapped"
+        };
+        let tally = case::Tally {
+            outcome: "refused",
+            refused: Some(intern::intern(why)),
+            ..Default::default()
+        };
+        (tally, None)
+    }
+
+    #[test]
+    fn refusals_are_counted_by_cause_in_stats_json_and_the_summary() {
+        let out = std::env::temp_dir().join(format!("eufuzz-refusals-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let s = Settings {
+            backend: Some(crate::mesa::Backend {
+                pass: "opt_cse".into(),
+                inputs: 4,
+            }),
+            ..settings(1)
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        run_with(&s, &out, None, stop, Isolation::Thread(refusing)).unwrap();
+        let stats: Stats =
+            serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap())
+                .unwrap();
+        let c = &stats.counts;
+        let (op, scratch) = (
+            c.refused["opcode '…' is not mapped"],
+            c.refused["scratch memory is not mapped"],
+        );
+        assert!(c.execs > 30, "{}", c.execs);
+        assert_eq!(op + scratch, c.execs);
+        // Seeds 0, 1, 2, … in order on one worker: every third refused for the opcode.
+        assert_eq!(op, c.execs.div_ceil(3));
+        assert_eq!(c.valid_percent(), 0.0);
+        assert_eq!(stats.backend.as_deref(), Some("mesa:opt_cse"));
+        let summary = stats.summary();
+        assert!(
+            summary.contains(&format!(
+                "backend mesa:opt_cse: 0 judged (0.0 judged checks/s), {} refused",
+                c.execs
+            )),
+            "{summary}"
+        );
+        assert!(summary.contains(&format!(
+            "  refused {scratch:8}  scratch memory is not mapped\n"
+        )));
+        std::fs::remove_dir_all(&out).unwrap();
     }
 
     #[test]

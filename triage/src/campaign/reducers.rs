@@ -26,9 +26,43 @@ pub struct Outcome {
     pub options: CompileOptions,
 }
 
-/// A finished reduction: the failure's ticket, and its outcome (when the reduction could
+/// What reduces a campaign's failures.
+#[derive(Clone, Debug)]
+pub enum Against {
+    /// eufuzz's reducer, against the campaign's compile options.
+    Pipeline(CompileOptions),
+    /// The Mesa reducer ([`crate::mesa::reduce`]), through a shim each reduction thread
+    /// starts when it first needs one; each shim request may take the duration given.
+    Mesa(crate::mesa::Backend, Duration),
+}
+
+/// A finished reduction's result, by reducer.
+pub enum Done {
+    Pipeline(Box<Outcome>),
+    Mesa(crate::mesa::case::Reduced),
+}
+
+impl Done {
+    /// The reduced program's bucket key (`None` if it no longer fails).
+    pub fn key(&self) -> Option<&str> {
+        match self {
+            Done::Pipeline(o) => o.key.as_deref(),
+            Done::Mesa(r) => r.key.as_deref(),
+        }
+    }
+
+    /// The text of `NAME.reduced.eu` beside `original`, in `bucket`.
+    pub fn file_text(&self, original: &Path, bucket: &str) -> String {
+        match self {
+            Done::Pipeline(o) => reduced_file_text(original, o, bucket),
+            Done::Mesa(r) => r.file_text(original, bucket),
+        }
+    }
+}
+
+/// A finished reduction: the failure's ticket, and its result (when the reduction could
 /// run).
-pub type Reduction = (u64, Option<Outcome>);
+pub type Reduction = (u64, Option<Done>);
 
 /// Which reductions run first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,7 +101,25 @@ fn lock(q: &Shared) -> std::sync::MutexGuard<'_, Queue> {
     q.0.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn serve(queue: Shared, done: Sender<Reduction>, opts: CompileOptions, budget: Duration) {
+/// Reduces a failure of a Mesa campaign with this thread's shim (started on first use).
+fn reduce_with_mesa(
+    shim: &mut Option<crate::mesa::shim::Shim>,
+    backend: &crate::mesa::Backend,
+    timeout: Duration,
+    p: &Program,
+    budget: Duration,
+) -> Option<crate::mesa::case::Reduced> {
+    if shim.is_none() {
+        *shim = Some(crate::mesa::shim::Shim::open(timeout).ok()?);
+    }
+    let shim = shim.as_mut()?;
+    crate::mesa::case::reduce_failure(shim, backend, p, budget)
+        .ok()
+        .flatten()
+}
+
+fn serve(queue: Shared, done: Sender<Reduction>, against: Against, budget: Duration) {
+    let mut shim = None;
     loop {
         let (ticket, p) = {
             let mut q = lock(&queue);
@@ -82,9 +134,16 @@ fn serve(queue: Shared, done: Sender<Reduction>, opts: CompileOptions, budget: D
                 q = queue.1.wait(q).unwrap_or_else(|e| e.into_inner());
             }
         };
-        let r = super::case::catching(|| reduce(&p, &opts, budget))
-            .ok()
-            .flatten();
+        let r = super::case::catching(|| match &against {
+            Against::Pipeline(opts) => {
+                reduce(&p, opts, budget).map(|o| Done::Pipeline(Box::new(o)))
+            }
+            Against::Mesa(backend, timeout) => {
+                reduce_with_mesa(&mut shim, backend, *timeout, &p, budget).map(Done::Mesa)
+            }
+        })
+        .ok()
+        .flatten();
         let sent = done.send((ticket, r));
         lock(&queue).running -= 1;
         if sent.is_err() {
@@ -94,16 +153,16 @@ fn serve(queue: Shared, done: Sender<Reduction>, opts: CompileOptions, budget: D
 }
 
 impl Reducers {
-    /// Starts `threads` reduction threads reducing against `opts`, each reduction bounded
-    /// by `budget`.
-    pub fn spawn(threads: usize, opts: &CompileOptions, budget: Duration) -> Reducers {
+    /// Starts `threads` reduction threads reducing `against`, each reduction bounded by
+    /// `budget`.
+    pub fn spawn(threads: usize, against: &Against, budget: Duration) -> Reducers {
         let queue: Shared = Arc::new((Mutex::new(Queue::default()), Condvar::new()));
         let (done, results) = channel();
         for i in 0..threads.max(1) {
-            let (queue, done, opts) = (queue.clone(), done.clone(), opts.clone());
+            let (queue, done, against) = (queue.clone(), done.clone(), against.clone());
             std::thread::Builder::new()
                 .name(format!("eufuzz-reducer-{i}"))
-                .spawn(move || serve(queue, done, opts, budget))
+                .spawn(move || serve(queue, done, against, budget))
                 .expect("spawn a reducer thread");
         }
         Reducers { queue, results }

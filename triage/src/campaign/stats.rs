@@ -35,6 +35,11 @@ pub struct Counts {
     pub slow: u64,
     /// Child processes started again after one died (a crash or a hang).
     pub restarts: u64,
+    /// Programs the backend refused, by cause (`--backend mesa`: outside the shim's
+    /// mapping). What a campaign refuses it does not test, so the causes are kept.
+    pub refused: BTreeMap<String, u64>,
+    /// Times a worker's Mesa shim was started again after Mesa crashed, asserted or hung.
+    pub shim_restarts: u64,
 }
 
 /// Adds one to `map[key]`, allocating the key only the first time it is seen.
@@ -76,13 +81,16 @@ impl Counts {
         add_map(&mut self.origins, &other.origins);
         add_map(&mut self.corpus_added, &other.corpus_added);
         add_map(&mut self.features_added, &other.features_added);
+        add_map(&mut self.refused, &other.refused);
         self.slow += other.slow;
         self.restarts += other.restarts;
+        self.shim_restarts += other.shim_restarts;
     }
 
-    /// Percentage of executions that were not discarded.
+    /// Percentage of executions that were neither discarded nor refused.
     pub fn valid_percent(&self) -> f64 {
-        let discarded: u64 = self.discarded.values().sum();
+        let discarded: u64 =
+            self.discarded.values().sum::<u64>() + self.refused.values().sum::<u64>();
         if self.execs == 0 {
             0.0
         } else {
@@ -115,6 +123,9 @@ pub struct Stats {
     /// The zoo bugs injected.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub zoo: Option<String>,
+    /// The backend under test when it is not eufuzz's pipeline (`mesa:PASS`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
     /// Whether the campaign kept a corpus and mutated it (`--feedback on`).
     pub feedback: bool,
     /// Distinct semantic features reached (`campaign::features`; after `eufuzz merge`, the
@@ -172,6 +183,9 @@ impl Stats {
             self.failures.len(),
             self.bucket_count()
         );
+        if let Some(b) = &self.backend {
+            out.push_str(&backend_lines(b, self));
+        }
         if c.slow > 0 || c.restarts > 0 {
             out.push_str(&format!(
                 "slow cases: {} (over {}× the median case time), child processes restarted: {}\n",
@@ -214,6 +228,27 @@ impl Stats {
         }
         out
     }
+}
+
+/// The summary lines of a campaign against another backend: judged checks per second
+/// (cases that were neither discarded nor refused) and the refusals by cause, most
+/// frequent first: what the campaign did not test.
+fn backend_lines(backend: &str, s: &Stats) -> String {
+    let c = &s.counts;
+    let refused: u64 = c.refused.values().sum();
+    let discarded: u64 = c.discarded.values().sum();
+    let judged = c.execs.saturating_sub(refused + discarded);
+    let mut out = format!(
+        "backend {backend}: {judged} judged ({:.1} judged checks/s), {refused} refused, {discarded} discarded; shim restarts: {}\n",
+        judged as f64 / s.seconds.max(1e-9),
+        c.shim_restarts
+    );
+    let mut by_count: Vec<_> = c.refused.iter().collect();
+    by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    for (why, n) in by_count {
+        out.push_str(&format!("  refused {n:8}  {why}\n"));
+    }
+    out
 }
 
 /// The timelines of campaigns run side by side, as one: at each sample time, the sum of
@@ -286,6 +321,10 @@ pub fn merge(parts: &[Stats]) -> Stats {
     let zoo: Vec<&Option<String>> = parts.iter().map(|p| &p.zoo).collect();
     if zoo.windows(2).all(|w| w[0] == w[1]) {
         out.zoo = zoo.first().and_then(|z| (*z).clone());
+    }
+    let backends: Vec<&Option<String>> = parts.iter().map(|p| &p.backend).collect();
+    if backends.windows(2).all(|w| w[0] == w[1]) {
+        out.backend = backends.first().and_then(|b| (*b).clone());
     }
     let timelines: Vec<&[Sample]> = parts.iter().map(|p| p.timeline.as_slice()).collect();
     out.timeline = merge_timelines(&timelines);

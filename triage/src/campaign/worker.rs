@@ -93,7 +93,7 @@ pub type Runner = fn(&Setup, &Input) -> (Tally, Option<Found>);
 /// Where cases run.
 pub enum Isolation {
     /// In a child process per worker, restarted when it dies (what `eufuzz campaign` does).
-    Process(Launch),
+    Process(Box<Launch>),
     /// On the worker thread: no isolation and no timeout (library tests of the engine).
     Thread(Runner),
 }

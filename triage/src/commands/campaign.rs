@@ -2,6 +2,7 @@
 //! handling (the first stops the workers and writes final statistics; a second exits at
 //! once).
 
+use oracle::generator::knobs::Knobs;
 use std::path::PathBuf;
 use triage::campaign::{self, Settings, checkpoint, seeds::Shard};
 use triage::generate::KnobArgs;
@@ -85,49 +86,25 @@ pub struct Args {
     #[command(flatten)]
     knobs: KnobArgs,
     /// Fuzz another backend instead of eufuzz's pipeline: `mesa:PASS` (or `mesa`, Mesa's
-    /// optimisation loop) through the shim that scripts/mesa-build.sh builds. One shim
-    /// process, seeds in order from --seed; failures go to OUT, refusals are counted by
-    /// cause (OUT/mesa-stats.json).
+    /// optimisation loop) through the shim that scripts/mesa-build.sh builds, one long-lived
+    /// shim per worker. The generator starts from knobs that avoid what the shim cannot map
+    /// (the knobs given are added to them); refusals are counted by cause in stats.json.
     #[arg(long, value_name = "mesa[:PASS]", conflicts_with_all = [
-        "resume", "jobs", "shard", "feedback", "corpus", "zoo", "spill_all", "baseline",
+        "resume", "zoo", "spill_all", "baseline",
     ])]
     backend: Option<String>,
-    /// With --backend: stop after this many cases (or at --time, whichever is first).
-    #[arg(long, requires = "backend")]
-    cases: Option<u64>,
-    /// With --backend: generated input sets per program.
-    #[arg(long, default_value_t = 4, requires = "backend")]
+    /// With --backend: generated input sets per program, besides its own.
+    #[arg(long, default_value_t = triage::mesa::DEFAULT_INPUTS, requires = "backend")]
     inputs: usize,
 }
 
-/// `--backend mesa:PASS`: the Mesa campaign (triage::mesa::campaign).
-fn run_mesa(args: &Args, backend: &str) -> Result<Exit> {
-    use triage::mesa::{backend_pass, campaign as mesa, shim::Shim};
-    let pass = backend_pass(backend)?;
-    let mut shim = Shim::open(std::time::Duration::from_secs(args.case_timeout.max(1)))?;
+/// The Mesa backend `backend` names, once its shim is known to run its pass (an error
+/// naming scripts/mesa-build.sh when the shim is not built).
+fn mesa_backend(backend: &str, inputs: usize) -> Result<triage::mesa::Backend> {
+    let pass = triage::mesa::backend_pass(backend)?;
+    let shim = triage::mesa::shim::Shim::open(std::time::Duration::from_secs(60))?;
     shim.ensure_pass(&pass)?;
-    let lock = OutLock::acquire_creating(&args.out, "campaign")?;
-    let settings = mesa::Settings {
-        pass,
-        seed: args.seed,
-        time: std::time::Duration::from_secs(args.time.unwrap_or(60)),
-        cases: args.cases,
-        knobs: args.knobs.resolve()?,
-        inputs: args.inputs,
-        out: args.out.clone(),
-        per_signature: args.per_bucket as u64,
-        reduce_budget: std::time::Duration::from_secs(args.reduce_budget),
-    };
-    let stats = mesa::run(&mut shim, &settings, |s| {
-        eprintln!("{}", s.summary().lines().next().unwrap_or(""));
-    })?;
-    drop(lock);
-    print!("{}", stats.summary());
-    Ok(if stats.failures.is_empty() {
-        Exit::Ok
-    } else {
-        Exit::Problems
-    })
+    Ok(triage::mesa::Backend { pass, inputs })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -154,6 +131,20 @@ impl Args {
                 "--corpus DIR: a corpus is read and written only with --feedback on".into(),
             ));
         }
+        let backend = self
+            .backend
+            .as_deref()
+            .map(|b| mesa_backend(b, self.inputs))
+            .transpose()?;
+        let knobs = match &backend {
+            None => self.knobs.resolve()?,
+            Some(_) => {
+                let mut k = Knobs::parse(triage::mesa::KNOBS).expect("the Mesa knobs parse");
+                k.add(&self.knobs.resolve()?.to_string())
+                    .map_err(|e| Error::Usage(e.to_string()))?;
+                k
+            }
+        };
         Ok(Settings {
             time: self.time.unwrap_or(60),
             seed: self.seed,
@@ -164,7 +155,7 @@ impl Args {
                 .map(Shard::parse)
                 .transpose()
                 .map_err(Error::Usage)?,
-            knobs: self.knobs.resolve()?.to_string(),
+            knobs: knobs.to_string(),
             zoo: self.flags.zoo.clone(),
             spill_all: self.flags.spill_all,
             baseline_o0: self.flags.baseline == Baseline::O0,
@@ -177,6 +168,7 @@ impl Args {
             progress_every: self.progress_every,
             feedback: self.feedback == Switch::On,
             corpus: self.corpus.clone(),
+            backend,
         })
     }
 }
@@ -193,12 +185,12 @@ fn ignore_broken_pipes() {
 
 /// Runs the campaign; exit code 1 if anything failed.
 pub fn run(args: Args) -> Result<Exit> {
-    if let Some(backend) = &args.backend {
-        return run_mesa(&args, backend);
-    }
     let (settings, out, from) = match &args.resume {
         Some(dir) => {
             let c = checkpoint::read(dir)?;
+            if let Some(b) = &c.settings.backend {
+                mesa_backend(&b.flag(), b.inputs)?;
+            }
             let mut s = c.settings.clone();
             if let Some(t) = args.time {
                 s.time = (c.elapsed.ceil() as u64).saturating_add(t);

@@ -7,9 +7,10 @@
 //! - [`check`]: one program through one Mesa pass, and its verdict.
 //! - [`model`]: eufuzz's own pass of the same name on the same program, for comparison.
 //! - [`reduce`]: a failure reduced, keeping its signature.
-//! - [`campaign`]: generated programs through a Mesa pass for a while, failures filed.
+//! - [`case`]: one campaign case through a Mesa pass, for the campaign engine
+//!   ([`crate::campaign`]), and the reduction of a filed failure.
 
-pub mod campaign;
+pub mod case;
 pub mod check;
 pub mod model;
 pub mod protocol;
@@ -17,6 +18,33 @@ pub mod reduce;
 pub mod shim;
 
 use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// A campaign's backend when it is Mesa (`--backend mesa[:PASS]`): kept in the campaign's
+/// settings, so a checkpoint resumes against the same pass.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Backend {
+    /// The shim's pass name (`opt_loop` for `--backend mesa`).
+    pub pass: String,
+    /// Generated input sets per program besides its own.
+    pub inputs: usize,
+}
+
+impl Backend {
+    /// The `--backend` value that names it again, as reproducers write it.
+    pub fn flag(&self) -> String {
+        format!("mesa:{}", self.pass)
+    }
+}
+
+/// Generated input sets per program besides its own, unless `--inputs` says otherwise.
+pub const DEFAULT_INPUTS: usize = 4;
+
+/// The generator knobs a Mesa campaign starts from (the knobs given on the command line are
+/// added to them): they keep the generator away from what the shim cannot map at all
+/// (scratch, fixed GRFs, hardware sends, textures, HALT, live-channel ops, flags read as
+/// data, implicit-accumulator ops), which it would otherwise refuse by the thousand.
+pub const KNOBS: &str = "stage=fs features=-scratch,-fixed-grf,-hw-send,-texture,-halt,-live-channel,-flag-data ops=-addc,-subb,-mach,-mac";
 
 /// The pass a `--backend` value names: `mesa:PASS`, or `mesa` for Mesa's optimisation
 /// loop (`opt_loop`).

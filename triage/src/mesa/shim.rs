@@ -4,13 +4,14 @@
 
 use super::protocol::{Reply, read_reply, write_request};
 use crate::{Error, Result};
-use std::io::{BufRead, BufReader};
+use std::fs::{File, OpenOptions};
+use std::io::{BufReader, ErrorKind, Read, Seek, SeekFrom};
+use std::os::fd::AsRawFd;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::Duration;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// The script that builds Mesa and the shim, named in every "not built" message.
 pub const BUILD_SCRIPT: &str = "scripts/mesa-build.sh";
@@ -51,9 +52,11 @@ pub enum Answer {
 struct Running {
     child: Child,
     stdin: ChildStdin,
-    replies: Receiver<std::io::Result<Reply>>,
-    stderr: Arc<Mutex<Vec<String>>>,
-    stderr_thread: Option<JoinHandle<()>>,
+    stdout: BufReader<ChildStdout>,
+    /// The shim's stderr: an unlinked file opened for appending, emptied before each
+    /// request, read after a crash. (No reader threads: a campaign's child process caps its
+    /// memory with `RLIMIT_DATA`, under which it cannot map a thread's stack.)
+    stderr: File,
 }
 
 /// A shim process, restarted on demand.
@@ -63,6 +66,46 @@ pub struct Shim {
     running: Option<Running>,
     /// How many times the process had to be started again after dying.
     pub restarts: u64,
+}
+
+/// A fresh, unlinked file for a shim's stderr.
+fn stderr_file() -> std::io::Result<File> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!(
+        "eufuzz-mesa-shim-stderr-{}-{n}",
+        std::process::id()
+    ));
+    let f = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create_new(true)
+        .open(&path)?;
+    std::fs::remove_file(&path)?;
+    Ok(f)
+}
+
+/// Waits up to `timeout` for `fd` to have something to read (or to be closed).
+fn readable(fd: i32, timeout: Duration) -> bool {
+    let mut p = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let deadline = Instant::now() + timeout;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let ms = left.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: one pollfd, valid for the call.
+        let n = unsafe { libc::poll(&mut p, 1, ms) };
+        if n > 0 {
+            return true;
+        }
+        let interrupted = n < 0 && std::io::Error::last_os_error().kind() == ErrorKind::Interrupted;
+        if !interrupted || left.is_zero() {
+            return false;
+        }
+    }
 }
 
 impl Shim {
@@ -114,43 +157,36 @@ impl Shim {
 
     fn start(&mut self) -> Result<&mut Running> {
         if self.running.is_none() {
-            let mut child = Command::new(&self.path)
+            let stderr = stderr_file().map_err(|e| Error::io(&self.path, "start", e))?;
+            let for_child = stderr
+                .try_clone()
+                .map_err(|e| Error::io(&self.path, "start", e))?;
+            let mut command = Command::new(&self.path);
+            command
                 .arg("--serve")
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
+                .stderr(Stdio::from(for_child));
+            // A campaign kills a worker's child that runs over its timeout; the shim it
+            // started must not live on (stuck in a pass, it would never read its closed
+            // input). SAFETY: prctl is async-signal-safe and touches no memory.
+            unsafe {
+                command.pre_exec(|| {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    Ok(())
+                });
+            }
+            let mut child = command
                 .spawn()
                 .map_err(|e| Error::io(&self.path, "start", e))?;
-            let stdin = child.stdin.take().expect("piped stdin");
-            let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
-            let stderr_pipe = BufReader::new(child.stderr.take().expect("piped stderr"));
-            let (tx, replies) = channel();
-            std::thread::spawn(move || {
-                loop {
-                    let r = read_reply(&mut stdout);
-                    let end = r.is_err();
-                    if tx.send(r).is_err() || end {
-                        break;
-                    }
-                }
-            });
-            let stderr = Arc::new(Mutex::new(Vec::new()));
-            let sink = Arc::clone(&stderr);
-            let stderr_thread = std::thread::spawn(move || {
-                for line in stderr_pipe.lines().map_while(|l| l.ok()) {
-                    let mut lines = sink.lock().unwrap_or_else(|e| e.into_inner());
-                    if lines.len() == STDERR_LINES {
-                        lines.remove(0);
-                    }
-                    lines.push(line);
-                }
-            });
+            let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+                unreachable!("stdin and stdout were asked for as pipes");
+            };
             self.running = Some(Running {
                 child,
                 stdin,
-                replies,
+                stdout: BufReader::new(stdout),
                 stderr,
-                stderr_thread: Some(stderr_thread),
             });
         }
         Ok(self.running.as_mut().expect("just started"))
@@ -160,20 +196,23 @@ impl Shim {
     pub fn run(&mut self, pass: &str, text: &str) -> Result<Answer> {
         let timeout = self.timeout;
         let r = self.start()?;
-        r.stderr.lock().unwrap_or_else(|e| e.into_inner()).clear();
-        let sent = write_request(&mut r.stdin, pass, text);
-        let reply = match sent {
-            Ok(()) => r.replies.recv_timeout(timeout),
-            Err(_) => Err(RecvTimeoutError::Disconnected),
+        // Only this request's stderr is kept (the file is opened for appending).
+        let _ = r.stderr.set_len(0);
+        let reply = match write_request(&mut r.stdin, pass, text) {
+            Ok(()) => {
+                let waiting = r.stdout.buffer().is_empty();
+                if waiting && !readable(r.stdout.get_ref().as_raw_fd(), timeout) {
+                    self.stop();
+                    self.restarts += 1;
+                    return Ok(Answer::Hung);
+                }
+                read_reply(&mut r.stdout)
+            }
+            Err(e) => Err(e),
         };
         match reply {
-            Ok(Ok(reply)) => Ok(Answer::Reply(reply)),
-            Err(RecvTimeoutError::Timeout) => {
-                self.stop();
-                self.restarts += 1;
-                Ok(Answer::Hung)
-            }
-            Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => {
+            Ok(reply) => Ok(Answer::Reply(reply)),
+            Err(_) => {
                 let (status, stderr) = self.stop();
                 self.restarts += 1;
                 Ok(Answer::Crashed {
@@ -203,15 +242,12 @@ impl Shim {
                 }
             }
         };
-        if let Some(t) = r.stderr_thread.take() {
-            let _ = t.join();
-        }
-        let lines = r
-            .stderr
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .join("\n");
-        (status, lines)
+        let mut text = String::new();
+        let _ = r.stderr.seek(SeekFrom::Start(0));
+        let _ = r.stderr.read_to_string(&mut text);
+        let lines: Vec<&str> = text.lines().collect();
+        let kept = lines[lines.len().saturating_sub(STDERR_LINES)..].join("\n");
+        (status, kept)
     }
 }
 

@@ -18,9 +18,14 @@ pub fn header_value<'a>(text: &'a str, key: &str) -> Option<&'a str> {
 /// Whether a reproducer can be replayed inside this process: not one of a case that took a
 /// campaign's child process down (`crash/…`) or was killed for running over its timeout
 /// (`hang/…/cpu-time`, or `hang/…/wall-clock` as older campaigns filed every such hang),
-/// which would take down or stall `rebucket` or `report` with it.
+/// which would take down or stall `rebucket` or `report` with it; nor one of another
+/// backend (`# backend: mesa:PASS`), which eufuzz's pipeline does not judge (`eufuzz check
+/// FILE --backend mesa:PASS` replays it).
 /// `eufuzz check FILE` still replays those (and dies or hangs as the child did).
 pub fn replays_in_process(text: &str) -> bool {
+    if header_value(text, "backend").is_some() {
+        return false;
+    }
     header_value(text, "signature").is_none_or(|s| {
         let killed = s.ends_with("/cpu-time") || s.ends_with("/wall-clock");
         !(s.starts_with("crash/") || (s.starts_with("hang/") && killed))
@@ -111,6 +116,8 @@ mod tests {
         assert!(replays_in_process(&with("hang/opt_cse/fuel")));
         assert!(replays_in_process(&with("mismatch/opt_cse/MOV")));
         assert!(replays_in_process("eu 1\n"));
+        let mesa = "# eufuzz reproducer\n# signature: mismatch/mesa:opt_cse\n# backend: mesa:opt_cse\neu 1\n";
+        assert!(!replays_in_process(mesa));
     }
 
     use super::*;

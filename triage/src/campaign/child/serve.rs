@@ -6,7 +6,8 @@
 //! [`Request`]: super::wire::Request
 
 use super::wire;
-use crate::campaign::{case, phase, setup};
+use crate::campaign::checker::Checker;
+use crate::campaign::{phase, setup};
 use crate::error::{Error, Result};
 use std::io::{BufReader, BufWriter, Read, Write};
 
@@ -55,9 +56,10 @@ pub fn serve(input: impl Read, output: impl Write) -> Result<()> {
     limit_memory(start.memory)?;
     phase::attach(&start.phase)?;
     let setup = setup(&start.settings)?;
+    let mut checker = Checker::new(&setup, &start.settings)?;
     while let Some((request, payload)) = wire::read::<wire::Request>(&mut input).map_err(broken)? {
         let case = request.input(payload);
-        let (tally, found) = case::run(&setup, &case);
+        let (tally, found) = checker.run(&setup, &case);
         let reply = wire::Reply { tally, found };
         wire::write(&mut output, &reply, &reply.payload()).map_err(broken)?;
     }
