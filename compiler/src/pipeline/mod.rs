@@ -499,6 +499,7 @@ mod tests {
             UNDECLARED.name.into(),
             &mut p,
             &mut records,
+            &mut Incremental::default(),
             &CompileOptions::default(),
         );
     }
