@@ -18,7 +18,9 @@ use crate::inst::Inst;
 use crate::opcode::Opcode;
 use crate::program::{Program, Stage};
 
-/// The header fields the per-instruction rules read, bar the VGRF sizes.
+/// Every header field but the VGRF sizes (compared apart) and the inputs: those the
+/// per-instruction rules read, and the others too, so a rule that starts reading one stays
+/// covered.
 #[derive(Clone, PartialEq)]
 struct Header {
     device: Device,
@@ -46,8 +48,8 @@ impl Header {
     }
 }
 
-/// The program last validated: its header, instructions and which of them broke no
-/// per-instruction rule.
+/// A validator that remembers the program it last validated: its header, instructions and
+/// which of them broke no per-instruction rule. The pass manager keeps one per compilation.
 #[derive(Default)]
 pub struct Incremental {
     last: Option<Last>,
