@@ -1,6 +1,7 @@
 //! The fast-path kernels compute exactly what the per-channel reference implementation
 //! computes: random instruction mixes (fast shapes and near misses, modifiers, saturate,
-//! conditional modifiers, predicates, groups, undefined sources) on special-value inputs.
+//! conditional modifiers, predicates, groups, undefined sources, word sources, raw moves of
+//! every element size) on special-value inputs.
 
 use compiler::text::parse_program;
 use oracle::{RunConfig, run_inspect};
@@ -41,7 +42,31 @@ fn operand(rng: &mut ChaCha8Rng, ty: &str) -> String {
     }
 }
 
+/// A raw MOV of any element size (what the fast path copies bytewise), 8 wide so that
+/// 64-bit elements fit the registers, sometimes predicated or NoMask.
+fn raw_move(rng: &mut ChaCha8Rng) -> String {
+    let ty = pick(
+        rng,
+        &["B", "UB", "W", "UW", "HF", "F", "D", "DF", "Q", "UQ"],
+    );
+    let pred = match rng.random_range(0..4u32) {
+        0 => "(+f0.0) ",
+        1 => "(-f0.1) ",
+        _ => "",
+    };
+    let controls = pick(rng, &["", " { NoMask }"]);
+    let src = match rng.random_range(0..3u32) {
+        0 => format!("attr{}:{ty}", rng.random_range(0..2u32)),
+        _ => format!("v{}:{ty}", rng.random_range(0..6u32)),
+    };
+    let dst = rng.random_range(0..6u32);
+    format!("{pred}mov(8) v{dst}:{ty}, {src}{controls}")
+}
+
 fn instruction(rng: &mut ChaCha8Rng) -> String {
+    if rng.random_range(0..6u32) == 0 {
+        return raw_move(rng);
+    }
     let op = pick(rng, &OPS);
     let float = matches!(op, "mov" | "add" | "mul" | "mad" | "sel" | "cmp")
         && rng.random_range(0..2u32) == 0;
@@ -49,7 +74,7 @@ fn instruction(rng: &mut ChaCha8Rng) -> String {
         if float {
             "F".to_string()
         } else {
-            pick(rng, &["D", "UD", "D", "UD", "W"]).to_string()
+            pick(rng, &["D", "UD", "D", "UD", "W", "UW"]).to_string()
         }
     };
     let dst_ty = if rng.random_range(0..(if op == "mov" { 2u32 } else { 8 })) == 0 {

@@ -73,6 +73,19 @@ impl Bits {
     fn get(&self, i: usize) -> bool {
         self.0[i / 64] >> (i % 64) & 1 != 0
     }
+    /// The set bits, ascending.
+    fn members(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    w * 64 + bit
+                })
+            })
+        })
+    }
 }
 
 /// Live intervals; `physical` says whether to follow physical CFG edges too.
@@ -139,11 +152,14 @@ pub fn intervals(p: &Program, physical: bool) -> Intervals {
     }
     let mut live_in: Vec<Bits> = (0..nb).map(|_| Bits::new(total)).collect();
     let mut live_out: Vec<Bits> = (0..nb).map(|_| Bits::new(total)).collect();
+    // One pair of buffers for every block and iteration.
+    let mut o = Bits::new(total);
+    let mut i = Bits::new(total);
     let mut changed = true;
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let mut o = Bits::new(total);
+            o.0.fill(0);
             for e in &cfg.succs[b] {
                 if e.kind == EdgeKind::Logical || physical {
                     for (w, x) in o.0.iter_mut().zip(&live_in[e.to].0) {
@@ -151,25 +167,22 @@ pub fn intervals(p: &Program, physical: bool) -> Intervals {
                     }
                 }
             }
-            let mut i = Bits(o.0.iter().zip(&defs[b].0).map(|(o, d)| o & !d).collect());
-            for (w, u) in i.0.iter_mut().zip(&uses[b].0) {
-                *w |= u;
+            for (((w, o), d), u) in i.0.iter_mut().zip(&o.0).zip(&defs[b].0).zip(&uses[b].0) {
+                *w = o & !d | u;
             }
             if i.0 != live_in[b].0 || o.0 != live_out[b].0 {
                 changed = true;
-                live_in[b] = i;
-                live_out[b] = o;
+                live_in[b].0.copy_from_slice(&i.0);
+                live_out[b].0.copy_from_slice(&o.0);
             }
         }
     }
     for (b, &(start, end)) in bounds.iter().enumerate() {
-        for (r, &v) in owner.iter().enumerate() {
-            if live_in[b].get(r) {
-                touch(v, start, &mut out);
-            }
-            if live_out[b].get(r) {
-                touch(v, end, &mut out);
-            }
+        for r in live_in[b].members() {
+            touch(owner[r], start, &mut out);
+        }
+        for r in live_out[b].members() {
+            touch(owner[r], end, &mut out);
         }
     }
     out

@@ -12,7 +12,7 @@ pub use order::{mandatory, optimising, vec4_mandatory, vec4_optimising};
 
 use crate::pass::{Pass, PassError};
 use crate::program::Program;
-use crate::validate::{Violation, validate};
+use crate::validate::{Incremental, Violation};
 use serde::Serialize;
 
 /// A step of the pipeline: one pass, or a list of passes run in turn until none of them
@@ -239,6 +239,7 @@ fn step(
     label: String,
     program: &mut Program,
     records: &mut Vec<PassRecord>,
+    validator: &mut Incremental,
     opts: &CompileOptions,
 ) -> Result<bool, Stop> {
     match run_pass(pass, program, opts) {
@@ -247,7 +248,7 @@ fn step(
             check_declared(pass, &rewrites);
             let violations = match records.last() {
                 Some(prev) if !progress => prev.violations.clone(),
-                _ => validate(program),
+                _ => validator.validate(program),
             };
             let stop = opts
                 .stop_after
@@ -288,11 +289,19 @@ fn run_stages(
     opts: &CompileOptions,
 ) -> Result<(), Stop> {
     let skipped = |p: &Pass| opts.skip.iter().any(|s| s == p.name);
+    let mut validator = Incremental::default();
     for stage in stages_for(program, opts) {
         match stage {
             Stage::Once(pass) => {
                 if !skipped(pass) {
-                    step(pass, pass.name.to_string(), program, records, opts)?;
+                    step(
+                        pass,
+                        pass.name.to_string(),
+                        program,
+                        records,
+                        &mut validator,
+                        opts,
+                    )?;
                 }
             }
             Stage::Fixpoint(passes) => {
@@ -300,7 +309,7 @@ fn run_stages(
                     let mut progress = false;
                     for &pass in passes.iter().filter(|p| !skipped(p)) {
                         let label = format!("{}#{iteration}", pass.name);
-                        progress |= step(pass, label, program, records, opts)?;
+                        progress |= step(pass, label, program, records, &mut validator, opts)?;
                     }
                     if !progress {
                         break;
@@ -490,6 +499,7 @@ mod tests {
             UNDECLARED.name.into(),
             &mut p,
             &mut records,
+            &mut Incremental::default(),
             &CompileOptions::default(),
         );
     }

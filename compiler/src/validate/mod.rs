@@ -5,6 +5,7 @@
 mod align16;
 mod control_flow;
 mod exec;
+mod incremental;
 mod messages;
 mod operands;
 mod structure;
@@ -14,6 +15,7 @@ mod vec4;
 
 use crate::inst::Inst;
 use crate::program::Program;
+pub use incremental::Incremental;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -262,9 +264,13 @@ pub fn validate(p: &Program) -> Vec<Violation> {
     for (ip, inst) in p.insts().enumerate() {
         check_inst(p, ip, inst, &mut r);
     }
+    sort(&mut r.violations);
     r.violations
-        .sort_by_key(|v| (v.ip.map_or(0, |ip| ip + 1), v.rule));
-    r.violations
+}
+
+/// Program-level violations first, then by instruction and rule.
+fn sort(violations: &mut [Violation]) {
+    violations.sort_by_key(|v| (v.ip.map_or(0, |ip| ip + 1), v.rule));
 }
 
 /// The per-instruction rules for `inst` as if it stood at `ip` of `p` (declarations, device

@@ -15,7 +15,8 @@ use compiler::types::Type;
 /// What a fast-path instruction does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
-    /// Register-to-register dword MOV without modifiers: bytes and their defined flags.
+    /// Register-to-register MOV without modifiers or conditional modifier: bytes and their
+    /// defined flags, elements of any size.
     RawMove,
     /// A computation on gathered dword values.
     Compute(Arith),
@@ -26,7 +27,8 @@ pub enum Kernel {
 pub enum Arith {
     /// F sources (no vector immediates), F or null destination (any 32-bit one for CMP).
     Float(Op),
-    /// D/UD sources and destination (or null), no saturate.
+    /// D/UD destination (or null) and sources, or W/UW sources without modifiers (outside
+    /// shifts), no saturate.
     Int(Op),
     /// MOV between F and D/UD: the destination type.
     Convert(Type),
@@ -92,11 +94,16 @@ pub fn classify(d: &DInst, hardware_mul: bool, dxd: bool) -> Option<Kernel> {
     let s0 = &d.srcs[0];
     let raw_move = op == Op::Mov && s0.ty == dst_ty && !s0.negate && !s0.abs && !inst.saturate;
     if raw_move && matches!(s0.loc, Loc::Space(_)) && matches!(d.dst.loc, Loc::Space(_)) {
-        let dword = dst_ty.size() == 4 && inst.cmod.is_none();
-        return dword.then_some(Kernel::RawMove);
+        return inst.cmod.is_none().then_some(Kernel::RawMove);
     }
     let all_f = d.srcs.iter().all(|s| s.ty == Type::F);
-    let all_dw = d.srcs.iter().all(|s| matches!(s.ty, Type::D | Type::UD));
+    // A word source is sign- or zero-extended as the generic path decodes it; its modifiers
+    // and shifts (whose count and width follow the source type) stay the generic path's job.
+    let shift = matches!(op, Op::Shl | Op::Shr | Op::Asr);
+    let all_dw = d.srcs.iter().all(|s| {
+        matches!(s.ty, Type::D | Type::UD)
+            || (matches!(s.ty, Type::W | Type::UW) && !s.negate && !s.abs && !shift)
+    });
     let float_op = matches!(
         op,
         Op::Mov | Op::Add | Op::Mul | Op::Mad | Op::MinMax(_) | Op::Cmp(_)
@@ -134,8 +141,9 @@ const DEFINED_BITS: u32 = 0x0101_0101;
 
 fn gather(t: &Thread, op: &Operand, n: usize, g: &mut Gathered) {
     g.def = 0;
+    let size = op.ty.size() as usize;
     match (&op.loc, op.packed_base) {
-        (Loc::Space(_), Some(base)) => {
+        (Loc::Space(_), Some(base)) if size == 4 => {
             let (bytes, _) = t.space.bytes[base..base + 4 * n].as_chunks::<4>();
             let (defs, _) = t.space.def[base..base + 4 * n].as_chunks::<4>();
             for (c, (b, d)) in bytes.iter().zip(defs).enumerate() {
@@ -143,9 +151,9 @@ fn gather(t: &Thread, op: &Operand, n: usize, g: &mut Gathered) {
                 g.def |= ((u32::from_le_bytes(*d) & DEFINED_BITS == DEFINED_BITS) as u32) << c;
             }
         }
-        (Loc::Space(offs), None) => {
+        (Loc::Space(offs), _) => {
             for (c, &a) in offs.iter().take(n).enumerate() {
-                let (v, def) = t.space.read(a as usize, 4);
+                let (v, def) = t.space.read(a as usize, size);
                 g.vals[c] = v as u32;
                 g.def |= (def as u32) << c;
             }
@@ -181,8 +189,14 @@ fn float_in(op: &Operand, bits: u32) -> f64 {
     if op.negate { -f } else { f }
 }
 
-/// An integer source after modifiers, wrapped to its own type, as the generic path holds it.
+/// An integer source after modifiers, wrapped to its own type, as the generic path holds it
+/// (word sources have no modifiers on the fast path).
 fn int_in(op: &Operand, bits: u32, logic: bool) -> i64 {
+    match op.ty {
+        Type::W => return bits as u16 as i16 as i64,
+        Type::UW => return bits as u16 as i64,
+        _ => {}
+    }
     if logic {
         let v = if op.ty == Type::D {
             bits as i32 as i64
@@ -424,24 +438,26 @@ fn compute(t: &mut Thread, d: &DInst, k: Arith, e: &Enables, n: usize, ver: u32)
     exec.count_ones()
 }
 
-/// A raw dword move: every channel's bytes and defined flags are read before any lands.
+/// A raw move of elements of any size: every channel's bytes and defined flags are read
+/// before any lands.
 fn raw_move(t: &mut Thread, d: &DInst, e: &Enables, n: usize) -> u32 {
     let (Loc::Space(src), Loc::Space(dst)) = (&d.srcs[0].loc, &d.dst.loc) else {
         return 0;
     };
-    let mut bytes = [[0u8; 4]; 32];
-    let mut defs = [[0u8; 4]; 32];
+    let size = d.dst.ty.size() as usize;
+    let mut bytes = [[0u8; 8]; 32];
+    let mut defs = [[0u8; 8]; 32];
     for c in 0..n {
         let a = src[c] as usize;
-        bytes[c].copy_from_slice(&t.space.bytes[a..a + 4]);
+        bytes[c][..size].copy_from_slice(&t.space.bytes[a..a + size]);
         if e.unknown >> c & 1 == 0 {
-            defs[c].copy_from_slice(&t.space.def[a..a + 4]);
+            defs[c][..size].copy_from_slice(&t.space.def[a..a + size]);
         }
     }
     for c in (0..n).filter(|c| e.exec >> c & 1 != 0) {
         let a = dst[c] as usize;
-        t.space.bytes[a..a + 4].copy_from_slice(&bytes[c]);
-        t.space.def[a..a + 4].copy_from_slice(&defs[c]);
+        t.space.bytes[a..a + size].copy_from_slice(&bytes[c][..size]);
+        t.space.def[a..a + size].copy_from_slice(&defs[c][..size]);
     }
     e.exec.count_ones()
 }
