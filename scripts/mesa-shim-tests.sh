@@ -96,7 +96,7 @@ else
 fi
 done_before="$(json "$out/checkpoint.json" "[w['done'] for w in d['workers']]")"
 execs_before="$(json "$out/stats.json" "d['execs']")"
-CI=1 "$EUFUZZ" campaign --resume "$out" --time 5 > "$tmp/resume.log" 2>&1 || true
+CI=1 "$EUFUZZ" campaign --resume "$out" --time 15 > "$tmp/resume.log" 2>&1 || true
 done_after="$(json "$out/checkpoint.json" "[w['done'] for w in d['workers']]")"
 grew="$(python3 -c "import sys; a=eval(sys.argv[1]); b=eval(sys.argv[2]); print(int(all(y > x for x, y in zip(a, b))))" "$done_before" "$done_after")"
 execs_after="$(json "$out/stats.json" "d['execs']")"
