@@ -9,26 +9,10 @@ use compiler::pipeline::compile;
 use compiler::validate::{Incremental, validate};
 use compiler::{Inst, Program};
 
+mod common;
+
 fn programs() -> Vec<Program> {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus");
-    let mut out = vec![];
-    for dir in ["examples", "regressions", "zoo"] {
-        let Ok(entries) = std::fs::read_dir(format!("{root}/{dir}")) else {
-            continue;
-        };
-        let mut files: Vec<_> = entries
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "eu"))
-            .collect();
-        files.sort();
-        for f in files {
-            let text = std::fs::read_to_string(&f).unwrap();
-            if let Ok(p) = compiler::text::parse_program(&text) {
-                out.push(p);
-            }
-        }
-    }
-    out
+    common::corpus_programs(&["examples", "regressions", "zoo"])
 }
 
 /// Feeds `sequence` to one incremental validator, comparing each result with `validate`.

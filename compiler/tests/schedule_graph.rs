@@ -11,24 +11,10 @@ use compiler::payload::PayloadLayout;
 use compiler::pipeline::compile;
 use compiler::{Inst, Program};
 
+mod common;
+
 fn programs() -> Vec<Program> {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus");
-    let mut out = vec![];
-    for dir in ["examples", "regressions"] {
-        let mut files: Vec<_> = std::fs::read_dir(format!("{root}/{dir}"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "eu"))
-            .collect();
-        files.sort();
-        for f in files {
-            let text = std::fs::read_to_string(&f).unwrap();
-            if let Ok(p) = compiler::text::parse_program(&text) {
-                out.push(p);
-            }
-        }
-    }
-    out
+    common::corpus_programs(&["examples", "regressions"])
 }
 
 /// Checks every window of every block of `p`; returns how many edges were left out.

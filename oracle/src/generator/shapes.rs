@@ -753,6 +753,7 @@ pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstru
 /// program wrote, and obeys the hardware's region rules (so a rule broken after lowering
 /// is the compiler's doing); an instruction keeps its linear regions otherwise.
 fn two_dimensional_sources(p: &mut compiler::Program, u: &mut arbitrary::Unstructured) {
+    let checker = crate::strict::Checker::new(p.device);
     let mut ip = 0;
     let mut changes = Vec::new();
     for (b, block) in p.blocks.iter().enumerate() {
@@ -775,15 +776,16 @@ fn two_dimensional_sources(p: &mut compiler::Program, u: &mut arbitrary::Unstruc
             // The region must be one the hardware takes for the instruction as written:
             // the variant breaks no region rule its linear original does not (the logical
             // program may break others, which lowering is there to fix).
-            let broken = |inst: &Inst| -> Vec<&str> {
-                crate::strict::check(inst, p.device)
-                    .into_iter()
-                    .map(|r| r.rule)
-                    .collect()
-            };
-            if variant != *inst
-                && compiler::validate::validate_inst(p, ip - 1, &variant).is_empty()
-                && broken(&variant).iter().all(|r| broken(inst).contains(r))
+            if variant == *inst
+                || !compiler::validate::validate_inst(p, ip - 1, &variant).is_empty()
+            {
+                continue;
+            }
+            let already: Vec<&str> = checker.check(inst).into_iter().map(|r| r.rule).collect();
+            if checker
+                .check(&variant)
+                .iter()
+                .all(|r| already.contains(&r.rule))
             {
                 changes.push((b, i, variant));
             }
