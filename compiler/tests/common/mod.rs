@@ -24,6 +24,9 @@ pub fn corpus_programs(dirs: &[&str]) -> Vec<Program> {
             }
         }
     }
-    assert!(!out.is_empty(), "no corpus programs under {root} in {dirs:?}");
+    assert!(
+        !out.is_empty(),
+        "no corpus programs under {root} in {dirs:?}"
+    );
     out
 }
