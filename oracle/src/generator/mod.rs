@@ -45,9 +45,13 @@ use std::collections::BTreeSet;
 /// immediate channel index, and NOT tests of an AND/OR of two compares; realistic programs
 /// are unchanged. 8: vec4 immediates (F, D and DF) as a MOV's source and as the last
 /// source of two-source instructions and compares. 9: `repeated-expr` also repeats any
-/// earlier ALU instruction or message with a new destination (realistic programs are
-/// unchanged).
-pub const FORMAT_VERSION: u32 = 9;
+/// earlier ALU instruction or message with a new destination, fixed-GRF sources read
+/// through two-dimensional regions, and NOT, SHL, ASR and the F roundings in vec4
+/// programs (realistic programs are unchanged). 10: the fixed-GRF sources that decide
+/// when a loop ends (a loop counter's update, a compare whose flag control flow reads)
+/// keep their linear regions; format 9 could read another channel's counter and make a
+/// loop that never ends (realistic programs are unchanged).
+pub const FORMAT_VERSION: u32 = 10;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,

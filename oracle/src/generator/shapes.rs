@@ -9,7 +9,7 @@ use super::{Gen, Val, at_group, plain};
 use crate::generator::knobs::{Feature, SHAPE_FEATURES};
 use compiler::Opcode;
 use compiler::inst::{CondMod, Inst, MsgDesc, MsgKind, Predicate};
-use compiler::reg::{REG_SIZE, Reg, Region};
+use compiler::reg::{REG_SIZE, Reg, RegKind, Region};
 use compiler::types::Type;
 
 /// Surfaces generated programs use (as in `messages.rs`).
@@ -640,7 +640,7 @@ pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstru
         .collect();
     let mut eot = vec![false; n];
     let vgrf = |r: &Reg| match r.kind {
-        compiler::reg::RegKind::Vgrf { nr, .. } => Some(nr as usize),
+        RegKind::Vgrf { nr, .. } => Some(nr as usize),
         _ => None,
     };
     for inst in p.insts() {
@@ -652,7 +652,7 @@ pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstru
             // A message starting inside a register is copied to g112 and up (allocation
             // places the copy): its own registers there would leave the copy no room.
             for s in &inst.srcs {
-                if let compiler::reg::RegKind::Vgrf { nr, offset, .. } = s.kind
+                if let RegKind::Vgrf { nr, offset, .. } = s.kind
                     && offset % REG_SIZE != 0
                 {
                     moved[nr as usize] = false;
@@ -661,7 +661,7 @@ pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstru
         }
         // A destination more than four elements strided has no hardware region (HorzStride
         // is at most 4): only a VGRF, which lowering writes through a wider type, can be it.
-        if let compiler::reg::RegKind::Vgrf { nr, stride, .. } = inst.dst.kind
+        if let RegKind::Vgrf { nr, stride, .. } = inst.dst.kind
             && stride > 4
         {
             moved[nr as usize] = false;
@@ -709,7 +709,7 @@ pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstru
         return;
     }
     let lower = |r: &Reg, exec: u32, is_dst: bool| -> Option<Reg> {
-        let compiler::reg::RegKind::Vgrf { nr, offset, stride } = r.kind else {
+        let RegKind::Vgrf { nr, offset, stride } = r.kind else {
             return None;
         };
         if !moved[nr as usize] {
@@ -754,6 +754,7 @@ pub(super) fn fix_registers(p: &mut compiler::Program, u: &mut arbitrary::Unstru
 /// is the compiler's doing); an instruction keeps its linear regions otherwise.
 fn two_dimensional_sources(p: &mut compiler::Program, u: &mut arbitrary::Unstructured) {
     let checker = crate::strict::Checker::new(p.device);
+    let steering = steers_loops(p);
     let mut ip = 0;
     let mut changes = Vec::new();
     for (b, block) in p.blocks.iter().enumerate() {
@@ -766,7 +767,7 @@ fn two_dimensional_sources(p: &mut compiler::Program, u: &mut arbitrary::Unstruc
             let mut variant = inst.clone();
             let n = inst.exec_size as u32;
             for s in &mut variant.srcs {
-                if let compiler::reg::RegKind::Fixed { region, .. } = &mut s.kind
+                if let RegKind::Fixed { region, .. } = &mut s.kind
                     && let Some(stride) = region.linear_stride()
                     && let Some(r) = two_dimensional(stride, n, u)
                 {
@@ -777,6 +778,7 @@ fn two_dimensional_sources(p: &mut compiler::Program, u: &mut arbitrary::Unstruc
             // the variant breaks no region rule its linear original does not (the logical
             // program may break others, which lowering is there to fix).
             if variant == *inst
+                || steering[ip - 1]
                 || !compiler::validate::validate_inst(p, ip - 1, &variant).is_empty()
             {
                 continue;
@@ -794,6 +796,52 @@ fn two_dimensional_sources(p: &mut compiler::Program, u: &mut arbitrary::Unstruc
     for (b, i, inst) in changes {
         p.blocks[b].insts[i] = inst;
     }
+}
+
+/// Per instruction in program order, whether its values decide when a loop ends, so that
+/// its sources keep their linear regions: a conditional modifier whose flag control flow
+/// reads next (WHILE, or the IF around a BREAK), and an instruction in a loop that updates
+/// one of its own sources (a loop counter). The generator's loops end because each channel counts
+/// its own iterations (control.rs); a counter read through a two-dimensional region reads
+/// another channel's, and a channel still in the loop would wait forever for the count of
+/// one that left it. (The region is drawn all the same, so the draws of the other
+/// instructions do not move.)
+fn steers_loops(p: &compiler::Program) -> Vec<bool> {
+    let insts: Vec<&Inst> = p.blocks.iter().flat_map(|b| &b.insts).collect();
+    let next_flag_reader = |from: usize, flag: u8| {
+        insts[from + 1..]
+            .iter()
+            .find(|i| i.flag_subreg == flag && (i.predicate.is_some() || i.writes_flag()))
+    };
+    let mut depth = 0u32;
+    insts
+        .iter()
+        .enumerate()
+        .map(|(ip, inst)| {
+            match inst.op {
+                Opcode::Do => depth += 1,
+                Opcode::While => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            let counts = depth > 0
+                && inst
+                    .dst
+                    .footprint(inst.exec_size as u32)
+                    .is_some_and(|(a, b)| {
+                        matches!(inst.dst.kind, RegKind::Fixed { .. })
+                            && inst.srcs.iter().any(|s| {
+                                matches!(s.kind, RegKind::Fixed { .. })
+                                    && s.footprint(inst.exec_size as u32)
+                                        .is_some_and(|(c, d)| c < b && a < d)
+                            })
+                    });
+            let tested = inst.writes_flag()
+                && next_flag_reader(ip, inst.flag_subreg).is_some_and(|r| {
+                    r.op.is_control_flow() && r.predicate.is_some() && !r.writes_flag()
+                });
+            counts || tested
+        })
+        .collect()
 }
 
 /// A non-linear region for `n` channels that reads only elements `0..=(n-1)·stride`, the
