@@ -8,10 +8,10 @@
 
 use compiler::pipeline::compile;
 use criterion::{Criterion, criterion_group, criterion_main};
-use oracle::Prepared;
-use oracle::differential::{check, compiled_config, input_sets, reference_config};
+use oracle::differential::{FUEL_BASE, FUEL_GROWTH, check, input_sets, reference_config};
 use oracle::generator::from_seed;
 use oracle::generator::knobs::Knobs;
+use oracle::{Prepared, RunConfig};
 use std::hint::black_box;
 
 /// The allocator `eufuzz` runs with (triage/src/main.rs), so the figures are the command's.
@@ -54,7 +54,13 @@ fn bench(c: &mut Criterion) {
     group.bench_function("emulate_compiled", |b| {
         b.iter(|| {
             let i = next();
-            let prepared = Prepared::new(&compiled[i], &compiled_config(100_000));
+            // The fuel of a compiled program whose reference took 100,000 steps.
+            let config = RunConfig {
+                strict: true,
+                fuel: 100_000 * FUEL_GROWTH + FUEL_BASE,
+                ..RunConfig::default()
+            };
+            let prepared = Prepared::new(&compiled[i], &config);
             for s in &sets[i] {
                 black_box(prepared.run(s));
             }

@@ -229,11 +229,11 @@ pub fn localise(
                 let cfg = if !allocated {
                     RunConfig {
                         hardware_mul: mul_lowered,
-                        ..compiled_config(reference.steps)
+                        ..compiled_config(&reference)
                     }
                     .logical()
                 } else {
-                    compiled_config(reference.steps)
+                    compiled_config(&reference)
                 };
                 let result = run(ir, inputs, &cfg);
                 let differences = match result.outcome {

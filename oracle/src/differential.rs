@@ -16,6 +16,10 @@ use serde::{Deserialize, Serialize};
 /// [`FUEL_BASE`]): lowering, spills and scratch setup grow the instruction count.
 pub const FUEL_GROWTH: u64 = 64;
 pub const FUEL_BASE: u64 = 100_000;
+/// Output writes the compiled program may record beyond [`FUEL_GROWTH`] times the
+/// reference's: splitting a message into SIMD pieces multiplies them, never by more than
+/// that, so a compiled run stopped at its limit has written what the reference did not.
+pub const WRITES_BASE: u64 = 1_000;
 
 /// Why a program (or one input set) could not be judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -31,6 +35,9 @@ pub enum DiscardReason {
     /// input set, so there is no baseline to compare with (the reference baseline reports
     /// that failure as a lowering bug).
     BaselineFailed,
+    /// The reference recorded more output writes than a run may
+    /// ([`crate::emu::MAX_WRITES`]).
+    ReferenceWriteLimit,
 }
 
 impl DiscardReason {
@@ -40,6 +47,7 @@ impl DiscardReason {
             DiscardReason::ReferenceOutOfFuel => "reference-out-of-fuel",
             DiscardReason::InvalidProgram => "invalid-program",
             DiscardReason::BaselineFailed => "baseline-failed",
+            DiscardReason::ReferenceWriteLimit => "reference-write-limit",
         }
     }
 }
@@ -135,11 +143,13 @@ pub fn reference_config() -> RunConfig {
     RunConfig::default()
 }
 
-/// Run configuration of the compiled program: strict, with fuel for code growth.
-pub fn compiled_config(reference_steps: u64) -> RunConfig {
+/// Run configuration of the compiled program, from the reference run on the same inputs:
+/// strict, with fuel for code growth and room for the messages split into pieces.
+pub fn compiled_config(reference: &RunResult) -> RunConfig {
     RunConfig {
         strict: true,
-        fuel: reference_steps * FUEL_GROWTH + FUEL_BASE,
+        fuel: reference.steps * FUEL_GROWTH + FUEL_BASE,
+        max_writes: reference.writes() * FUEL_GROWTH + WRITES_BASE,
         ..RunConfig::default()
     }
 }
@@ -228,7 +238,9 @@ fn run_verdict(input_set: usize, reference: &RunResult, compiled: &RunResult) ->
                 message: message.clone(),
             });
         }
-        Outcome::Completed => {}
+        // Compared below: the outcome itself is the difference (the compiled run wrote far
+        // more than the reference did).
+        Outcome::WriteLimit { .. } | Outcome::Completed => {}
     }
     let differences = compare(reference, compiled);
     (!differences.is_empty()).then_some(Verdict::Mismatch {
@@ -309,6 +321,7 @@ pub fn check_with_reference_fuel(
         let reference = reference_program.run(inputs);
         let reason = match &reference.outcome {
             Outcome::OutOfFuel { .. } => Some(DiscardReason::ReferenceOutOfFuel),
+            Outcome::WriteLimit { .. } => Some(DiscardReason::ReferenceWriteLimit),
             _ if reference.branched_on_undefined() => Some(DiscardReason::UndefinedBranch),
             Outcome::Fault { message, .. } => {
                 let verdict = Verdict::EmulatorFault {
@@ -330,7 +343,7 @@ pub fn check_with_reference_fuel(
             references.push(None);
             continue;
         }
-        let config = compiled_config(reference.steps);
+        let config = compiled_config(&reference);
         // With `--baseline o0` the -O0 program's strict run is what the optimised one must
         // refine; the input's own run still decides what is discarded.
         let reference = match &baseline {
@@ -338,7 +351,7 @@ pub fn check_with_reference_fuel(
             Some(b) => {
                 let run = baseline_program
                     .get_or_insert_with(|| Prepared::new(&b.program, &config))
-                    .run_with_fuel(inputs, config.fuel);
+                    .run_limited(inputs, &config);
                 if run_verdict(k, &reference, &run).is_some() {
                     discard.get_or_insert(DiscardReason::BaselineFailed);
                     references.push(None);
@@ -352,7 +365,7 @@ pub fn check_with_reference_fuel(
         judged += 1;
         let compiled = compiled_program
             .get_or_insert_with(|| Prepared::new(&compilation.program, &config))
-            .run_with_fuel(inputs, config.fuel);
+            .run_limited(inputs, &config);
         let verdict = run_verdict(k, &reference, &compiled);
         references.push(Some(reference));
         if let Some(verdict) = verdict {

@@ -273,6 +273,28 @@ fn fuel_runs_out_in_an_endless_loop() {
     assert_eq!(r.outcome, Outcome::OutOfFuel { steps: 500 });
 }
 
+/// A loop that never ends with a render-target write in its body stops at the run's write
+/// limit, long before its fuel, so that its records cannot fill memory; the limit counts
+/// every recorded message.
+#[test]
+fn a_writing_loop_stops_at_the_write_limit() {
+    let body =
+        "mov(8) v0:UD, 7:UD\ndo(8)\nfb_write_logical(8) null:UD, v0:UD, 1:UD, 0:UD\nwhile(8)";
+    let mut p = parse_program(&program_text("skl", 8, body)).unwrap();
+    p.resplit();
+    let config = RunConfig {
+        fuel: 1_000_000,
+        max_writes: 10,
+        ..RunConfig::default()
+    };
+    let r = run(&p, &Inputs::default(), &config);
+    assert_eq!(r.outcome, Outcome::WriteLimit { writes: 11 });
+    assert_eq!(r.writes(), 11);
+    // MOV and DO, ten iterations of write and WHILE, then the eleventh write: the run
+    // stops before its next step.
+    assert_eq!(r.steps, 2 + 2 * 10 + 1);
+}
+
 // ---------------------------------------------------------------- accumulator
 
 const MULH_BODY: &str = "mul(8) acc0<8;8,1>:UD, attr0:UD, attr1<2>:UW\nmach(8) v0:UD, attr0:UD, attr1:UD\nmov(8) v1:UD, acc0<8;8,1>:UD";

@@ -418,7 +418,11 @@ pub fn describe_difference(d: &Difference) -> String {
         }
         Difference::Eot { thread, expected } => format!("thread {thread}: EOT expected {expected}"),
         Difference::Outcome { expected, actual } => {
-            format!("run ended {actual:?}, expected {expected:?}")
+            format!(
+                "run {}, expected {}",
+                crate::render::outcome(actual),
+                crate::render::outcome(expected)
+            )
         }
         Difference::Color { .. }
         | Difference::Output { .. }

@@ -11,6 +11,7 @@ use compiler::Program;
 use compiler::inputs::Inputs;
 use oracle::RunConfig;
 use oracle::compare::{Difference, compare};
+use oracle::differential::{FUEL_GROWTH, WRITES_BASE};
 
 /// B runs in strict mode when it is hardware IR (`Program::is_hardware_form`), like a
 /// compiled program.
@@ -83,7 +84,13 @@ pub fn judge(a: &Program, b: &Program, extra: usize, seed: u64) -> Equivalence {
             continue;
         }
         judged += 1;
-        let other = oracle::run(b, inputs, &cfg_b);
+        // B may write what A's messages split into pieces write, and no more: a B that
+        // loops forever writing stops there, not after gigabytes of records.
+        let limits = RunConfig {
+            max_writes: reference.writes() * FUEL_GROWTH + WRITES_BASE,
+            ..cfg_b
+        };
+        let other = oracle::run(b, inputs, &limits);
         let differences = compare(&reference, &other);
         if !differences.is_empty() {
             return Equivalence::NotEquivalent {

@@ -179,9 +179,23 @@ pub fn run_table(r: &RunResult) -> String {
             d.thread, d.ip, d.kind, d.message
         );
     }
-    let outcome = match &r.outcome {
+    let outcome = outcome(&r.outcome);
+    let _ = writeln!(
+        out,
+        "{outcome}; {} instructions, {} channel-ops",
+        r.steps, r.channel_ops
+    );
+    out
+}
+
+/// How a run ended, in words.
+pub fn outcome(o: &Outcome) -> String {
+    match o {
         Outcome::Completed => "completed".to_string(),
         Outcome::OutOfFuel { steps } => format!("out of fuel after {steps} steps"),
+        Outcome::WriteLimit { writes } => {
+            format!("stopped at its write limit after {writes} output writes")
+        }
         Outcome::Fault {
             thread,
             ip,
@@ -190,13 +204,7 @@ pub fn run_table(r: &RunResult) -> String {
             Some(ip) => format!("emulator fault in thread {thread} at ip {ip}: {message}"),
             None => format!("emulator fault: {message}"),
         },
-    };
-    let _ = writeln!(
-        out,
-        "{outcome}; {} instructions, {} channel-ops",
-        r.steps, r.channel_ops
-    );
-    out
+    }
 }
 
 #[cfg(test)]

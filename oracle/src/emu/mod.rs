@@ -42,6 +42,11 @@ pub struct RunConfig {
     pub strict: bool,
     /// Maximum instructions executed over all threads.
     pub fuel: u64,
+    /// Maximum output writes a run records (render-target and URB messages, stray
+    /// writes): a run ends with [`Outcome::WriteLimit`] past it. Fuel alone does not bound
+    /// a run's memory: a compiled loop that never ends with a message in its body records
+    /// one per iteration until its fuel runs out, millions of them, gigabytes.
+    pub max_writes: u64,
     /// Integer multiplies with the hardware's precision (a device without a 32×32
     /// multiplier reads only the low 16 bits of src1) without the rest of strict mode: for
     /// partly lowered IR after integer-multiply lowering, where no full-precision DxD MUL
@@ -68,10 +73,15 @@ impl Default for RunConfig {
             strict: false,
             hardware_mul: false,
             fuel: 1_000_000,
+            max_writes: MAX_WRITES,
             fast_path: true,
         }
     }
 }
+
+/// The default [`RunConfig::max_writes`]: far more messages than a generated program
+/// makes (its loops run a few iterations), and at most some hundred megabytes recorded.
+pub const MAX_WRITES: u64 = 100_000;
 
 /// Per-thread scratch size the hardware is programmed with (g0.3), and the real per-thread
 /// size the scratch buffer is laid out for (larger when a program needs more than the
@@ -175,6 +185,9 @@ struct Budget {
     steps: u64,
     channel_ops: u64,
     fuel: u64,
+    /// Render-target and URB messages recorded (stray writes are counted in memory).
+    writes: u64,
+    max_writes: u64,
 }
 
 /// Where a thread stands after one step.
@@ -216,7 +229,9 @@ fn step(
         budget.channel_ops += effect.channels as u64;
         if let Some(w) = effect.rt_write {
             out.rt_writes.push(w);
+            budget.writes += 1;
         }
+        budget.writes += effect.urb_writes.len() as u64;
         out.urb_writes.extend(effect.urb_writes);
     } else if op.is_subgroup() {
         exec::exec_subgroup(t, d, ctx);
@@ -300,6 +315,8 @@ fn execute(
         steps: 0,
         channel_ops: 0,
         fuel: cfg.fuel,
+        writes: 0,
+        max_writes: cfg.max_writes,
     };
     // Hardware threads run concurrently: one instruction of each live thread per round, in
     // thread order (deterministic). Buffer bytes shared between threads are racy and
@@ -352,6 +369,11 @@ fn execute(
                 result.outcome = Outcome::OutOfFuel {
                     steps: budget.steps,
                 };
+                break 'rounds;
+            }
+            let writes = budget.writes + mem.stray.len() as u64;
+            if writes > budget.max_writes {
+                result.outcome = Outcome::WriteLimit { writes };
                 break 'rounds;
             }
             match step(

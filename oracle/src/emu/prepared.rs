@@ -49,17 +49,18 @@ impl<'p> Prepared<'p> {
         self.run_inspect(inputs).0
     }
 
-    /// Runs on `inputs` with `fuel` instead of the configuration's.
-    pub fn run_with_fuel(&self, inputs: &Inputs, fuel: u64) -> RunResult {
-        self.run_full(inputs, fuel).0
+    /// Runs on `inputs` with the fuel and write limit of `limits` instead of the
+    /// configuration's (they depend on the reference run of the same inputs).
+    pub fn run_limited(&self, inputs: &Inputs, limits: &RunConfig) -> RunResult {
+        self.run_full(inputs, limits.fuel, limits.max_writes).0
     }
 
     /// Runs on `inputs` and also returns every thread's final registers.
     pub fn run_inspect(&self, inputs: &Inputs) -> (RunResult, Vec<Registers>) {
-        self.run_full(inputs, self.cfg.fuel)
+        self.run_full(inputs, self.cfg.fuel, self.cfg.max_writes)
     }
 
-    fn run_full(&self, inputs: &Inputs, fuel: u64) -> (RunResult, Vec<Registers>) {
+    fn run_full(&self, inputs: &Inputs, fuel: u64, max_writes: u64) -> (RunResult, Vec<Registers>) {
         let p = self.program;
         let mut result = RunResult {
             outcome: Outcome::Completed,
@@ -83,7 +84,11 @@ impl<'p> Prepared<'p> {
             }
         };
         result.diagnostics = self.restrictions.clone();
-        let cfg = RunConfig { fuel, ..self.cfg };
+        let cfg = RunConfig {
+            fuel,
+            max_writes,
+            ..self.cfg
+        };
         let ctx = Ctx {
             device: p.device,
             dispatch_width: p.dispatch_width as u32,

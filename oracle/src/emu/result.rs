@@ -11,6 +11,9 @@ pub enum Outcome {
     Completed,
     /// The step limit was reached (a hang, or a loop that needs more fuel).
     OutOfFuel { steps: u64 },
+    /// More output writes than the run's limit (`RunConfig::max_writes`) were recorded:
+    /// a loop that writes and does not end, stopped before its records fill memory.
+    WriteLimit { writes: u64 },
     /// The emulator could not execute the program (a VGRF in hardware code, an access
     /// outside the register space, unbalanced control flow...).
     Fault {
@@ -142,6 +145,17 @@ pub struct RunResult {
 }
 
 impl RunResult {
+    /// Render-target and URB messages and stray writes recorded: what
+    /// `RunConfig::max_writes` limits.
+    pub fn writes(&self) -> u64 {
+        let messages: usize = self
+            .threads
+            .iter()
+            .map(|t| t.rt_writes.len() + t.urb_writes.len())
+            .sum();
+        (messages + self.stray_writes.len()) as u64
+    }
+
     /// Whether a branch depended on an undefined value (the oracle discards such runs).
     pub fn branched_on_undefined(&self) -> bool {
         self.diagnostics
