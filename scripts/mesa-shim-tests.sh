@@ -79,7 +79,7 @@ for reduced in "$out"/mismatch-*.reduced.eu; do
         && grep -Eq '^ +\([+-]f[01]\.[01]\) sel' "$reduced" || continue
     "$EUFUZZ" check "$reduced" --backend mesa:dead_code_eliminate > "$tmp/replay" 2>&1 && continue
     grep -q "FAIL $bucket" "$tmp/replay" || continue
-    "$EUFUZZ" check "$reduced" > /dev/null 2>&1 || continue
+    "$EUFUZZ" check "$reduced" --backend eufuzz > /dev/null 2>&1 || continue
     replayed=$((replayed + 1))
 done
 if [ "$replayed" -ge 1 ]; then

@@ -23,6 +23,8 @@ pub struct FileCheck {
     pub devices: Vec<Option<Device>>,
     pub compile: CompileOptions,
     pub inputs: usize,
+    /// The file's `# backend:` directive: judge that compiler, not eufuzz's pipeline.
+    pub backend: Option<String>,
 }
 
 /// The devices, options and input sets `check` runs `f` with: the file's directives, to
@@ -70,6 +72,7 @@ pub fn file_check(
         devices,
         compile,
         inputs: inputs.max(d.inputs),
+        backend: d.backend,
     })
 }
 

@@ -46,6 +46,7 @@ pub fn file(f: &Path, all_devices: bool) -> Result<Vec<String>> {
         devices,
         compile,
         inputs,
+        backend: _,
     } = file_check(f, &CompileArgs::default(), all_devices, 0)?;
     let name = f.display().to_string();
     Ok(devices

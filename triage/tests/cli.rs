@@ -619,3 +619,37 @@ fn mesa_backend_without_the_build_says_how_to_get_it() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("expected mesa or mesa:PASS"));
 }
+
+/// A Mesa campaign's reproducer says `# backend: mesa:PASS`: `check` judges it through
+/// Mesa without the flag (here: stops, as the build is missing), `--backend eufuzz`
+/// judges it with eufuzz's pipeline, and the gate skips it.
+#[test]
+fn a_reproducers_backend_line_chooses_the_compiler_it_is_checked_against() {
+    let dir = scratch("mesa-line");
+    let file = write(
+        &dir,
+        "finding.eu",
+        &VALID.replace("eu 1\n", "eu 1\n# backend: mesa:opt_cse\n"),
+    );
+    let through_mesa = Command::new(env!("CARGO_BIN_EXE_eufuzz"))
+        .args(["check", file.as_str()])
+        .env("EUFUZZ_MESA_SHIM", dir.join("no-such-shim"))
+        .output()
+        .expect("run eufuzz");
+    assert_eq!(through_mesa.status.code(), Some(2));
+    assert!(text(&through_mesa.stderr).contains("scripts/mesa-build.sh"));
+    let own = eufuzz(&["check", file.as_str(), "--backend", "eufuzz"]);
+    assert_eq!(own.status.code(), Some(0), "{}", text(&own.stderr));
+    assert!(
+        text(&own.stdout).contains("1 check(s): 1 agree"),
+        "{}",
+        text(&own.stdout)
+    );
+    let gate = eufuzz(&["gate", dir.to_str().unwrap()]);
+    assert_eq!(gate.status.code(), Some(0), "{}", text(&gate.stdout));
+    assert!(
+        text(&gate.stdout).contains("a finding of --backend mesa:opt_cse"),
+        "{}",
+        text(&gate.stdout)
+    );
+}

@@ -29,7 +29,9 @@ pub struct Args {
     /// Judge another backend instead of eufuzz's pipeline: `mesa:PASS` runs one of Mesa
     /// 22.3's brw passes (or `mesa`, its optimisation loop) through the shim that
     /// scripts/mesa-build.sh builds, and compares its output with the input's reference.
-    #[arg(long, value_name = "mesa[:PASS]", conflicts_with_all = ["all_devices", "device", "full_diff"])]
+    /// Without it a file's own `# backend:` line (a Mesa campaign's reproducer) decides;
+    /// `eufuzz` checks every file with eufuzz's pipeline whatever its line says.
+    #[arg(long, value_name = "mesa[:PASS]|eufuzz")]
     backend: Option<String>,
     /// With --backend mesa:PASS: also run eufuzz's own model of PASS on each file and show
     /// where its result differs from Mesa's (for programs Mesa's output passes on).
@@ -37,57 +39,86 @@ pub struct Args {
     compare_model: bool,
 }
 
-/// `--backend mesa:PASS`: each file through the Mesa pass, on the file's own target.
-fn run_mesa(args: &Args, backend: &str) -> Result<Exit> {
-    let pass = triage::mesa::backend_pass(backend)?;
-    let mut shim = triage::mesa::shim::Shim::open(std::time::Duration::from_secs(60))?;
-    shim.ensure_pass(&pass)?;
-    let (mut failed, mut unreadable) = (0, 0);
-    for f in &args.files {
+/// Checks files through Mesa (`--backend`, or a file's `# backend:` line): one shim for
+/// them all, started at the first such file.
+#[derive(Default)]
+struct MesaChecks {
+    shim: Option<triage::mesa::shim::Shim>,
+}
+
+impl MesaChecks {
+    /// `f` through the Mesa pass `backend` names, on the file's own target, counted in
+    /// `tally` (a refusal as a discarded check: nothing was judged).
+    fn check(
+        &mut self,
+        args: &Args,
+        backend: &str,
+        f: &std::path::Path,
+        tally: &mut CheckTally,
+    ) -> Result<()> {
+        let pass = triage::mesa::backend_pass(backend)?;
         let p = match load_program(f, None) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("{e}");
-                unreadable += 1;
-                continue;
+                tally.unreadable += 1;
+                return Ok(());
             }
         };
+        let shim = match &mut self.shim {
+            Some(s) => s,
+            None => self.shim.insert(triage::mesa::shim::Shim::open(
+                std::time::Duration::from_secs(60),
+            )?),
+        };
+        shim.ensure_pass(&pass)?;
         let extra = if p.inputs.is_none() {
             args.inputs.max(1)
         } else {
             args.inputs
         };
-        let v = triage::mesa::check::check(&mut shim, &pass, &p, extra, args.seed)?;
-        let (_, culprit) =
-            triage::mesa::check::identify(&mut shim, &pass, &p, extra, args.seed, &v)?;
-        failed += v.is_failure() as usize;
+        let v = triage::mesa::check::check(shim, &pass, &p, extra, args.seed)?;
+        let (_, culprit) = triage::mesa::check::identify(shim, &pass, &p, extra, args.seed, &v)?;
+        use triage::mesa::check::MesaVerdict;
+        match &v {
+            MesaVerdict::Pass { .. } => tally.agree += 1,
+            MesaVerdict::Discard { .. } | MesaVerdict::Refused { .. } => tally.discarded += 1,
+            _ => tally.disagree += 1,
+        }
         print!(
             "{}",
             triage::mesa::check::render(&f.display().to_string(), &pass, &v, culprit.as_ref())
         );
-        if let (true, triage::mesa::check::MesaVerdict::Pass { output, .. }) =
-            (args.compare_model, &v)
-        {
+        if let (true, MesaVerdict::Pass { output, .. }) = (args.compare_model, &v) {
             print!("  {}", triage::mesa::model::compare(&pass, &p, output));
         }
+        Ok(())
     }
-    Ok(if unreadable > 0 {
-        Exit::Malformed
-    } else if failed > 0 {
-        Exit::Problems
-    } else {
-        Exit::Ok
-    })
 }
 
+/// `--backend eufuzz`: the pipeline of this program, also for files of another backend.
+const OWN_BACKEND: &str = "eufuzz";
+
 pub fn run(args: Args) -> Result<Exit> {
-    if let Some(backend) = &args.backend {
-        return run_mesa(&args, backend);
+    let mut mesa = MesaChecks::default();
+    let mut tally = CheckTally::default();
+    let own = args.backend.as_deref() == Some(OWN_BACKEND);
+    if let Some(backend) = args.backend.as_deref().filter(|_| !own) {
+        if args.all_devices || args.opts.device.is_some() || args.full_diff {
+            return Err(triage::Error::Usage(format!(
+                "--backend {backend} checks each file on its own target and shows no IR diff: \
+                 drop --all-devices, --device and --full-diff"
+            )));
+        }
+        for f in &args.files {
+            mesa.check(&args, backend, f, &mut tally)?;
+        }
+        println!("{}", tally.summary());
+        return Ok(tally.exit());
     }
     // Bad flags stop the command before any file is read.
     args.opts.device()?;
     args.opts.flags.options(None)?;
-    let mut tally = CheckTally::default();
     for f in &args.files {
         let loaded = load_program(f, None)
             .and_then(|p| Ok((p, file_check(f, &args.opts, args.all_devices, args.inputs)?)));
@@ -99,6 +130,11 @@ pub fn run(args: Args) -> Result<Exit> {
                 continue;
             }
         };
+        // A campaign against Mesa wrote this file: it is Mesa's finding.
+        if let Some(backend) = fc.backend.as_deref().filter(|_| !own) {
+            mesa.check(&args, backend, f, &mut tally)?;
+            continue;
+        }
         for &device in &fc.devices {
             let mut p = original.clone();
             let retargeted = device.is_some_and(|d| d != original.device);

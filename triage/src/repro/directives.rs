@@ -10,6 +10,7 @@
 //! | `# devices: all` or `skl,icl` | devices to check on (default: the file's target) |
 //! | `# inputs: K` | generated input sets besides the file's own (default 0; 1 without INPUTS) |
 //! | `# zoo: NAME` or `a,b` | the zoo bugs the file exposes: injected in zoo builds, where `expect` applies; in default builds the file must pass |
+//! | `# backend: mesa` or `mesa:PASS` | the file is a finding of another compiler (a campaign with `--backend` writes it): `check` judges that backend's output, the gate skips the file |
 //!
 //! Directives are comment lines of the header (before the first block); other comments are
 //! left alone. Keys are lower-case, followed by `: `. A key one typo away from a directive
@@ -42,6 +43,8 @@ pub struct Directives {
     pub devices: Option<Vec<Device>>,
     pub inputs: usize,
     pub zoo: Option<String>,
+    /// `mesa` or `mesa:PASS`: the compiler the file is checked against, if not eufuzz's.
+    pub backend: Option<String>,
 }
 
 impl Default for Directives {
@@ -53,6 +56,7 @@ impl Default for Directives {
             devices: None,
             inputs: 0,
             zoo: None,
+            backend: None,
         }
     }
 }
@@ -70,7 +74,9 @@ fn devices(value: &str) -> Result<Vec<Device>, String> {
 }
 
 /// The directive keys.
-const KEYS: &[&str] = &["expect", "xfail", "options", "devices", "inputs", "zoo"];
+const KEYS: &[&str] = &[
+    "expect", "xfail", "options", "devices", "inputs", "zoo", "backend",
+];
 
 /// Edits (insertions, deletions, substitutions, swaps of neighbours) between two words.
 fn distance(a: &str, b: &str) -> usize {
@@ -167,6 +173,11 @@ pub fn parse(text: &str) -> Result<Directives, String> {
                     .map_err(|_| at(format!("expected a number of input sets, found `{value}`")))?
             }
             "zoo" => d.zoo = Some(value.to_string()),
+            "backend" => {
+                crate::mesa::backend_pass(value)
+                    .map_err(|_| at(format!("expected `mesa` or `mesa:PASS`, found `{value}`")))?;
+                d.backend = Some(value.to_string());
+            }
             other => {
                 if let Some(meant) = misspelt(other) {
                     return Err(format!(
@@ -230,6 +241,22 @@ mod tests {
         assert_eq!(d.devices, Some(vec![Device::Skl, Device::Icl]));
         assert_eq!(d.inputs, 4);
         assert_eq!(d.zoo.as_deref(), Some("spill-fill-masked"));
+        assert_eq!(d.backend, None);
+    }
+
+    #[test]
+    fn backend_names_mesa_or_one_of_its_passes() {
+        let d = parse("eu 1\n# backend: mesa:opt_cse\ntarget skl\n").expect("valid");
+        assert_eq!(d.backend.as_deref(), Some("mesa:opt_cse"));
+        assert_eq!(
+            parse("eu 1\n# backend: llvm\n").unwrap_err(),
+            "2:12: expected `mesa` or `mesa:PASS`, found `llvm`"
+        );
+        assert!(
+            parse("# bakend: mesa\n")
+                .unwrap_err()
+                .contains("did you mean `# backend:`")
+        );
     }
 
     #[test]
