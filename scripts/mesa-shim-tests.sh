@@ -107,5 +107,32 @@ else
     bad "resume: workers $done_before -> $done_after, execs $execs_before -> $execs_after, backend $backend"
 fi
 
+# Determinism: the same seed gives the same cases against Mesa too. Two one-worker
+# campaigns of different lengths: the shorter one's corpus is where the longer one's
+# starts, and a reproducer both wrote (same case) has the same signature in both.
+for t in 8 14; do
+    CI=1 "$EUFUZZ" campaign --backend mesa:dead_code_eliminate --time "$t" --jobs 1 --seed 7 \
+        --out "$tmp/same-$t" > "$tmp/same-$t.log" 2>&1 || true
+done
+same="$(python3 - "$tmp/same-8" "$tmp/same-14" <<'PY'
+import glob, json, os, sys
+a, b = (json.load(open(os.path.join(d, "checkpoint.json")))["workers"][0]["corpus"] for d in sys.argv[1:])
+n = min(len(a), len(b))
+def signature(f):
+    return next((l for l in open(f) if l.startswith("# signature:")), None)
+shared = [os.path.basename(f) for f in glob.glob(os.path.join(sys.argv[1], "*.eu"))
+          if os.path.exists(os.path.join(sys.argv[2], os.path.basename(f)))]
+differ = [f for f in shared
+          if signature(os.path.join(sys.argv[1], f)) != signature(os.path.join(sys.argv[2], f))]
+ok = len(a) > 0 and len(b) >= len(a) and a[:n] == b[:n] and not differ
+print(f"{int(ok)} corpus {len(a)} and {len(b)} entries, {len(shared)} reproducers in both, {len(differ)} with another signature")
+PY
+)"
+if [ "${same%% *}" = 1 ]; then
+    ok "determinism: same seed, same cases: ${same#* }"
+else
+    bad "determinism: ${same#* }"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
