@@ -12,20 +12,41 @@
 #   uncovered.txt every line of compiler/src/passes/ no case reached, file:line
 #
 #   scripts/coverage.sh [SECONDS=120] [OUT=target/coverage-report] [-- CAMPAIGN FLAGS...]
+#   scripts/coverage.sh --corpus DIR [OUT=target/coverage-report] [-- VERDICTS FLAGS...]
+#
+# With --corpus, no campaign runs: every entry of a campaign's corpus (OUT/corpus of a
+# release-build campaign, with or without feedback) is checked once (`eufuzz verdicts
+# --corpus DIR`), which measures the coverage that campaign reached, as OSS-Fuzz measures
+# a fuzzer's by replaying its corpus. The instrumented build runs about eight times fewer
+# cases in a given time, so this is how two long campaigns are compared fairly.
 #
 # Needs the llvm-tools rustup component (installed here if missing: `rustup component add
 # llvm-tools`). Environment: COVERAGE_SEED (default 0), COVERAGE_JOBS (default: nproc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${1:-120}
-out=${2:-target/coverage-report}
-shift $(( $# < 2 ? $# : 2 ))
-[[ "${1:-}" == "--" ]] && shift
-if [[ ! "$seconds" =~ ^[0-9]+$ || "$seconds" -eq 0 ]]; then
-    echo "usage: scripts/coverage.sh [SECONDS=120] [OUT=target/coverage-report] [-- CAMPAIGN FLAGS...]" >&2
-    exit 2
+corpus=
+if [[ "${1:-}" == "--corpus" ]]; then
+    corpus=${2:-}
+    shift $(( $# < 2 ? $# : 2 ))
+    seconds=0
+    if [[ ! -d "$corpus" ]]; then
+        echo "coverage: --corpus $corpus: not a directory" >&2
+        exit 2
+    fi
+    corpus=$(cd "$corpus" && pwd)
+else
+    seconds=${1:-120}
+    shift $(( $# < 1 ? $# : 1 ))
+    if [[ ! "$seconds" =~ ^[0-9]+$ || "$seconds" -eq 0 ]]; then
+        echo "usage: scripts/coverage.sh [SECONDS=120] [OUT=target/coverage-report] [-- CAMPAIGN FLAGS...]" >&2
+        echo "       scripts/coverage.sh --corpus DIR [OUT=target/coverage-report] [-- VERDICTS FLAGS...]" >&2
+        exit 2
+    fi
 fi
+out=${1:-target/coverage-report}
+shift $(( $# < 1 ? $# : 1 ))
+[[ "${1:-}" == "--" ]] && shift
 
 sysroot=$(rustc --print sysroot)
 host=$(rustc -vV | sed -n 's/^host: //p')
@@ -47,10 +68,16 @@ bin="$target/release/eufuzz"
 rm -rf "$out"
 mkdir -p "$out/profraw"
 out=$(cd "$out" && pwd)
-echo "coverage: ${seconds}-s default campaign" >&2
-LLVM_PROFILE_FILE="$out/profraw/eufuzz-%p-%m.profraw" CI=true "$bin" campaign \
-    --time "$seconds" --seed "${COVERAGE_SEED:-0}" --jobs "${COVERAGE_JOBS:-$(nproc)}" \
-    --out "$out/campaign" "$@" > "$out/campaign.log" 2>&1 || true
+if [[ -n "$corpus" ]]; then
+    echo "coverage: replaying the $(ls "$corpus" | wc -l) entries of $corpus" >&2
+    LLVM_PROFILE_FILE="$out/profraw/eufuzz-%p-%m.profraw" "$bin" verdicts \
+        --corpus "$corpus" --jobs "${COVERAGE_JOBS:-$(nproc)}" "$@" > "$out/verdicts.txt"
+else
+    echo "coverage: ${seconds}-s default campaign" >&2
+    LLVM_PROFILE_FILE="$out/profraw/eufuzz-%p-%m.profraw" CI=true "$bin" campaign \
+        --time "$seconds" --seed "${COVERAGE_SEED:-0}" --jobs "${COVERAGE_JOBS:-$(nproc)}" \
+        --out "$out/campaign" "$@" > "$out/campaign.log" 2>&1 || true
+fi
 "$profdata" merge -sparse "$out"/profraw/*.profraw -o "$out/eufuzz.profdata"
 rm -rf "$out/profraw"
 

@@ -22,19 +22,30 @@ const EXTRA_INPUT_SETS: usize = crate::campaign::case::EXTRA_INPUT_SETS;
 /// also retargeted to every other device it is valid for (`skipped` lines for the rest).
 pub fn generated(seed: u64, knobs: &Knobs, all_devices: bool) -> Vec<String> {
     let p = from_seed(seed, knobs).program;
-    let name = format!("seed-{seed}");
-    devices(&p, all_devices)
+    program_lines(&format!("seed-{seed}"), &p, seed, all_devices)
+}
+
+/// The lines of a campaign corpus entry's program, generated from its bytes with `knobs`
+/// as the campaign's mutated cases are, with the input sets of seed 0 (as a campaign runs
+/// its base corpus): replaying a corpus is how the coverage a campaign reached is measured
+/// (`scripts/coverage.sh --corpus`).
+pub fn corpus_entry(
+    e: &crate::campaign::corpus::Entry,
+    knobs: &Knobs,
+    all_devices: bool,
+) -> Vec<String> {
+    let mut u = arbitrary::Unstructured::new(&e.bytes);
+    let p = oracle::generator::generate(&mut u, knobs).program;
+    program_lines(&format!("corpus-{}", e.name), &p, 0, all_devices)
+}
+
+fn program_lines(name: &str, p: &Program, seed: u64, all_devices: bool) -> Vec<String> {
+    devices(p, all_devices)
         .into_iter()
         .map(|d| {
             let mut q = p.clone();
             q.device = d;
-            line(
-                &name,
-                &q,
-                EXTRA_INPUT_SETS,
-                seed,
-                &CompileOptions::default(),
-            )
+            line(name, &q, EXTRA_INPUT_SETS, seed, &CompileOptions::default())
         })
         .collect()
 }

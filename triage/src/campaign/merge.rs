@@ -143,7 +143,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     }
     merged.stats = stats::merge(&parts_moved);
     merged.corpus = super::corpus::count(&out.join(super::corpus::DIR));
-    if merged.corpus > 0 {
+    if merged.corpus > 0 && merged.stats.feedback {
         merged.stats.corpus = merged.corpus as u64;
     }
     let json = serde_json::to_string_pretty(&merged.stats).expect("statistics serialize");

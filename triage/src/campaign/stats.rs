@@ -133,7 +133,8 @@ pub struct Stats {
     pub features: u64,
     /// The features by kind (`rewrite`, `inst`, `cf`, …).
     pub features_by_kind: BTreeMap<String, u64>,
-    /// Corpus entries: the base corpus and every worker's additions.
+    /// Corpus entries the campaign mutates: the base corpus and every worker's additions
+    /// (0 without feedback, whose `OUT/corpus` is written but never mutated).
     pub corpus: u64,
     /// The seconds the campaign was asked to fuzz (`--time`, over every session): after
     /// them only the running reductions finish, which a report charts apart from the

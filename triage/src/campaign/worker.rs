@@ -353,9 +353,10 @@ fn work(shared: &Shared, w: usize, redo: Vec<Pending>, tx: &Sender<Event>) {
             let s = shared.slot(w);
             tally.features.iter().any(|f| !s.known.contains(f))
         };
-        let entry = (novel && shared.feedback)
-            .then(|| shared.keep(&input, tally.used))
-            .flatten();
+        // Without feedback the entry is written all the same, never mutated: the corpus of
+        // what the campaign reached, for the next night (`--corpus`) and for measuring the
+        // coverage it reached (`scripts/coverage.sh --corpus`).
+        let entry = novel.then(|| shared.keep(&input, tally.used)).flatten();
         {
             let mut s = shared.slot(w);
             let killed = s.current.take().is_some_and(|c| c.timed_out.is_some());
@@ -387,7 +388,7 @@ fn work(shared: &Shared, w: usize, redo: Vec<Pending>, tx: &Sender<Event>) {
                 s.yields.record(input.mutation.as_deref(), new);
                 let origin = if tally.mutated { "mutated" } else { "fresh" };
                 add(&mut s.counts.features_added, origin, new as u64);
-                if let Some(e) = entry
+                if let Some(e) = entry.filter(|_| shared.feedback)
                     && !shared.has(&s.corpus, &e)
                 {
                     s.corpus.push(e);

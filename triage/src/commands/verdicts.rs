@@ -14,6 +14,10 @@ pub struct Args {
     /// Generated programs: the seeds START..END (END excluded).
     #[arg(long, value_parser = seed_range)]
     seeds: Option<(u64, u64)>,
+    /// Generated programs: the entries of a campaign's corpus (`OUT/corpus`), decoded with
+    /// the knobs given here as the campaign decoded them.
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
     /// Check every program on every device it is valid for, not only its own.
     #[arg(long)]
     all_devices: bool,
@@ -49,6 +53,22 @@ pub fn run(args: Args) -> Result<Exit> {
         for chunk in seeds.chunks(4096) {
             for lines in map_in_order(chunk, args.jobs, |&s| {
                 triage::verdicts::generated(s, &knobs, args.all_devices)
+            }) {
+                lines.iter().for_each(|l| println!("{l}"));
+            }
+        }
+    }
+    if let Some(dir) = &args.corpus {
+        if !dir.is_dir() {
+            return Err(triage::Error::Usage(format!(
+                "--corpus {}: not a directory",
+                dir.display()
+            )));
+        }
+        let entries = triage::campaign::corpus::load(dir)?;
+        for chunk in entries.chunks(4096) {
+            for lines in map_in_order(chunk, args.jobs, |e| {
+                triage::verdicts::corpus_entry(e, &knobs, args.all_devices)
             }) {
                 lines.iter().for_each(|l| println!("{l}"));
             }
