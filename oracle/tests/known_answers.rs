@@ -17,6 +17,7 @@ mod known_answers {
     mod masks;
     mod math;
     mod multiply;
+    mod nan;
     mod regions;
     mod saturate;
     mod scratch;

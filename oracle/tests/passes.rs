@@ -1166,3 +1166,52 @@ fn mulh_word_halves_keep_a_two_dimensional_region() {
         ",
     );
 }
+
+#[test]
+fn a_split_piece_of_one_row_reads_it_as_one_row() {
+    // `g18<0;8,1>:UD` read by 16 channels is the row g18.0..7 twice (VertStride 0). Each
+    // SIMD8 piece reads one row, encoded with ExecSize = Width = 8, where VertStride must
+    // be Width × HorzStride (docs/hardware/eu-hardware.md §1.6): `g18<8;8,1>`, for the
+    // second piece too (its row starts VertStride 0 bytes after the first).
+    check_pass(
+        lower_simd_width::run,
+        "hsw",
+        16,
+        "
+        mov(8) g18<8;8,1>:UD, attr0:UD
+        mov(16) v0<2>:UW, g18<0;8,1>:UD
+        ",
+        "
+        mov(8) g18<8;8,1>:UD, attr0:UD
+        mov(8) v0<2>:UW, g18<8;8,1>:UD
+        mov(8) v0+32<2>:UW, g18<8;8,1>:UD { 2Q }
+        ",
+    );
+}
+
+#[test]
+fn dword_halves_of_a_two_dimensional_64bit_source_keep_its_rows() {
+    // On BXT a 64-bit source must sit at its destination's offset with its stride
+    // (docs/hardware/eu-hardware.md §5.1), so `g10.1<1;2,0>:DF` (channels reading elements
+    // 0, 0, 1, 1) is copied to a temporary in dword halves. The halves keep the region
+    // with both strides doubled, `<2;2,0>:UD` from dword 2 and 3; a stride alone made
+    // them `<0;1,0>`, element 0 in every channel. (The first MOV's source is at another
+    // offset than `g10.1` too: copied to a temporary, then written in dword halves.)
+    check_pass(
+        lower_regioning::run,
+        "bxt",
+        8,
+        "
+        mov(4) g10.1<8;8,1>:DF, attr0:DF
+        rnde(4) v0:DF, g10.1<1;2,0>:DF
+        ",
+        "
+        mov(4) v4:DF, attr0:DF
+        mov(4) g10.2<16;8,2>:UD, v4<2>:UD
+        mov(4) g10.3<16;8,2>:UD, v4+4<2>:UD
+        mov(4) v5<2>:UD, g10.2<2;2,0>:UD
+        mov(4) v5+4<2>:UD, g10.3<2;2,0>:UD
+        rnde(4) v0:DF, v5:DF
+        ",
+    );
+}

@@ -163,11 +163,10 @@ pub(super) fn raw_copy(like: &Inst, dst: Reg, src: Reg, ty: Type) -> Vec<Inst> {
         ..r
     };
     if ty.size() == 8 {
-        let halves = |r: Reg| {
-            let s = elem_stride(&r).unwrap_or(1) as u8;
-            let lo = r.retype(Type::UD).with_stride(s.saturating_mul(2));
-            [lo, lo.byte_offset(4)]
-        };
+        // The dword halves keep the region's shape (`Reg::subscript`): a source read
+        // through `g10.1<1;2,0>:DF` (channels reading elements 0, 0, 1, 1) has halves
+        // `g10.2<2;2,0>:UD` and `g10.3<2;2,0>:UD`; a stride alone made them scalar.
+        let halves = |r: Reg| [r.subscript(Type::UD, 0), r.subscript(Type::UD, 1)];
         let (d, s) = (halves(dst), halves(strip(src)));
         vec![like_mov(like, d[0], s[0]), like_mov(like, d[1], s[1])]
     } else {

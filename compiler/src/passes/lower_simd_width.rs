@@ -318,19 +318,26 @@ fn piece_region(mut s: Reg, w: u32, opts: &CompileOptions) -> Reg {
         return s;
     };
     // One channel reads one element, whatever the row was: `<0;1,0>` (ExecSize = Width = 1
-    // needs both strides 0, docs/hardware/eu-hardware.md §1.6).
-    let fits = w >= region.width as u32 && w > 1;
-    if region.is_scalar() || fits || crate::zoo!(opts, SimdSplitFixedSrcRegion) {
+    // needs both strides 0, docs/hardware/eu-hardware.md §1.6). A piece of several whole
+    // rows keeps the region.
+    let rows = w > region.width as u32 && w > 1;
+    if region.is_scalar() || rows || crate::zoo!(opts, SimdSplitFixedSrcRegion) {
         return s;
     }
-    crate::pass::note("split-fixed-source-row");
-    // A row that repeats one element (HorzStride 0, `<4;4,0>`) gives every channel of the
-    // piece that element: `<0;w,0>` would break "VertStride = HorzStride = 0 → Width 1".
-    *region = if w == 1 || region.hstride == 0 {
+    // A piece of one row or part of one is encoded with ExecSize = Width, so VertStride
+    // must be Width × HorzStride (§1.6): `g18<0;8,1>` read by a SIMD8 piece is
+    // `g18<8;8,1>`. A row that repeats one element (HorzStride 0, `<4;4,0>`) gives every
+    // channel of the piece that element: `<0;w,0>` would break "VertStride = HorzStride =
+    // 0 → Width 1".
+    let row = if w == 1 || region.hstride == 0 {
         Region::SCALAR
     } else {
         Region::new(region.hstride.saturating_mul(w as u8), w as u8, region.hstride)
     };
+    if row != *region {
+        crate::pass::note("split-fixed-source-row");
+        *region = row;
+    }
     s
 }
 

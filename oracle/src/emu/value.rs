@@ -161,16 +161,22 @@ pub fn f16_to_f64(bits: u16) -> f64 {
     f64::from_bits(sign | 0x7ff0_0000_0000_0000 | ((bits as u64 & 0x3ff) << 42))
 }
 
-/// The NaN an arithmetic result takes: the first NaN source (made quiet), else the default
-/// NaN. Hardware propagates an input NaN; the host's choice among two NaN operands (and its
-/// default NaN) differs between machines, so the emulator decides.
+/// The NaN an arithmetic result takes: of its NaN sources, made quiet, the one with the
+/// greatest bits; without one the default NaN. Hardware propagates an input NaN, but the
+/// documents do not say which of two (and the host's choice differs between machines), so
+/// the emulator decides — independently of operand order, and the same for one fused
+/// operation as for its parts (the greatest of three is the greatest of the greatest of
+/// two and the third): commuting operands, moving a constant to src1, CSE of a commuted
+/// pair and fusing a MUL and an ADD into a MAD are legal and must not change the NaN.
+/// (The order-dependent first NaN made such rewrites false alarms once an integer
+/// operation read the NaN's bits: reports/mesa-22.3.md, "Oracle false alarm".)
 pub fn propagate_nan(sources: impl IntoIterator<Item = f64>) -> f64 {
     sources
         .into_iter()
-        .find(|f| f.is_nan())
-        .map_or(DEFAULT_NAN, |f| {
-            f64::from_bits(f.to_bits() | 0x0008_0000_0000_0000)
-        })
+        .filter(|f| f.is_nan())
+        .map(|f| f.to_bits() | 0x0008_0000_0000_0000)
+        .max()
+        .map_or(DEFAULT_NAN, f64::from_bits)
 }
 
 /// Bits of `f` as HF, F or DF (rounded once); a NaN keeps its sign and payload, made quiet.
