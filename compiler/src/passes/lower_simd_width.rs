@@ -320,7 +320,20 @@ fn piece_region(mut s: Reg, w: u32, opts: &CompileOptions) -> Reg {
     // One channel reads one element, whatever the row was: `<0;1,0>` (ExecSize = Width = 1
     // needs both strides 0, docs/hardware/eu-hardware.md §1.6).
     let fits = w >= region.width as u32 && w > 1;
-    if region.is_scalar() || fits || crate::zoo!(opts, SimdSplitFixedSrcRegion) {
+    if region.is_scalar() || crate::zoo!(opts, SimdSplitFixedSrcRegion) {
+        return s;
+    }
+    // A piece exactly one row wide reads that row alone, and ExecSize = Width with
+    // HorzStride ≠ 0 needs VertStride = Width × HorzStride (docs/hardware/eu-hardware.md
+    // §1.6 rule 3): `<0;4,1>` read by four channels becomes `<4;4,1>`. The VertStride of a
+    // single row selects no element, so the piece reads the same ones.
+    let row_pitch = region.width.saturating_mul(region.hstride);
+    if fits && w == region.width as u32 && region.hstride != 0 && region.vstride != row_pitch {
+        crate::pass::note("split-fixed-source-row");
+        *region = Region::new(row_pitch, region.width, region.hstride);
+        return s;
+    }
+    if fits {
         return s;
     }
     crate::pass::note("split-fixed-source-row");
