@@ -556,7 +556,7 @@ fn has_format11_shape(shape: &str, p: &compiler::Program) -> bool {
     use compiler::types::Type;
     let inside = |r: &compiler::reg::Reg| {
         matches!(r.kind, RegKind::Vgrf { .. } | RegKind::Fixed { .. })
-            && compiler::passes::reg_offset(r) % REG_SIZE != 0
+            && !compiler::passes::reg_offset(r).is_multiple_of(REG_SIZE)
     };
     let mut insts = p.insts();
     match shape {

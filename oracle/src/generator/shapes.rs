@@ -612,7 +612,7 @@ impl Gen<'_, '_> {
             .vals
             .iter()
             .copied()
-            .filter(|w| w.ty == v.ty && w.offset % REG_SIZE != 0)
+            .filter(|w| w.ty == v.ty && !w.offset.is_multiple_of(REG_SIZE))
             .collect();
         let srcs: Vec<Reg> = (0..arity(op))
             .map(|i| {
