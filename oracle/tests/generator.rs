@@ -549,3 +549,84 @@ fn default_campaigns_draw_their_vec4_share() {
     assert_eq!(vec4("devices=skl"), 0);
     assert_eq!(vec4("profile=realistic"), 0);
 }
+
+/// Whether `p` has the format-11 shape `shape` (see the test below).
+fn has_format11_shape(shape: &str, p: &compiler::Program) -> bool {
+    use compiler::reg::{REG_SIZE, RegKind};
+    use compiler::types::Type;
+    let inside = |r: &compiler::reg::Reg| {
+        matches!(r.kind, RegKind::Vgrf { .. } | RegKind::Fixed { .. })
+            && !compiler::passes::reg_offset(r).is_multiple_of(REG_SIZE)
+    };
+    let mut insts = p.insts();
+    match shape {
+        "3src-dst-inside-register" => insts.any(|i| i.op.is_3src() && inside(&i.dst)),
+        "3src-src-inside-register" => insts.any(|i| i.op.is_3src() && i.srcs.iter().any(inside)),
+        "3src-cmod" => insts.any(|i| i.op.is_3src() && i.cmod.is_some()),
+        "df-uniform-mid-row" => insts.any(|i| {
+            i.srcs.iter().any(|s| {
+                s.ty == Type::DF
+                    && matches!(s.kind, RegKind::Uniform { nr, offset } if (nr * 4 + offset) % 16 == 8)
+            })
+        }),
+        "declared-ahead" => {
+            // A VGRF first written after a VGRF numbered above it.
+            let mut first = vec![];
+            for i in p.insts() {
+                if let RegKind::Vgrf { nr, .. } = i.dst.kind
+                    && !first.contains(&nr)
+                {
+                    first.push(nr);
+                }
+            }
+            first.windows(2).any(|w| w[1] < w[0])
+        }
+        _ => unreachable!("{shape}"),
+    }
+}
+
+/// The shapes format 11 added (docs/mutation-score.md) occur under knobs that allow them,
+/// and the programs stay valid, deterministic and mostly defined.
+#[test]
+fn format11_shapes_occur_and_programs_stay_valid() {
+    use oracle::differential::{Verdict, check, input_sets};
+    let n = 400;
+    for (shape, knobs) in [
+        ("3src-dst-inside-register", "features=fixed-grf"),
+        ("3src-src-inside-register", "features=fixed-grf"),
+        ("3src-cmod", "features=fixed-grf"),
+        ("df-uniform-mid-row", "stage=vs"),
+        ("declared-ahead", "stage=vs"),
+    ] {
+        let knobs = Knobs::parse(knobs).unwrap();
+        let (mut with_shape, mut discarded) = (0, 0);
+        for seed in 0..n {
+            let g = from_seed(seed, &knobs);
+            let v = compiler::validate::validate(&g.program);
+            assert!(
+                v.is_empty(),
+                "{shape} seed {seed}: {v:?}\n{}",
+                print_program(&g.program)
+            );
+            assert_eq!(g.program, from_seed(seed, &knobs).program, "{shape} {seed}");
+            if has_format11_shape(shape, &g.program) {
+                with_shape += 1;
+                if with_shape <= 5 {
+                    let c = check(
+                        &g.program,
+                        &input_sets(&g.program, 0, 0),
+                        &Default::default(),
+                    );
+                    assert!(
+                        matches!(c.verdict, Verdict::Pass | Verdict::Discard { .. }),
+                        "{shape} seed {seed}: {:?}",
+                        c.verdict
+                    );
+                    discarded += matches!(c.verdict, Verdict::Discard { .. }) as u32;
+                }
+            }
+        }
+        assert!(with_shape >= 10, "{shape}: in {with_shape} of {n} programs");
+        assert!(discarded <= 1, "{shape}: {discarded} discarded");
+    }
+}

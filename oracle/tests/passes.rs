@@ -1107,6 +1107,31 @@ fn split_pieces_of_a_row_repeating_one_element_read_that_element() {
 }
 
 #[test]
+fn a_piece_one_row_wide_reads_that_row_with_its_own_vertical_stride() {
+    // HSW: the UD destination strided by two spans two registers and the DF source row
+    // `g8<0;4,1>` one, so the conversion is halved (docs/hardware/brw-backend.md §4.1 rule
+    // 7). Each SIMD4 piece is one row: ExecSize = Width = 4 with HorzStride 1 needs
+    // VertStride 4 (docs/hardware/eu-hardware.md §1.6 rule 3), and VertStride 0 repeated
+    // the row, so both pieces read elements 0-3 of g8.
+    check_pass(
+        lower_simd_width::run,
+        "hsw",
+        8,
+        "
+        mov(4) g8<4;4,1>:DF, attr0:DF
+        mov(8) v1<2>:UD, g8<0;4,1>:DF
+        mov(8) v0:UD, v1<2>:UD
+        ",
+        "
+        mov(4) g8<4;4,1>:DF, attr0:DF
+        mov(4) v1<2>:UD, g8<4;4,1>:DF
+        mov(4) v1+32<2>:UD, g8<4;4,1>:DF { 2N }
+        mov(8) v0:UD, v1<2>:UD
+        ",
+    );
+}
+
+#[test]
 fn a_two_dimensional_source_is_split_by_the_registers_its_rows_touch() {
     // `g40.4<4;4,0>:UD` read by 16 channels: elements 0, 4, 8 and 12, bytes 16 to 67, three
     // registers (a stride of 1 would count two). A source may span two (§1.5): halves.

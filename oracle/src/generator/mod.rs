@@ -50,8 +50,12 @@ use std::collections::BTreeSet;
 /// programs (realistic programs are unchanged). 10: the fixed-GRF sources that decide
 /// when a loop ends (a loop counter's update, a compare whose flag control flow reads)
 /// keep their linear regions; format 9 could read another channel's counter and make a
-/// loop that never ends (realistic programs are unchanged).
-pub const FORMAT_VERSION: u32 = 10;
+/// loop that never ends (realistic programs are unchanged). 11: the shapes the mutation
+/// score showed missing (docs/mutation-score.md): `fixed-grf` values at a sub-register
+/// written and read by three-source instructions (some with a conditional modifier whose
+/// flag is read), vec4 dvec4 uniforms starting mid-row, and vec4 values whose VGRFs are
+/// declared before the values they are computed from (realistic programs are unchanged).
+pub const FORMAT_VERSION: u32 = 11;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,

@@ -530,6 +530,9 @@ impl Gen<'_, '_> {
     }
 }
 
+/// The three-source opcodes (their types: `op_types`).
+const THREE_SOURCE: [Opcode; 4] = [Opcode::Mad, Opcode::Lrp, Opcode::Bfe, Opcode::Bfi2];
+
 /// Mixed-width integer multiply operand types (src0, src1): a word by a dword either way,
 /// signed or not (Mesa's `lower_mul_dword_inst` territory, docs/hardware/eu-hardware.md §4).
 const MIXED_MUL: [(Type, Type); 8] = [
@@ -547,17 +550,30 @@ impl Gen<'_, '_> {
     /// A new value at any sub-register of a VGRF one register larger than it needs: at
     /// SIMD8 a dword value from `v+28` has one channel in the first register and seven in
     /// the next (unevenly split, straddling). `fix_registers` may later move the VGRF to
-    /// fixed GRFs (`g44.7`).
+    /// fixed GRFs (`g44.7`). One in two is written by a three-source instruction (below).
     fn uneven_value(&mut self) {
         if !self.uniform_control() {
             return self.alu();
         }
-        let ty = self.any_type();
-        let size = ty.size();
-        let offset = size * self.choose((REG_SIZE / size) as usize) as u32;
         let vgrfs_before = self.p.vgrf_sizes.len();
-        let nr = self.new_vgrf(self.regs_for(ty) + 1);
-        let v = Val { nr, offset, ty };
+        let three: Vec<Opcode> = self
+            .drawn(&THREE_SOURCE)
+            .into_iter()
+            .filter(|&op| op_types(op).iter().any(|t| self.types.contains(t)))
+            .collect();
+        if !three.is_empty() && self.chance(1, 2) {
+            let op = self.pick(&three);
+            let types: Vec<Type> = op_types(op)
+                .iter()
+                .copied()
+                .filter(|t| self.types.contains(t))
+                .collect();
+            let ty = self.pick(&types);
+            let v = self.uneven_slot(ty);
+            return self.three_source_uneven(op, v, vgrfs_before);
+        }
+        let ty = self.any_type();
+        let v = self.uneven_slot(ty);
         let a = self.src(ty, false);
         let ops = self.drawn(&[Opcode::Add, Opcode::Mul, Opcode::Sel]);
         let inst = if !ops.is_empty() && self.chance(1, 2) {
@@ -572,6 +588,55 @@ impl Gen<'_, '_> {
             Inst::new(Opcode::Mov, self.width, self.val_reg(v), vec![a])
         };
         self.emit_or_alu(inst, Some(v), vgrfs_before);
+    }
+
+    /// A place for a new value of `ty` at any sub-register of a new VGRF one register
+    /// larger than the value needs.
+    fn uneven_slot(&mut self, ty: Type) -> Val {
+        let size = ty.size();
+        let offset = size * self.choose((REG_SIZE / size) as usize) as u32;
+        let nr = self.new_vgrf(self.regs_for(ty) + 1);
+        Val { nr, offset, ty }
+    }
+
+    /// A three-source instruction (MAD, LRP, BFE, BFI2) at the dispatch width writing the
+    /// new value `v`, which may start inside a register, and reading other values that do
+    /// (one source in two is such a value when there is one). Align16 three-source operands
+    /// have their sub-register in dwords but the compiler keeps them register-aligned and
+    /// packed (docs/hardware/eu-hardware.md §1.3, §7.3): it must copy such operands in and
+    /// out. One MAD or LRP in three carries a conditional modifier whose flag a predicated
+    /// SEL then reads: at SIMD32 with 16-bit data a case for the SIMD16 limit of ternary
+    /// instructions with a conditional modifier (docs/hardware/brw-backend.md §4.1 rule 3).
+    fn three_source_uneven(&mut self, op: Opcode, v: Val, vgrfs_before: usize) {
+        let inside: Vec<Val> = self
+            .vals
+            .iter()
+            .copied()
+            .filter(|w| w.ty == v.ty && !w.offset.is_multiple_of(REG_SIZE))
+            .collect();
+        let srcs: Vec<Reg> = (0..arity(op))
+            .map(|i| {
+                if !inside.is_empty() && self.chance(1, 2) {
+                    let w = self.pick(&inside);
+                    self.val_reg(w)
+                } else {
+                    self.src(v.ty, i > 0)
+                }
+            })
+            .collect();
+        let mut inst = Inst::new(op, self.width, self.val_reg(v), srcs);
+        let tested = matches!(op, Opcode::Mad | Opcode::Lrp) && self.chance(1, 3);
+        if tested {
+            inst = inst.with_cmod(self.pick(&CONDS), self.general_flag);
+        }
+        if !self.try_emit(inst) {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            return self.alu();
+        }
+        self.vals.push(v);
+        if tested {
+            self.flag_to_value();
+        }
     }
 
     /// `mul d:D, a:W, b:D`-style multiplies: a word and a dword operand in either order,

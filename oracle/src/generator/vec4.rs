@@ -88,6 +88,9 @@ struct Gen<'a, 'b> {
     features: BTreeSet<Feature>,
     sources: Vec<Source>,
     vals: Vec<Val>,
+    /// VGRFs allocated at the start and not yet written: values declared before the ones
+    /// they are computed from (below).
+    declared: Vec<Val>,
     insts: Vec<Inst>,
     depth: u32,
     budget: u32,
@@ -116,7 +119,12 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> super::Generated {
         1
     };
     let mut sources = vec![];
-    // Uniforms: one to three items, a float vec4 (one slot) or a dvec4 (two slots).
+    // Uniforms: one to three items, a float vec4 (one slot) or a dvec4 (two slots). One
+    // dvec4 in three starts mid-row, two dwords after the end of the item before it (a
+    // `double` uniform at an offset that is not a multiple of 16 bytes, Mesa 8aa6ada838,
+    // docs/hardware/fp64-align16.md §7): its components straddle rows, so the compiler
+    // reads it one component at a time. The next item starts at the next vec4 slot again
+    // (a vec4 read from inside a slot is no layout Mesa makes, §1.1).
     let mut dwords = 0;
     for _ in 0..1 + choose(u, 3) {
         let ty = if u.arbitrary::<bool>().unwrap_or(false) {
@@ -124,8 +132,11 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> super::Generated {
         } else {
             Type::F
         };
+        if ty == Type::DF && u.ratio(1u8, 3).unwrap_or(false) {
+            dwords += 2;
+        }
         sources.push(Source::Uniform(dwords, ty));
-        dwords += ty.size();
+        dwords = (dwords + ty.size()).next_multiple_of(4);
     }
     p.uniforms = dwords;
     for a in 0..2 + choose(u, 3) as u32 {
@@ -139,11 +150,13 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> super::Generated {
         features,
         sources,
         vals: vec![],
+        declared: vec![],
         insts: vec![],
         depth: 0,
         budget: 0,
     };
     g.budget = 6 + g.choose(24) as u32;
+    g.declare();
     g.program();
     let Gen {
         u,
@@ -331,7 +344,34 @@ impl Gen<'_, '_> {
         ok
     }
 
+    /// Up to three VGRFs allocated before anything is computed, one program in two, as
+    /// Mesa's vec4 backend allocates the VGRFs of NIR registers at the start of a function
+    /// and first writes them later. Their numbers are below those of the values computed
+    /// first, so register allocation (which places VGRFs in number order) places them
+    /// first, in registers of values that die before they are born. A value dying as the
+    /// source of an exec-8 DF instruction then shares a register with such a value while
+    /// the instruction's destination cannot, and the destination may land on the source's
+    /// second register, where the instruction's first half writes what its second half
+    /// still reads (docs/hardware/fp64-align16.md §4, §10.2).
+    fn declare(&mut self) {
+        if !self.chance(1, 2) {
+            return;
+        }
+        for _ in 0..1 + self.choose(3) {
+            let ty = TYPES[self.choose(TYPES.len())];
+            let nr = self.p.alloc_vgrf(2 * vertex_bytes(ty) / REG_SIZE);
+            self.declared.push(Val { nr, offset: 0, ty });
+        }
+    }
+
+    /// A VGRF for a new value of `ty`: a declared one of the type (one time in two when
+    /// there is one) or a fresh one.
     fn alloc(&mut self, ty: Type) -> Val {
+        if let Some(i) = self.declared.iter().position(|v| v.ty == ty)
+            && self.chance(1, 2)
+        {
+            return self.declared.remove(i);
+        }
         let nr = self.p.alloc_vgrf(2 * vertex_bytes(ty) / REG_SIZE);
         Val { nr, offset: 0, ty }
     }
