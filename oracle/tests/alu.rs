@@ -1303,7 +1303,7 @@ fn double_and_half_compare_select_mad() {
     );
 }
 
-/// NaN results do not depend on the host: the first NaN source (made quiet) propagates,
+/// NaN results do not depend on the host: the greater NaN source (made quiet) propagates,
 /// an invalid operation gives 0x7fc00000, and SIMD width or fast path change nothing.
 #[test]
 fn nan_propagation_is_defined_by_the_emulator() {

@@ -62,14 +62,14 @@ fn integer_results_with_nan_bit_patterns_are_compared_exactly() {
 
 #[test]
 fn nan_payloads_of_float_operations_may_differ() {
-    // Two NaN sources: the result propagates the first one, so swapping the operands of a
-    // float add changes the payload; both are NaNs a float operation produced.
+    // Each add propagates its own NaN source, so the two results have other payloads;
+    // both are NaNs a float operation produced, whose payload is the operation's choice.
     let inputs = attrs(
         Value::f(f32::from_bits(0x7fc0_0001)),
         Value::f(f32::from_bits(0xffc0_0002)),
     );
-    let a = one_output("add(8) v0:F, attr0:F, attr1:F");
-    let b = one_output("add(8) v0:F, attr1:F, attr0:F");
+    let a = one_output("add(8) v0:F, attr0:F, 0.0:F");
+    let b = one_output("add(8) v0:F, attr1:F, 0.0:F");
     let (ra, rb) = (run_text(&a, &inputs), run_text(&b, &inputs));
     let value = |r: &RunResult| r.threads[0].rt_writes[0].channels[0].values[0];
     assert_ne!(value(&ra), value(&rb), "the payloads differ");
@@ -93,7 +93,7 @@ fn double_nan_payloads_of_float_operations_may_differ() {
             ),
         )
     };
-    let (a, b) = (text("attr0:DF, attr1:DF"), text("attr1:DF, attr0:DF"));
+    let (a, b) = (text("attr0:DF, attr0:DF"), text("attr1:DF, attr1:DF"));
     let (ra, rb) = (run_text(&a, &inputs), run_text(&b, &inputs));
     assert_ne!(ra.threads[0].rt_writes, rb.threads[0].rt_writes);
     assert_eq!(compare(&ra, &rb), vec![]);

@@ -500,9 +500,11 @@ fn trip_counts() -> compiler::inputs::Inputs {
 
 #[test]
 fn a_constant_read_as_hf_stays_in_its_register() {
-    // HF immediates are not propagated (their mixed-float rules, docs/hardware/eu-hardware.md §6.5,
-    // speak of registers): 65529:UW read as HF is the NaN 0xfff9, and commuted into src1
-    // its payload would lose to u0's NaN (the result takes the first NaN source's).
+    // HF immediates are not propagated (their mixed-float rules, docs/hardware/eu-hardware.md
+    // §6.5, speak of registers): 65529:UW read as HF (the NaN 0xfff9) stays in v0. (The
+    // rewrite, `add v1:HF, u0:HF, 0xfff9:HF`, gives the same NaN on the emulator: the
+    // greater of two NaN sources propagates whatever their order, so there is no negative
+    // case to run.)
     let text = |add: &str| {
         format!(
             "eu 1\ntarget skl\ndispatch 8\nuniforms 1\nvgrf v0 1\nvgrf v1 1\nvgrf v2 4\n\
@@ -517,7 +519,4 @@ fn a_constant_read_as_hf_stays_in_its_register() {
     };
     let input = parse(&text("add(8) v1:HF, v0:HF, u0:HF"));
     expect_no_progress(run, &input);
-    let forbidden = parse(&text("add(8) v1:HF, u0:HF, 0xfff9:HF"));
-    let body: Vec<String> = printed(&forbidden);
-    expect_forbidden_rewrite_differs(&input, &body.join("\n"));
 }

@@ -70,8 +70,12 @@ fn reads_own_destination(inst: &Inst) -> bool {
 
 /// Whether `inst`'s two sources may be swapped without changing any bit of the result:
 /// logic operations, and integer addition and multiplication. Float ADD/MUL commute in
-/// value but not in bits: a NaN result carries one operand's payload (docs/hardware/eu-hardware.md §3;
-/// the emulator keeps src0's), and an integer operation reading the result can expose it.
+/// value; with two NaN operands the result carries one of their payloads, and the
+/// documents do not say which (docs/hardware/eu-hardware.md §3 is silent), so an integer
+/// operation reading the result could tell the orders apart on hardware that prefers an
+/// operand by position. The pass keeps them apart, as the safe reading. (The emulator
+/// takes the greater NaN whatever the order, `oracle/src/emu/value.rs`, so that Mesa's
+/// CSE, which does commute them, is not reported for it.)
 fn is_commutative(inst: &Inst) -> bool {
     let floats = std::iter::once(&inst.dst)
         .chain(&inst.srcs)

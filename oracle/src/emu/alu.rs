@@ -130,7 +130,7 @@ fn bfi2(mask: u32, insert: u32, base: u32) -> u32 {
     (shifted & mask) | (base & !mask)
 }
 
-/// Evaluates `op` for one channel. A float result that is NaN takes the first NaN source
+/// Evaluates `op` for one channel. A float result that is NaN takes the greatest NaN source
 /// (see [`propagate_nan`]); moves and selects pass their source through.
 pub fn eval(op: Opcode, srcs: &[In], ctl: &Ctl) -> Out {
     match eval_raw(op, srcs, ctl) {
