@@ -149,9 +149,15 @@ pub fn compiled_config(reference: &RunResult) -> RunConfig {
     RunConfig {
         strict: true,
         fuel: reference.steps * FUEL_GROWTH + FUEL_BASE,
-        max_writes: reference.writes() * FUEL_GROWTH + WRITES_BASE,
+        max_writes: compiled_write_limit(reference),
         ..RunConfig::default()
     }
+}
+
+/// The output writes a compiled program (or another compiler's output) may record on the
+/// inputs of `reference`: its messages split into pieces, and no more.
+pub fn compiled_write_limit(reference: &RunResult) -> u64 {
+    reference.writes() * FUEL_GROWTH + WRITES_BASE
 }
 
 /// What a check found, with the compilation (for pass statistics and localisation).

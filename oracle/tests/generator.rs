@@ -473,9 +473,7 @@ fn has_format6_shape(shape: &str, p: &compiler::Program) -> bool {
 /// discarded.
 #[test]
 fn format6_shapes_occur_and_programs_stay_valid() {
-    use oracle::differential::{Verdict, check, input_sets};
-    let n = 400;
-    for (shape, knobs) in [
+    let shapes = [
         ("fixed-dst-subreg", "features=fixed-grf"),
         ("fixed-src-beside-vgrf", "features=fixed-grf"),
         ("vgrf-dst-subreg", "features=fixed-grf"),
@@ -495,33 +493,8 @@ fn format6_shapes_occur_and_programs_stay_valid() {
             "dead-wide-conversion",
             "features=dead-value,float64,int64 devices=chv,bdw,skl",
         ),
-    ] {
-        let knobs = Knobs::parse(knobs).unwrap();
-        let (mut with_shape, mut discarded) = (0, 0);
-        for seed in 0..n {
-            let g = from_seed(seed, &knobs);
-            let v = compiler::validate::validate(&g.program);
-            assert!(
-                v.is_empty(),
-                "{shape} seed {seed}: {v:?}\n{}",
-                print_program(&g.program)
-            );
-            assert_eq!(g.program, from_seed(seed, &knobs).program, "{shape} {seed}");
-            if has_format6_shape(shape, &g.program) {
-                with_shape += 1;
-                if with_shape <= 5 {
-                    let c = check(
-                        &g.program,
-                        &input_sets(&g.program, 0, 0),
-                        &Default::default(),
-                    );
-                    discarded += matches!(c.verdict, Verdict::Discard { .. }) as u32;
-                }
-            }
-        }
-        assert!(with_shape >= 3, "{shape}: in {with_shape} of {n} programs");
-        assert!(discarded <= 1, "{shape}: {discarded} discarded");
-    }
+    ];
+    shapes_occur(&shapes, 400, 3, has_format6_shape);
 }
 
 /// Default knobs draw vec4 programs for their share (about one in five) on the devices
@@ -589,15 +562,27 @@ fn has_format11_shape(shape: &str, p: &compiler::Program) -> bool {
 /// and the programs stay valid, deterministic and mostly defined.
 #[test]
 fn format11_shapes_occur_and_programs_stay_valid() {
-    use oracle::differential::{Verdict, check, input_sets};
-    let n = 400;
-    for (shape, knobs) in [
+    let shapes = [
         ("3src-dst-inside-register", "features=fixed-grf"),
         ("3src-src-inside-register", "features=fixed-grf"),
         ("3src-cmod", "features=fixed-grf"),
         ("df-uniform-mid-row", "stage=vs"),
         ("declared-ahead", "stage=vs"),
-    ] {
+    ];
+    shapes_occur(&shapes, 400, 10, has_format11_shape);
+}
+
+/// Over `n` seeds of each `(shape, knobs)` pair, the shape `has` recognises occurs in at
+/// least `least` programs; every program is valid and decodes the same twice; the first
+/// five with the shape pass or are discarded, and at most one is discarded.
+fn shapes_occur(
+    shapes: &[(&str, &str)],
+    n: u64,
+    least: u32,
+    has: fn(&str, &compiler::Program) -> bool,
+) {
+    use oracle::differential::{Verdict, check, input_sets};
+    for &(shape, knobs) in shapes {
         let knobs = Knobs::parse(knobs).unwrap();
         let (mut with_shape, mut discarded) = (0, 0);
         for seed in 0..n {
@@ -609,24 +594,28 @@ fn format11_shapes_occur_and_programs_stay_valid() {
                 print_program(&g.program)
             );
             assert_eq!(g.program, from_seed(seed, &knobs).program, "{shape} {seed}");
-            if has_format11_shape(shape, &g.program) {
-                with_shape += 1;
-                if with_shape <= 5 {
-                    let c = check(
-                        &g.program,
-                        &input_sets(&g.program, 0, 0),
-                        &Default::default(),
-                    );
-                    assert!(
-                        matches!(c.verdict, Verdict::Pass | Verdict::Discard { .. }),
-                        "{shape} seed {seed}: {:?}",
-                        c.verdict
-                    );
-                    discarded += matches!(c.verdict, Verdict::Discard { .. }) as u32;
-                }
+            if !has(shape, &g.program) {
+                continue;
+            }
+            with_shape += 1;
+            if with_shape <= 5 {
+                let c = check(
+                    &g.program,
+                    &input_sets(&g.program, 0, 0),
+                    &Default::default(),
+                );
+                assert!(
+                    matches!(c.verdict, Verdict::Pass | Verdict::Discard { .. }),
+                    "{shape} seed {seed}: {:?}",
+                    c.verdict
+                );
+                discarded += matches!(c.verdict, Verdict::Discard { .. }) as u32;
             }
         }
-        assert!(with_shape >= 10, "{shape}: in {with_shape} of {n} programs");
+        assert!(
+            with_shape >= least,
+            "{shape}: in {with_shape} of {n} programs"
+        );
         assert!(discarded <= 1, "{shape}: {discarded} discarded");
     }
 }

@@ -11,7 +11,7 @@ use compiler::Program;
 use compiler::inputs::Inputs;
 use oracle::RunConfig;
 use oracle::compare::{Difference, compare};
-use oracle::differential::{FUEL_GROWTH, WRITES_BASE};
+use oracle::differential::compiled_write_limit;
 
 /// B runs in strict mode when it is hardware IR (`Program::is_hardware_form`), like a
 /// compiled program.
@@ -87,7 +87,7 @@ pub fn judge(a: &Program, b: &Program, extra: usize, seed: u64) -> Equivalence {
         // B may write what A's messages split into pieces write, and no more: a B that
         // loops forever writing stops there, not after gigabytes of records.
         let limits = RunConfig {
-            max_writes: reference.writes() * FUEL_GROWTH + WRITES_BASE,
+            max_writes: compiled_write_limit(&reference),
             ..cfg_b
         };
         let other = oracle::run(b, inputs, &limits);

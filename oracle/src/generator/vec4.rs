@@ -311,14 +311,7 @@ impl Gen<'_, '_> {
         };
         let op = ops[self.choose(ops.len())];
         // One-source operations stand beside MOV where copy propagation tells copies apart.
-        let n = if matches!(
-            op,
-            Opcode::Mov | Opcode::Not | Opcode::Frc | Opcode::Rndd | Opcode::Rnde | Opcode::Rndz
-        ) {
-            1
-        } else {
-            2
-        };
+        let n = super::alu::arity(op);
         let mut srcs: Vec<Reg> = (0..n).map(|_| self.source(ty, vertex)).collect();
         if (n == 2 || op == Opcode::Mov) && self.chance(1, 5) {
             srcs[n - 1] = self.immediate(ty);

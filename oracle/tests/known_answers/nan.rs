@@ -10,16 +10,12 @@ use crate::common::*;
 use crate::{Setup, run, vgrf};
 use compiler::types::Type;
 
-fn ud_bits(x: u32) -> compiler::Value {
-    ud(x)
-}
-
 #[test]
 fn the_nan_of_two_nan_sources_does_not_depend_on_their_order() {
     // Channel 0: a signalling NaN and a negative quiet NaN; channel 1: two positive ones;
     // channel 2: a NaN and a number; channel 3: no NaN, inf + −inf.
-    let a = [0x7f80_0001, 0x7fc0_0005, 0x7fc0_0007, 0x7f80_0000].map(ud_bits);
-    let b = [0xffc0_0002, 0x7fc0_0009, 0x3f80_0000, 0xff80_0000].map(ud_bits);
+    let a = [0x7f80_0001, 0x7fc0_0005, 0x7fc0_0007, 0x7f80_0000].map(ud);
+    let b = [0xffc0_0002, 0x7fc0_0009, 0x3f80_0000, 0xff80_0000].map(ud);
     let body = "add(4) v0:F, attr0:F, attr1:F\n\
                 add(4) v1:F, attr1:F, attr0:F\n\
                 mul(4) v2:F, attr1:F, attr0:F\n\
@@ -40,9 +36,9 @@ fn the_nan_of_two_nan_sources_does_not_depend_on_their_order() {
 
 #[test]
 fn a_mad_returns_the_nan_its_mul_and_add_would() {
-    let a = [0x7fc0_0003, 0x3f80_0000].map(ud_bits);
-    let b = [0x7fc0_0001, 0x7f80_0000].map(ud_bits);
-    let c = [0xffc0_0004, 0x0000_0000].map(ud_bits);
+    let a = [0x7fc0_0003, 0x3f80_0000].map(ud);
+    let b = [0x7fc0_0001, 0x7f80_0000].map(ud);
+    let c = [0xffc0_0004, 0x0000_0000].map(ud);
     // mad computes src1 × src2 + src0.
     let body = "mad(2) v0:F, attr0:F, attr1:F, attr2:F\n\
                 mul(2) v1:F, attr1:F, attr2:F\n\
