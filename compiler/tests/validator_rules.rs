@@ -555,7 +555,12 @@ fn urb_write_form() {
 #[test]
 fn every_rule_is_covered() {
     let source = include_str!("validator_rules.rs");
-    for rule in ALL_RULES {
+    // The pass manager's rule is about a pass, not a program: its tests run the manager
+    // (oracle/tests/progress_contract.rs).
+    for rule in ALL_RULES
+        .into_iter()
+        .filter(|&r| r != Rule::ProgressContract)
+    {
         let variant = format!("{rule:?}");
         assert!(
             source.contains(&format!("Rule::{variant},")),

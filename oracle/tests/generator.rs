@@ -619,3 +619,70 @@ fn shapes_occur(
         assert!(discarded <= 1, "{shape}: {discarded} discarded");
     }
 }
+
+/// Whether `p` has the format-12 shape `shape`.
+fn has_format12_shape(shape: &str, p: &compiler::Program) -> bool {
+    use compiler::Opcode;
+    use compiler::inst::PredKind;
+    let insts: Vec<_> = p.insts().collect();
+    match shape {
+        // A loop of a vec4 program, left through a BREAK or a predicated WHILE.
+        "vec4-loop" => {
+            p.stage == compiler::Stage::Vertex && insts.iter().any(|i| i.op == Opcode::Do)
+        }
+        // A BREAK inside a vec4 loop body that is not its counter's exit: two BREAKs or a
+        // BREAK and a predicated WHILE in one program.
+        "vec4-early-break" => {
+            let breaks = insts.iter().filter(|i| i.op == Opcode::Break).count();
+            let pred_while = insts
+                .iter()
+                .any(|i| i.op == Opcode::While && i.predicate.is_some());
+            p.stage == compiler::Stage::Vertex && (breaks >= 2 || (breaks >= 1 && pred_while))
+        }
+        // A value first written inside a vec4 loop body.
+        "vec4-loop-local" => {
+            let mut depth = 0;
+            let mut written = vec![];
+            let mut inside = false;
+            for i in &insts {
+                match i.op {
+                    Opcode::Do => depth += 1,
+                    Opcode::While => depth -= 1,
+                    _ => {}
+                }
+                if let compiler::reg::RegKind::Vgrf { nr, .. } = i.dst.kind
+                    && !written.contains(&nr)
+                {
+                    written.push(nr);
+                    // (A loop counter's first write is its MOV before the DO.)
+                    inside |= depth > 0 && i.op != Opcode::Add;
+                }
+            }
+            p.stage == compiler::Stage::Vertex && inside
+        }
+        // An exec-1 NoMask MOV predicated on a horizontal ANY/ALL group of the dispatch.
+        "vote" => insts.iter().any(|i| {
+            i.exec_size == 1
+                && i.predicate.is_some_and(|pr| {
+                    pr.kind != PredKind::Normal
+                        && pr.kind.horizontal_group() == Some(u32::from(p.dispatch_width))
+                })
+        }),
+        _ => unreachable!("{shape}"),
+    }
+}
+
+/// The shapes format 12 added occur under knobs that allow them, and the programs stay
+/// valid, deterministic and mostly defined: vec4 loops (with BREAKs of some vertices and
+/// values computed inside the body) and the subgroup votes on horizontal predicates.
+#[test]
+fn format12_shapes_occur_and_programs_stay_valid() {
+    let shapes = [
+        ("vec4-loop", "stage=vs"),
+        ("vec4-early-break", "stage=vs"),
+        ("vec4-loop-local", "stage=vs"),
+        ("vote", "features=live-channel"),
+        ("vote", "features=live-channel dispatch=32"),
+    ];
+    shapes_occur(&shapes, 400, 10, has_format12_shape);
+}

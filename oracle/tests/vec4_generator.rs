@@ -68,6 +68,12 @@ fn the_same_seed_gives_the_same_vec4_program_and_the_knobs_hold() {
         assert!(!g.features.contains(&Feature::If));
         assert!(g.program.insts().all(|i| i.op != Opcode::If));
     }
+    let no_loops = Knobs::parse("stage=vs features=-loop").unwrap();
+    for seed in 0..30 {
+        let g = from_seed(seed, &no_loops);
+        assert!(!g.features.contains(&Feature::Loop));
+        assert!(g.program.insts().all(|i| i.op != Opcode::Do));
+    }
     // The default knobs make vec4 programs for their share (format 6); `stage=fs` none.
     assert!((0..30).any(|s| from_seed(s, &Knobs::default()).program.stage == Stage::Vertex));
     let fs = Knobs::parse("stage=fs").unwrap();

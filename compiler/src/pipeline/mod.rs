@@ -227,13 +227,30 @@ fn check_declared(pass: &Pass, noted: &[&'static str]) {
     }
 }
 
+/// `violations` after the violation of a pass whose reported progress (`progress`) is
+/// not what it did, which comes first.
+fn with_contract(progress: bool, violations: Vec<Violation>) -> Vec<Violation> {
+    let contract = Violation {
+        rule: crate::validate::Rule::ProgressContract,
+        ip: None,
+        message: if progress {
+            "the pass reported progress but left the program as it was".into()
+        } else {
+            "the pass changed the program but reported no progress".into()
+        },
+    };
+    std::iter::once(contract).chain(violations).collect()
+}
+
 /// Runs `pass` on `program` and records it under `label`. The pass works in place: when
 /// it fails or panics, `program` is the IR as the pass left it.
 ///
-/// A pass reports progress exactly when it changed the program (a contract the pipeline
-/// tests check on generated programs), so a pass run without progress keeps the previous
-/// record's violations: most runs in the optimisation loop change nothing, and neither a
-/// copy of the program nor a fingerprint of it is needed to know.
+/// A pass reports progress exactly when it changed the program
+/// ([`Rule::ProgressContract`](crate::validate::Rule::ProgressContract)), checked here
+/// against the validator's copy of the program it last validated: a run without progress
+/// that changed nothing keeps the previous record's violations (most runs in the
+/// optimisation loop change nothing), and a run that breaks the contract either way
+/// records the violation first.
 fn step(
     pass: &Pass,
     label: String,
@@ -246,9 +263,21 @@ fn step(
         Ok(Ok(progress)) => {
             let rewrites = crate::pass::noted();
             check_declared(pass, &rewrites);
-            let violations = match records.last() {
-                Some(prev) if !progress => prev.violations.clone(),
-                _ => validator.validate(program),
+            let violations = match (records.last(), progress) {
+                (Some(prev), false) => match validator.differs(program) {
+                    Some(false) => prev.violations.clone(),
+                    Some(true) => with_contract(false, validator.validate(program)),
+                    None => validator.validate(program),
+                },
+                (_, true) => {
+                    let violations = validator.validate(program);
+                    if validator.unchanged() {
+                        with_contract(true, violations)
+                    } else {
+                        violations
+                    }
+                }
+                (None, false) => validator.validate(program),
             };
             let stop = opts
                 .stop_after
@@ -284,13 +313,14 @@ fn step(
 
 /// Runs the stages in order; the optimisation loop repeats until no pass of it progresses.
 fn run_stages(
+    stages: &[Stage],
     program: &mut Program,
     records: &mut Vec<PassRecord>,
     opts: &CompileOptions,
 ) -> Result<(), Stop> {
     let skipped = |p: &Pass| opts.skip.iter().any(|s| s == p.name);
     let mut validator = Incremental::default();
-    for stage in stages_for(program, opts) {
+    for &stage in stages {
         match stage {
             Stage::Once(pass) => {
                 if !skipped(pass) {
@@ -340,6 +370,13 @@ fn unsupported_input(input: &Program) -> Option<Outcome> {
 
 /// Compiles `input` through the pipeline.
 pub fn compile(input: &Program, opts: &CompileOptions) -> Compilation {
+    compile_with(input, &stages_for(input, opts), opts)
+}
+
+/// Compiles `input` through `stages` instead of the pipeline, under the same pass manager
+/// (validation, the progress contract, panics and `--stop-after`): for checking the manager
+/// itself, and for running a pass list of one's own.
+pub fn compile_with(input: &Program, stages: &[Stage], opts: &CompileOptions) -> Compilation {
     let mut program = input.clone();
     let mut records = vec![];
     if let Some(outcome) = unsupported_input(input) {
@@ -349,7 +386,7 @@ pub fn compile(input: &Program, opts: &CompileOptions) -> Compilation {
             outcome,
         };
     }
-    let outcome = match run_stages(&mut program, &mut records, opts) {
+    let outcome = match run_stages(stages, &mut program, &mut records, opts) {
         Ok(()) | Err(Stop::Requested) => Outcome::Compiled,
         Err(Stop::Ended(outcome)) => outcome,
     };

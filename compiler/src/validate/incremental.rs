@@ -53,13 +53,20 @@ impl Header {
 #[derive(Default)]
 pub struct Incremental {
     last: Option<Last>,
+    unchanged: bool,
 }
 
 struct Last {
     header: Header,
     vgrf_sizes: Vec<u32>,
+    block_lens: Vec<usize>,
     insts: Vec<Inst>,
     clean: Vec<bool>,
+}
+
+/// Whether `p`'s blocks have the instruction counts `lens`.
+fn same_blocks(lens: &[usize], p: &Program) -> bool {
+    lens.len() == p.blocks.len() && lens.iter().zip(&p.blocks).all(|(&n, b)| n == b.insts.len())
 }
 
 impl Last {
@@ -98,6 +105,25 @@ impl Last {
 }
 
 impl Incremental {
+    /// Whether `p` differs from the program validated last, in its header, VGRFs, blocks
+    /// or any instruction (`None` before the first validation). Passes never change a
+    /// program's inputs, so this is `Program` equality without them.
+    pub fn differs(&self, p: &Program) -> Option<bool> {
+        let last = self.last.as_ref()?;
+        let same = last.header == Header::of(p)
+            && last.vgrf_sizes == p.vgrf_sizes
+            && same_blocks(&last.block_lens, p)
+            && last.insts.iter().zip(p.insts()).all(|(a, b)| a == b);
+        Some(!same)
+    }
+
+    /// Whether the program of the last [`Incremental::validate`] was the one validated
+    /// before it, as [`Incremental::differs`] tells (false for the first): what a pass that
+    /// reported progress must not leave, known from the validator's matching for free.
+    pub fn unchanged(&self) -> bool {
+        self.unchanged
+    }
+
     /// The violations of `p`, exactly as [`super::validate`] gives them; remembers `p` for
     /// the next call.
     pub fn validate(&mut self, p: &Program) -> Vec<Violation> {
@@ -107,6 +133,13 @@ impl Incremental {
             Some(last) if last.carries_over_to(p) => last.matches(&insts),
             _ => vec![None; insts.len()],
         };
+        self.unchanged = last.as_ref().is_some_and(|l| {
+            l.carries_over_to(p)
+                && l.vgrf_sizes.len() == p.vgrf_sizes.len()
+                && l.insts.len() == insts.len()
+                && matched.iter().enumerate().all(|(ip, &at)| at == Some(ip))
+                && same_blocks(&l.block_lens, p)
+        });
         let was_clean = |at: usize| last.as_ref().is_some_and(|l| l.clean[at]);
         let mut r = Report { violations: vec![] };
         check_program(p, &mut r);
@@ -135,6 +168,7 @@ impl Incremental {
         self.last = Some(Last {
             header: Header::of(p),
             vgrf_sizes: p.vgrf_sizes.clone(),
+            block_lens: p.blocks.iter().map(|b| b.insts.len()).collect(),
             insts: copy,
             clean,
         });

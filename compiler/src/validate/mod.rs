@@ -110,10 +110,18 @@ pub enum Rule {
     /// 64-bit type with an identity swizzle, immediate first slot 0..31 and value count
     /// 1..4 whose slots stay below 32.
     UrbWriteForm,
+    /// Not a rule of a program but of a pass, checked by the pass manager between passes:
+    /// a pass reports progress exactly when it changed the program. The optimisation loop
+    /// runs until no pass progresses, so progress without a change would loop forever in
+    /// Mesa's `do { … } while (progress)`; the manager validates again only after progress,
+    /// so a change without progress would go unchecked. Mesa's pass tests hold every pass
+    /// to it (`EXPECT_PROGRESS`/`EXPECT_NO_PROGRESS`: the printed program changes iff the
+    /// pass reports progress; docs/hardware/brw-backend.md §10.2).
+    ProgressContract,
 }
 
 /// Every rule, in declaration order.
-pub const ALL_RULES: [Rule; 38] = [
+pub const ALL_RULES: [Rule; 39] = [
     Rule::DispatchWidth,
     Rule::ThreadCount,
     Rule::EmptyBlock,
@@ -152,6 +160,7 @@ pub const ALL_RULES: [Rule; 38] = [
     Rule::Align16Form,
     Rule::Vec4Stage,
     Rule::UrbWriteForm,
+    Rule::ProgressContract,
 ];
 
 impl Rule {
@@ -196,6 +205,7 @@ impl Rule {
             Rule::Align16Form => "align16-form",
             Rule::Vec4Stage => "vec4-stage",
             Rule::UrbWriteForm => "urb-write-form",
+            Rule::ProgressContract => "progress-contract",
         }
     }
 

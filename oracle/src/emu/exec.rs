@@ -77,6 +77,7 @@ pub fn predicate(t: &Thread, d: &DInst, c: u32) -> (bool, bool) {
                 (a && b2, da && db)
             }
         }
+        // The n-aligned group of flag bits holding the channel (docs/hardware/eu-hardware.md §2.3).
         k => {
             let n = k.horizontal_group().unwrap_or(1);
             let start = base + ((inst.group as u32 + c) / n) * n;

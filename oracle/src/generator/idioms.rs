@@ -906,6 +906,9 @@ impl Gen<'_, '_> {
         let Some(ty) = self.idiom_type() else {
             return self.alu();
         };
+        if !self.realistic && self.chance(1, 3) {
+            return self.vote(ty);
+        }
         let w = self.width;
         let t = Reg::vgrf(self.new_vgrf(1), Type::UD).with_stride(0);
         let b = Reg::vgrf(self.new_vgrf(1), ty).with_stride(0);
@@ -931,6 +934,85 @@ impl Gen<'_, '_> {
             return self.alu();
         }
         self.use_uniform(b, ty);
+    }
+
+    /// `vote_any`/`vote_all` as Mesa's fragment backend builds them: the flag set to the
+    /// operation's identity (NoMask), a compare that writes only the live channels' bits,
+    /// then a NoMask exec-1 MOV predicated on ANY<w>H or ALL<w>H, which reads every flag
+    /// bit of the dispatch at once (docs/hardware/eu-hardware.md §2.3), into a scalar.
+    /// The horizontal predicates are what flag liveness, dependency tracking and
+    /// `opt_cmod_propagation` must read as a whole group, not one bit per channel.
+    fn vote(&mut self, ty: Type) {
+        use compiler::inst::PredKind;
+        let w = self.width;
+        let g = self.general_flag;
+        let any = self.chance(1, 2);
+        let (flag_ty, ones) = if w == 32 {
+            (Type::UD, u64::from(u32::MAX))
+        } else {
+            (Type::UW, u64::from(u16::MAX))
+        };
+        let kind = match (w, any) {
+            (8, true) => PredKind::Any8H,
+            (8, false) => PredKind::All8H,
+            (16, true) => PredKind::Any16H,
+            (16, false) => PredKind::All16H,
+            (_, true) => PredKind::Any32H,
+            (_, false) => PredKind::All32H,
+        };
+        let identity = if any { 0 } else { ones };
+        let set = Inst::new(
+            Opcode::Mov,
+            1,
+            Reg::flag(g).retype(flag_ty),
+            vec![Reg::imm(identity, flag_ty)],
+        )
+        .with_nomask();
+        let before = self.insts.len();
+        if !self.try_emit(set) {
+            return self.alu();
+        }
+        // Sometimes the vote tests a value computed right there: a compare with zero that
+        // `opt_cmod_propagation` folds into its producer, under the horizontal reader.
+        let produced = match self.idiom_op(&PRODUCERS) {
+            Some(op) if self.chance(1, 2) => self.producer(op, ty),
+            _ => None,
+        };
+        let a = produced.unwrap_or_else(|| self.src(ty, false));
+        let b = if produced.is_some() || self.chance(1, 2) {
+            Self::zero(ty)
+        } else {
+            self.src(ty, true)
+        };
+        let cond = self.pick(&CONDS);
+        let cmp = Inst::new(Opcode::Cmp, w, Reg::null(ty), vec![a, b]).with_cmod(cond, g);
+        let r = Reg::vgrf(self.new_vgrf(1), ty).with_stride(0);
+        let yes = match ty {
+            Type::F => Reg::imm_f(1.0),
+            Type::D => Reg::imm_d(-1),
+            _ => Reg::imm_ud(u32::MAX),
+        };
+        let clear = Inst::new(Opcode::Mov, 1, r, vec![Self::zero(ty)]).with_nomask();
+        let vote = Inst::new(Opcode::Mov, 1, r, vec![yes])
+            .with_nomask()
+            .with_pred(
+                compiler::inst::Predicate {
+                    kind,
+                    inverse: self.chance(1, 4),
+                },
+                g,
+            );
+        if ![cmp, clear, vote]
+            .into_iter()
+            .all(|inst| self.try_emit(inst))
+        {
+            // (A produced value stays: it was written in full and is recorded.)
+            if produced.is_none() {
+                self.insts.truncate(before);
+            }
+            return self.alu();
+        }
+        self.use_uniform(r, ty);
     }
 
     /// A use of the broadcast scalar `b` of `ty` (MOV, or an ADD/MUL/SEL beside another

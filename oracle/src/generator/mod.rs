@@ -55,7 +55,10 @@ use std::collections::BTreeSet;
 /// written and read by three-source instructions (some with a conditional modifier whose
 /// flag is read), vec4 dvec4 uniforms starting mid-row, and vec4 values whose VGRFs are
 /// declared before the values they are computed from (realistic programs are unchanged).
-pub const FORMAT_VERSION: u32 = 11;
+/// 12: vec4 programs have counted loops with per-vertex BREAKs and values computed inside
+/// loop bodies; fuzz programs with the `live-channel` idiom also make subgroup votes, an
+/// exec-1 MOV predicated on ANY<w>H/ALL<w>H (realistic programs are unchanged).
+pub const FORMAT_VERSION: u32 = 12;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,

@@ -2,14 +2,15 @@
 //! Mesa's vec4 backend compiles for FP64 (docs/hardware/fp64-align16.md): dvec4 arithmetic with logical
 //! swizzles and writemasks, f2d/d2f/i2d/d2i conversions, vec4 uniforms (float and dvec4
 //! slots), per-vertex divergent IF/ELSE and per-channel predication, one-vertex (exec 4)
-//! updates, and a URB write of what was computed.
+//! updates, counted loops with per-vertex BREAKs, and a URB write of what was computed.
 //!
 //! Well defined on the reference run, as the fragment generator's programs are: every value
 //! is written in full at the top level before it is read; writemasked, predicated, exec-4
 //! and divergent writes only update values that already exist; the flag register is set in
-//! full by a compare before anything reads it; IF conditions compare replicated
+//! full by a compare before anything reads it; IF and BREAK conditions compare replicated
 //! components (`.xxxx`), so all four channels of a vertex branch together, as Mesa's vec4
-//! IFs do. Valid by construction: every instruction passes the validator where it stands
+//! IFs do. A value computed in full inside a loop body is read only later in the same
+//! iteration: a vertex that left the loop early may never have written it. Valid by construction: every instruction passes the validator where it stands
 //! or is replaced. The fragment generator never reaches this module, so the default
 //! profile's programs do not change.
 
@@ -24,8 +25,9 @@ use compiler::{Opcode, Program, Stage};
 use std::collections::BTreeSet;
 
 /// The features that mean something for a vec4 program; the swarm draws each on or off.
-pub const VEC4_FEATURES: [Feature; 6] = [
+pub const VEC4_FEATURES: [Feature; 7] = [
     Feature::If,
+    Feature::Loop,
     Feature::Predication,
     Feature::Narrow,
     Feature::Modifiers,
@@ -35,6 +37,9 @@ pub const VEC4_FEATURES: [Feature; 6] = [
 
 /// The flag subregister compares write and predicates read.
 const FLAG: u8 = 0;
+
+/// Most iterations a generated loop runs.
+const MAX_TRIPS: usize = 3;
 
 /// The three kinds of vec4 data: float and int vec4s (one register) and dvec4s (two).
 const TYPES: [Type; 3] = [Type::F, Type::D, Type::DF];
@@ -92,7 +97,13 @@ struct Gen<'a, 'b> {
     /// they are computed from (below).
     declared: Vec<Val>,
     insts: Vec<Inst>,
+    /// IF and loop nesting.
     depth: u32,
+    /// IFs between this point and the innermost loop (or the program's top level): a value
+    /// is computed in full only where this is 0.
+    in_if: u32,
+    /// Enclosing loops (a BREAK needs one).
+    loops: u32,
     budget: u32,
 }
 
@@ -153,6 +164,8 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> super::Generated {
         declared: vec![],
         insts: vec![],
         depth: 0,
+        in_if: 0,
+        loops: 0,
         budget: 0,
     };
     g.budget = 6 + g.choose(24) as u32;
@@ -208,11 +221,15 @@ impl Gen<'_, '_> {
 
     fn statement(&mut self) {
         self.budget = self.budget.saturating_sub(1);
-        match self.choose(10) {
-            0 | 1 if self.depth == 0 => self.new_value(),
-            2 if self.depth == 0 => self.conversion(),
-            5 if self.depth == 0 => self.pack(),
+        match self.choose(11) {
+            0 | 1 if self.in_if == 0 => self.new_value(),
+            2 if self.in_if == 0 => self.conversion(),
+            5 if self.in_if == 0 => self.pack(),
             3 if self.depth < 2 && self.budget > 2 && self.has(Feature::If) => self.if_else(),
+            6 if self.depth < 2 && self.budget > 3 && self.has(Feature::Loop) => {
+                self.counted_loop()
+            }
+            7 if self.loops > 0 => self.early_break(),
             4 => self.compare(self.depth > 0),
             _ => self.update(),
         }
@@ -490,6 +507,7 @@ impl Gen<'_, '_> {
         let pred = Inst::control(Opcode::If, 8).with_pred(Predicate::NORMAL, FLAG);
         self.insts.push(pred);
         self.depth += 1;
+        self.in_if += 1;
         for _ in 0..1 + self.choose(3) {
             self.statement();
         }
@@ -499,8 +517,89 @@ impl Gen<'_, '_> {
                 self.statement();
             }
         }
+        self.in_if -= 1;
         self.depth -= 1;
         self.insts.push(Inst::control(Opcode::Endif, 8));
+    }
+
+    /// `cnt = 0; do { cnt += 1; … ; if (cnt.x >= trips) break; } while`, or the same
+    /// loop ended by `(+f0) while` after `cnt.x < trips`. Every vertex still in the loop
+    /// counts each iteration, so it ends after at most `trips` iterations whatever the
+    /// body's BREAKs do. Values computed in the body stay inside it, and values from before
+    /// the loop are read and updated across its back edge: what vec4 register allocation
+    /// has to keep alive over the whole loop (docs/hardware/fp64-align16.md §10.2).
+    fn counted_loop(&mut self) {
+        let trips = 1 + self.choose(MAX_TRIPS) as i32;
+        let cnt_nr = self.p.alloc_vgrf(1);
+        let cnt = Reg::vgrf(cnt_nr, Type::D);
+        let first = self.vals.len();
+        let outer_if = self.in_if;
+        self.insts
+            .push(Inst::new(Opcode::Mov, 8, cnt, vec![Reg::imm_d(0)]).with_align16());
+        self.insts.push(Inst::control(Opcode::Do, 8));
+        self.insts
+            .push(Inst::new(Opcode::Add, 8, cnt, vec![cnt, Reg::imm_d(1)]).with_align16());
+        self.depth += 1;
+        self.loops += 1;
+        self.in_if = 0;
+        for _ in 0..1 + self.choose(4) {
+            self.statement();
+        }
+        self.in_if = outer_if;
+        self.loops -= 1;
+        self.depth -= 1;
+        self.vals.truncate(first);
+        let exit_in_while = self.chance(1, 2);
+        let cond = if exit_in_while {
+            CondMod::L
+        } else {
+            CondMod::Ge
+        };
+        let test = Inst::new(
+            Opcode::Cmp,
+            8,
+            Reg::null(Type::D),
+            vec![cnt.swizzled(Swizzle::replicate(0)), Reg::imm_d(trips)],
+        )
+        .with_align16()
+        .with_cmod(cond, FLAG);
+        self.insts.push(test);
+        if exit_in_while {
+            self.insts
+                .push(Inst::control(Opcode::While, 8).with_pred(Predicate::NORMAL, FLAG));
+        } else {
+            self.insts
+                .push(Inst::control(Opcode::Break, 8).with_pred(Predicate::NORMAL, FLAG));
+            self.insts.push(Inst::control(Opcode::While, 8));
+        }
+        // Each vertex counted every iteration it ran: the count is whole after the loop.
+        if self.in_if == 0 {
+            self.vals.push(Val {
+                nr: cnt_nr,
+                offset: 0,
+                ty: Type::D,
+            });
+        }
+    }
+
+    /// A BREAK of the vertices a replicated compare selects: predicated, or inside an IF
+    /// (the form Mesa's vec4 backend emits for `if (c) break;`) when IFs are drawn.
+    fn early_break(&mut self) {
+        self.compare(true);
+        let pred = if self.chance(1, 2) {
+            Predicate::NORMAL
+        } else {
+            Predicate::INVERSE
+        };
+        if !self.has(Feature::If) || self.chance(1, 2) {
+            self.insts
+                .push(Inst::control(Opcode::Break, 8).with_pred(pred, FLAG));
+        } else {
+            self.insts
+                .push(Inst::control(Opcode::If, 8).with_pred(pred, FLAG));
+            self.insts.push(Inst::control(Opcode::Break, 8));
+            self.insts.push(Inst::control(Opcode::Endif, 8));
+        }
     }
 
     /// The URB writes: up to four dvec4 values from slot 0, then up to four 32-bit vec4s,
