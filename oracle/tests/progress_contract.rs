@@ -182,3 +182,39 @@ static CLAIMS_NOTHING: Pass = Pass {
     run: does_nothing,
 };
 static NOTHING_LOOP: [&Pass; 1] = [&CLAIMS_NOTHING];
+
+static HONEST_AGAIN: Pass = Pass {
+    name: "honest_again",
+    rewrites: &[],
+    run: honest,
+};
+static UNDOING_LOOP: [&Pass; 2] = [&HONEST, &HONEST_AGAIN];
+
+#[test]
+fn an_optimisation_loop_whose_passes_undo_each_other_breaks_the_contract() {
+    use compiler::pipeline::{MAX_LOOP_ITERATIONS, Stage, compile_with};
+    let c = compile_with(
+        &add_program(),
+        &[Stage::Once(&FIRST), Stage::Fixpoint(&UNDOING_LOOP)],
+        &CompileOptions::default(),
+    );
+    let last = format!("honest#{MAX_LOOP_ITERATIONS}");
+    let (pass, violations) = c.first_violation().expect("a violation");
+    assert_eq!(pass, "honest");
+    assert_eq!(violations[0].rule.to_string(), "progress-contract");
+    assert!(violations[0].message.contains("did not converge"));
+    // Only the last iteration's passes are blamed: each earlier one kept the contract.
+    let blamed: Vec<&str> = c
+        .passes
+        .iter()
+        .filter(|r| !r.violations.is_empty())
+        .map(|r| r.label.as_str())
+        .collect();
+    assert_eq!(
+        blamed,
+        [
+            last.as_str(),
+            &format!("honest_again#{MAX_LOOP_ITERATIONS}")
+        ]
+    );
+}

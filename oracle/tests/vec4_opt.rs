@@ -47,6 +47,21 @@ fn cse_forgets_an_expression_whose_source_was_overwritten() {
 }
 
 #[test]
+fn cse_takes_no_move_of_an_immediate_or_a_uniform() {
+    // A copy of an earlier move of the same immediate or uniform is what copy propagation
+    // turns back into it: the two passes would undo each other in every iteration of the
+    // optimisation loop (corpus/regressions/vec4-cse-and-copy-propagation-cycle.eu).
+    let input = vec4_program(
+        "hsw",
+        "mov(8) v2:D, 0:D { Align16 }
+         mov(8) v3:D, 0:D { Align16 }
+         mov(8) v4:F, u0.xyzw:F { Align16 }
+         mov(8) v5:F, u0.xyzw:F { Align16 }",
+    );
+    expect_unchanged(opt_cse::run, &input);
+}
+
+#[test]
 fn dce_removes_a_value_overwritten_before_any_read() {
     // The first write to v2 is overwritten whole; the first to v3 in its x component.
     let input = vec4_program(

@@ -227,6 +227,22 @@ fn check_declared(pass: &Pass, noted: &[&'static str]) {
     }
 }
 
+/// Marks the passes of an optimisation-loop iteration that progressed although the
+/// iteration as a whole left the program as it was: the progress contract of the loop.
+fn report_cycle(iteration: &mut [PassRecord]) {
+    for record in iteration.iter_mut().filter(|r| r.progress) {
+        let cycle = Violation {
+            rule: crate::validate::Rule::ProgressContract,
+            ip: None,
+            message: format!(
+                "the optimisation loop did not converge in {MAX_LOOP_ITERATIONS} iterations: \
+                 its passes progress and undo each other, so it would never end"
+            ),
+        };
+        record.violations.insert(0, cycle);
+    }
+}
+
 /// `violations` after the violation of a pass whose reported progress (`progress`) is
 /// not what it did, which comes first.
 fn with_contract(progress: bool, violations: Vec<Violation>) -> Vec<Violation> {
@@ -336,6 +352,11 @@ fn run_stages(
             }
             Stage::Fixpoint(passes) => {
                 for iteration in 1..=MAX_LOOP_ITERATIONS {
+                    // The last iteration allowed is watched: if its passes progress and
+                    // leave the program as it was, they undo each other and the loop
+                    // would never end.
+                    let before = (iteration == MAX_LOOP_ITERATIONS).then(|| program.clone());
+                    let first = records.len();
                     let mut progress = false;
                     for &pass in passes.iter().filter(|p| !skipped(p)) {
                         let label = format!("{}#{iteration}", pass.name);
@@ -343,6 +364,9 @@ fn run_stages(
                     }
                     if !progress {
                         break;
+                    }
+                    if before.as_ref() == Some(program) {
+                        report_cycle(&mut records[first..]);
                     }
                 }
             }

@@ -572,7 +572,21 @@ impl Gen<'_, '_> {
             let v = self.uneven_slot(ty);
             return self.three_source_uneven(op, v, vgrfs_before);
         }
-        let ty = self.any_type();
+        // 64-bit values one time in three where the program has them: inside a register
+        // they are what the 64-bit region rules of the low-power parts (CHV, BXT, GLK)
+        // restrict most (docs/hardware/eu-hardware.md §5.1), and a uniform draw over the
+        // program's types rarely picks them.
+        let wide: Vec<Type> = self
+            .types
+            .iter()
+            .copied()
+            .filter(|t| t.size() == 8)
+            .collect();
+        let ty = if !wide.is_empty() && self.chance(1, 3) {
+            self.pick(&wide)
+        } else {
+            self.any_type()
+        };
         let v = self.uneven_slot(ty);
         let a = self.src(ty, false);
         let ops = self.drawn(&[Opcode::Add, Opcode::Mul, Opcode::Sel]);

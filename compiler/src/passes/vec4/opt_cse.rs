@@ -20,8 +20,12 @@ use crate::reg::Swizzle;
 /// Rewrite kinds this pass notes.
 const REWRITES: &[&str] = &["cse-copy"];
 
-/// Whether `inst` computes a value CSE may reuse: a pure ALU operation (a MOV only of a
-/// uniform or immediate, else it is a copy already).
+/// Whether `inst` computes a value CSE may reuse: a pure ALU operation other than a MOV.
+/// A MOV is a copy already, and one of a uniform or an immediate made a copy of an earlier
+/// result is what copy propagation turns back into that uniform or immediate: the two
+/// passes would undo each other in every iteration of the optimisation loop, which would
+/// then never end (`corpus/regressions/vec4-cse-and-copy-propagation-cycle.eu`; the scalar
+/// `opt_cse` takes no MOV either).
 fn is_expression(inst: &Inst) -> bool {
     let pure = !inst.op.is_control_flow()
         && !inst.op.is_message()
@@ -29,7 +33,7 @@ fn is_expression(inst: &Inst) -> bool {
         && !inst.op.is_dword_half_set()
         && inst.op != Opcode::Nop
         && !inst.op.is_subgroup();
-    let mov_of_uniform = inst.op != Opcode::Mov || inst.srcs.iter().all(|s| s.is_uniform());
+    let not_a_copy = inst.op != Opcode::Mov;
     let whole = !inst.is_align16() || inst.dst.writemask.is_full();
     let writes = written(inst);
     let self_overlap = inst
@@ -37,7 +41,7 @@ fn is_expression(inst: &Inst) -> bool {
         .iter()
         .filter_map(|s| read(inst, s))
         .any(|r| writes.iter().any(|&w| overlap(w, r)));
-    pure && mov_of_uniform
+    pure && not_a_copy
         && whole
         && inst.dst.is_vgrf()
         && inst.predicate.is_none()
