@@ -77,6 +77,11 @@ pub enum Verdict {
         rule: String,
         ip: usize,
         message: String,
+        /// The input set whose run executed the instruction (a restriction is checked
+        /// where an instruction runs, so another input set may never reach it): what a
+        /// reproducer must keep to replay it.
+        #[serde(default)]
+        input_set: usize,
     },
     /// A pass refused the program (e.g. it ran out of registers).
     CompileError {
@@ -132,6 +137,7 @@ impl Verdict {
         match self {
             Verdict::Mismatch { input_set, .. }
             | Verdict::Hang { input_set, .. }
+            | Verdict::HardwareViolation { input_set, .. }
             | Verdict::EmulatorFault { input_set, .. } => Some(*input_set),
             _ => None,
         }
@@ -228,6 +234,7 @@ fn run_verdict(input_set: usize, reference: &RunResult, compiled: &RunResult) ->
             rule: d.rule.clone().unwrap_or_default(),
             ip: d.ip,
             message: d.message.clone(),
+            input_set,
         });
     }
     match &compiled.outcome {

@@ -660,6 +660,10 @@ fn has_format12_shape(shape: &str, p: &compiler::Program) -> bool {
             }
             p.stage == compiler::Stage::Vertex && inside
         }
+        // A LOAD_PAYLOAD with header sources.
+        "load-payload-header" => insts
+            .iter()
+            .any(|i| i.op == Opcode::LoadPayload && i.header_size > 0),
         // An exec-1 NoMask MOV predicated on a horizontal ANY/ALL group of the dispatch.
         "vote" => insts.iter().any(|i| {
             i.exec_size == 1
@@ -674,7 +678,8 @@ fn has_format12_shape(shape: &str, p: &compiler::Program) -> bool {
 
 /// The shapes format 12 added occur under knobs that allow them, and the programs stay
 /// valid, deterministic and mostly defined: vec4 loops (with BREAKs of some vertices and
-/// values computed inside the body) and the subgroup votes on horizontal predicates.
+/// values computed inside the body), the subgroup votes on horizontal predicates and
+/// LOAD_PAYLOAD header sources.
 #[test]
 fn format12_shapes_occur_and_programs_stay_valid() {
     let shapes = [
@@ -683,6 +688,7 @@ fn format12_shapes_occur_and_programs_stay_valid() {
         ("vec4-loop-local", "stage=vs"),
         ("vote", "features=live-channel"),
         ("vote", "features=live-channel dispatch=32"),
+        ("load-payload-header", "features=load-payload dispatch=8"),
     ];
     shapes_occur(&shapes, 400, 10, has_format12_shape);
 }

@@ -221,7 +221,9 @@ pub fn describe_verdict(v: &Verdict) -> String {
             "compiler assertion: after {pass}: [{rule}] ip {}: {message}",
             ip.map_or("-".into(), |i| i.to_string())
         ),
-        Verdict::HardwareViolation { rule, ip, message } => {
+        Verdict::HardwareViolation {
+            rule, ip, message, ..
+        } => {
             format!("hardware restriction broken at ip {ip}: [{rule}] {message}")
         }
         Verdict::CompileError {

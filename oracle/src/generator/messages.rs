@@ -223,16 +223,26 @@ impl Gen<'_, '_> {
         ));
     }
 
-    /// LOAD_PAYLOAD gathering dword values into one multi-component value.
+    /// LOAD_PAYLOAD gathering dword values into one multi-component value. At SIMD8, fuzz
+    /// programs sometimes make the first one or two sources header sources: each a whole
+    /// register copied with NoMask (docs/hardware/brw-backend.md §7.3), which at SIMD8
+    /// puts channel c's dword where a component would, so the value reads the same.
     pub(super) fn load_payload(&mut self) {
         if !self.uniform_control() {
             return self.alu();
         }
         let n = 2 + self.choose(3) as u32;
         let srcs: Vec<Reg> = (0..n).map(|_| plain(self.src(Type::UD, false))).collect();
+        let header = if self.width == 8 && !self.realistic && self.chance(1, 3) {
+            1 + self.choose(2) as u8
+        } else {
+            0
+        };
         let vgrfs_before = self.p.vgrf_sizes.len();
         let (dst, vals) = self.result_components(n, Type::UD);
-        if self.try_emit(Inst::new(Opcode::LoadPayload, self.width, dst, srcs)) {
+        let mut inst = Inst::new(Opcode::LoadPayload, self.width, dst, srcs);
+        inst.header_size = header;
+        if self.try_emit(inst) {
             self.vals.extend(vals);
         } else {
             self.p.vgrf_sizes.truncate(vgrfs_before);
