@@ -232,12 +232,25 @@ impl Gen<'_, '_> {
             return self.alu();
         }
         let n = 2 + self.choose(3) as u32;
-        let srcs: Vec<Reg> = (0..n).map(|_| plain(self.src(Type::UD, false))).collect();
-        let header = if self.width == 8 && !self.realistic && self.chance(1, 3) {
+        let mut srcs: Vec<Reg> = (0..n).map(|_| plain(self.src(Type::UD, false))).collect();
+        // A header source is a whole register, as Mesa's are: a 32-bit value starting a
+        // register (a uniform, whose MOV would broadcast it, is none).
+        let whole: Vec<Val> = self
+            .vals
+            .iter()
+            .copied()
+            .filter(|v| v.ty.size() == 4 && v.offset.is_multiple_of(REG_SIZE))
+            .collect();
+        let header = if self.width == 8 && !self.realistic && !whole.is_empty() && self.chance(1, 3)
+        {
             1 + self.choose(2) as u8
         } else {
             0
         };
+        for src in srcs.iter_mut().take(header as usize) {
+            let v = self.pick(&whole);
+            *src = self.val_reg(v).retype(Type::UD);
+        }
         let vgrfs_before = self.p.vgrf_sizes.len();
         let (dst, vals) = self.result_components(n, Type::UD);
         let mut inst = Inst::new(Opcode::LoadPayload, self.width, dst, srcs);
