@@ -158,6 +158,17 @@ fn the_manager_reports_a_pass_that_breaks_the_contract_either_way() {
     );
     let culprit = c.first_violation().map(|(pass, _)| pass);
     assert_eq!(culprit, Some("claims_progress"));
+    // A pass after a contract breaker that keeps its program does not inherit the breach.
+    let c2 = compile_with(
+        &p,
+        &[
+            Stage::Once(&FIRST),
+            Stage::Once(&CLAIMS),
+            Stage::Once(&CLAIMS_NOTHING),
+        ],
+        &opts,
+    );
+    assert!(c2.passes[2].violations.is_empty(), "{:?}", first_rules(&c2));
     // Honest passes, changing or not, break nothing.
     let c = compile_with(
         &p,

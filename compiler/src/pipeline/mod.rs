@@ -279,21 +279,23 @@ fn step(
         Ok(Ok(progress)) => {
             let rewrites = crate::pass::noted();
             check_declared(pass, &rewrites);
-            let violations = match (records.last(), progress) {
-                (Some(prev), false) => match validator.differs(program) {
-                    Some(false) => prev.violations.clone(),
-                    Some(true) => with_contract(false, validator.validate(program)),
-                    None => validator.validate(program),
-                },
-                (_, true) => {
+            let violations = match records.last() {
+                // The program's violations hold again; the previous pass's own do not.
+                Some(prev) if !progress && validator.differs(program) == Some(false) => prev
+                    .violations
+                    .iter()
+                    .filter(|v| v.rule != crate::validate::Rule::ProgressContract)
+                    .cloned()
+                    .collect(),
+                _ => {
+                    let compared = !records.is_empty();
                     let violations = validator.validate(program);
-                    if validator.unchanged() {
-                        with_contract(true, violations)
+                    if compared && validator.unchanged() == progress {
+                        with_contract(progress, violations)
                     } else {
                         violations
                     }
                 }
-                (None, false) => validator.validate(program),
             };
             let stop = opts
                 .stop_after

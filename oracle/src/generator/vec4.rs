@@ -10,8 +10,8 @@
 //! full by a compare before anything reads it; IF and BREAK conditions compare replicated
 //! components (`.xxxx`), so all four channels of a vertex branch together, as Mesa's vec4
 //! IFs do. A value computed in full inside a loop body is read only later in the same
-//! iteration: a vertex that left the loop early may never have written it. Valid by construction: every instruction passes the validator where it stands
-//! or is replaced. The fragment generator never reaches this module, so the default
+//! iteration: a vertex that left the loop early may never have written it. Valid by
+//! construction: every instruction passes the validator where it stands or is replaced. The fragment generator never reaches this module, so the default
 //! profile's programs do not change.
 
 use super::choose;
