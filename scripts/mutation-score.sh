@@ -17,7 +17,10 @@
 #   SAMPLE: how many mutants to try, drawn evenly over the files with a fixed seed
 #   (`all` for every one). JOBS=N threads for the verdicts (default 2). OUT=DIR
 #   (default target/mutation-score): results.tsv there is appended to and a rerun skips the
-#   mutants already judged, so a stopped run continues.
+#   mutants already judged, so a stopped run continues. ONLY=FILE judges just the mutant ids
+#   listed in FILE (one per line, as results.tsv writes them: `grep missed OLD/results.tsv |
+#   cut -f1`), to judge a previous run's misses again on today's HEAD; an id whose line no
+#   longer holds that mutant is reported as not found.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seeds=${1:-10000}
@@ -48,9 +51,9 @@ fi
 git -C "$tree" checkout -q --detach "$(git rev-parse HEAD)"
 git -C "$tree" checkout -q -- .
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
-python3 - "$out" "$tree" "$seeds" "$sample" "$jobs" <<'PY'
+python3 - "$out" "$tree" "$seeds" "$sample" "$jobs" "${ONLY:-}" <<'PY'
 import json, os, random, subprocess, sys, time
-out, tree, seeds, sample, jobs = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+out, tree, seeds, sample, jobs, only = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
 target = os.environ["CARGO_TARGET_DIR"]
 eufuzz = os.path.join(target, "mutants", "eufuzz")
 mutants = [json.loads(l) for l in open(os.path.join(out, "all.jsonl"))]
@@ -67,7 +70,14 @@ while any(queues):
     for q in queues:
         if q:
             order.append(q.pop())
-if sample != "all":
+if only:
+    wanted = [l.strip() for l in open(only) if l.strip()]
+    ids = {m["id"] for m in order}
+    for w in wanted:
+        if w not in ids:
+            print("not found %s" % w, flush=True)
+    order = [m for m in order if m["id"] in set(wanted)]
+elif sample != "all":
     order = order[: int(sample)]
 results_path = os.path.join(out, "results.tsv")
 done = set()

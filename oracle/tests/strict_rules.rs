@@ -626,6 +626,20 @@ fn cases() -> Vec<Case> {
             "and.z.f0.0(8) g10<8;8,1>:UD, g2<8;8,1>:UD, g4<8;8,1>:UD",
         ),
         (
+            "cmod-simd32-gen7",
+            "hsw",
+            Some("bdw"),
+            "add.z.f0.0(32) g10<16;16,1>:UW, g2<16;16,1>:UW, g4<16;16,1>:UW { NoMask }",
+            "add(32) g10<16;16,1>:UW, g2<16;16,1>:UW, g4<16;16,1>:UW { NoMask }",
+        ),
+        (
+            "cmod-simd32-3src",
+            "bdw",
+            Some("tgl"),
+            "mad.z.f0.0(32) g10<16;16,1>:HF, g2<16;16,1>:HF, g4<16;16,1>:HF, g6<16;16,1>:HF",
+            "mad.z.f0.0(16) g10<16;16,1>:HF, g2<16;16,1>:HF, g4<16;16,1>:HF, g6<16;16,1>:HF",
+        ),
+        (
             "bfi2-cmod",
             "skl",
             None,

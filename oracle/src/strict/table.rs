@@ -166,6 +166,8 @@ pub static TABLE: &[Row] = &[
     row(&ins::LOGIC_ABS, |d| generation(d) >= 8),
     row(&ins::LOGIC_ACC_MOD, |d| generation(d) >= 8),
     row(&ins::LOGIC_ORU, always),
+    row(&ins::CMOD_SIMD32_GEN7, |d| generation(d) == 7),
+    row(&ins::CMOD_SIMD32_3SRC, |d| (8..12).contains(&generation(d))),
     row(&ins::BFI2_CMOD, always),
     row(&ins::BFI2_SAT, always),
     row(&ins::BFI2_DST, always),

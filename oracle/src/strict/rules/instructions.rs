@@ -177,6 +177,22 @@ rule!(
     |i, _| i.op.is_logic() && matches!(i.cmod, Some(CondMod::O | CondMod::R | CondMod::U))
 );
 rule!(
+    // docs/hardware/eu-hardware.md §6.10: the IVB PRM forbids a conditional modifier on any
+    // SIMD32 instruction (Gen7); the BDW PRM keeps the ban for three-source instructions
+    // (Gen8 to Gen11). Quoted in Mesa's `get_fpu_lowered_simd_width` (brw_fs.cpp), which
+    // caps such instructions at SIMD16; neither validator checks it.
+    CMOD_SIMD32_GEN7,
+    "cmod-simd32-gen7",
+    "Instructions with condition modifiers must not use SIMD32",
+    |i, _| i.exec_size == 32 && i.cmod.is_some()
+);
+rule!(
+    CMOD_SIMD32_3SRC,
+    "cmod-simd32-3src",
+    "Ternary instruction with condition modifiers must not use SIMD32",
+    |i, _| i.exec_size == 32 && i.cmod.is_some() && i.op.is_3src()
+);
+rule!(
     BFI2_CMOD,
     "bfi2-cmod",
     "BFI2 cannot have conditional modifier",
