@@ -350,7 +350,13 @@ impl Inst {
         }
         let n = self.exec_size as u32;
         match (self.op, i) {
-            (Opcode::LoadPayload, i) if i < self.header_size as usize => REG_SIZE,
+            // A header register is copied by an exec-8 NoMask UD MOV of the operand
+            // (docs/hardware/brw-backend.md §7.3), so it reads what that MOV's region reads:
+            // one whole register for the usual linear source, one dword for a uniform.
+            (Opcode::LoadPayload, i) if i < self.header_size as usize => src
+                .retype(Type::UD)
+                .footprint(8)
+                .map_or(REG_SIZE, |(start, end)| (end - start) as u32),
             (Opcode::FbWriteLogical | Opcode::UrbWriteLogical, 0) => {
                 self.message_components() * self.component_bytes(src)
             }

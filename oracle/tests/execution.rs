@@ -581,6 +581,29 @@ fn load_payload_copies_header_unmasked_and_components_masked() {
     );
 }
 
+/// A header source is read as eight NoMask UD channels of the operand, region and all, the
+/// MOV `lower_load_payload` makes of it (docs/hardware/brw-backend.md §7.3): a scalar region
+/// repeats its dword, and `<0;4,1>` repeats its first four dwords.
+#[test]
+fn load_payload_reads_a_header_source_through_its_region() {
+    let text = "eu 1\ntarget skl\ndispatch 8\nvgrf v0 3\nSTART B0\n\
+        mov(8) g10<8;8,1>:UD, 0x76543210:UV { NoMask }\n\
+        load_payload(8) v0:UD, g10.2<0;1,0>:UD, g10.4<0;4,1>:UD, g10<8;8,1>:UD { header=2 }\nEND B0\n";
+    let p = parse_program(text).unwrap();
+    let mut inputs = Inputs::default();
+    inputs.dispatch_masks.insert(0, 0b0000_0001);
+    let (_, regs) = run_inspect(&p, &inputs, &RunConfig::default());
+    let v = elems(&regs[0], 0, Type::UD, 24);
+    assert_eq!(v[..8], some(&[2; 8])[..], "a scalar header source is broadcast");
+    assert_eq!(
+        v[8..16],
+        some(&[4, 5, 6, 7, 4, 5, 6, 7])[..],
+        "a 2-D header source follows its rows"
+    );
+    assert_eq!(v[16], Some(0));
+    assert!(v[17..].iter().all(Option::is_none), "one channel enabled");
+}
+
 /// Threads may all read the same input bytes; a byte one thread writes is racy for every
 /// other thread that reads it, whichever order the schedule happens to run them in.
 #[test]

@@ -310,6 +310,26 @@ fn load_payload_becomes_header_and_per_source_moves() {
     );
 }
 
+/// A header source that is not a whole register's dwords is copied as the header MOV reads
+/// it (docs/hardware/brw-backend.md §7.3): a uniform is broadcast, and an immediate fills
+/// the register; the emulator reads LOAD_PAYLOAD's header the same way, so the two agree.
+#[test]
+fn load_payload_header_of_a_uniform_is_broadcast_by_its_move() {
+    check_pass(
+        lower_load_payload::run,
+        "skl",
+        8,
+        "
+        load_payload(8) v2:UD, u1:UD, 5:UD, attr0:UD { header=2 }
+        ",
+        "
+        mov(8) v2:UD, u1:UD { NoMask }
+        mov(8) v2+32:UD, 5:UD { NoMask }
+        mov(8) v2+64:UD, attr0:UD
+        ",
+    );
+}
+
 #[test]
 fn small_immediates_use_word_multiplies() {
     check_pass(

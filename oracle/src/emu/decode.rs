@@ -3,6 +3,7 @@
 
 use super::layout::Layout;
 use super::operand::{Operand, OperandError, resolve, resolve_dst};
+use compiler::types::Type;
 use compiler::{Inst, Opcode, Program};
 use rustc_hash::FxHashMap;
 
@@ -223,10 +224,18 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
             (dst, srcs)
         } else {
             let dst = resolve_dst(&inst.dst, dst_walk, group, &layout, strict).map_err(fault)?;
+            let header = header_sources(inst);
             let srcs = inst
                 .srcs
                 .iter()
-                .map(|s| resolve(s, walk, group, &layout, strict))
+                .enumerate()
+                .map(|(i, s)| {
+                    if i < header {
+                        resolve(&s.retype(Type::UD), 8, 0, &layout, strict)
+                    } else {
+                        resolve(s, walk, group, &layout, strict)
+                    }
+                })
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(fault)?;
             (dst, srcs)
@@ -254,4 +263,16 @@ pub fn decode(p: &Program, strict: bool, hardware_mul: bool) -> Result<Decoded<'
         layout,
         halt_targets,
     })
+}
+
+/// How many of a LOAD_PAYLOAD's sources are header registers. Each is read as Mesa's
+/// `lower_load_payload` copies it (docs/hardware/brw-backend.md §7.3): eight UD channels of
+/// the operand, its region and all, under NoMask, whatever the instruction's own width, so a
+/// uniform or a two-dimensional header source means what the lowering's MOV makes of it.
+fn header_sources(inst: &Inst) -> usize {
+    if inst.op == Opcode::LoadPayload {
+        inst.header_size as usize
+    } else {
+        0
+    }
 }

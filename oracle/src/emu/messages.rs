@@ -52,7 +52,7 @@
 use super::decode::DInst;
 use super::exec::{Ctx, diag, enables, read_raw, read_raw_bytes};
 use super::layout::SCRATCH_BASE;
-use super::operand::Loc;
+use super::operand::{Loc, Operand};
 use super::result::{ChannelColor, DiagKind, Diagnostic, RtWrite, StrayTarget, StrayWrite};
 use super::state::{FLOAT_NAN, Space, Thread, is_defined};
 use compiler::inputs::TextureFormat;
@@ -785,6 +785,22 @@ pub fn exec_message(
     Ok(effect)
 }
 
+/// A LOAD_PAYLOAD header register: the eight UD channels of its source (decoded that way,
+/// `decode::header_sources`) under NoMask; a null source leaves an undefined register.
+fn header_register(t: &Thread, src: &Operand) -> Bytes {
+    let mut bytes = vec![0; REG_SIZE as usize];
+    let mut def = vec![0; REG_SIZE as usize];
+    if !matches!(src.loc, Loc::Null) {
+        for c in 0..8 {
+            let (v, d) = read_raw_bytes(t, src, c);
+            let at = c as usize * 4;
+            bytes[at..at + 4].copy_from_slice(&(v as u32).to_le_bytes());
+            def[at..at + 4].copy_from_slice(&d[..4]);
+        }
+    }
+    (bytes, def)
+}
+
 /// LOAD_PAYLOAD: header sources are copied as whole registers regardless of the channel
 /// mask; every other source is one component copied for enabled channels.
 fn load_payload(
@@ -803,10 +819,7 @@ fn load_payload(
     let mut at = dst_base as usize;
     for (i, src) in d.srcs.iter().enumerate() {
         if i < header {
-            let bytes = match super::operand::first_byte(src) {
-                Some(a) => read_block(cx.t, a as usize, reg)?,
-                None => (vec![0; reg], vec![0; reg]),
-            };
+            let bytes = header_register(cx.t, src);
             if !cx.t.space.contains(at as u64, reg as u64) {
                 return Err(MessageError::LoadPayloadOutside);
             }

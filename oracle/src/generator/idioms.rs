@@ -134,11 +134,12 @@ impl Gen<'_, '_> {
     }
 
     /// A producer of a new or existing `ty` value from two sources: `op d, a, b`.
-    fn producer(&mut self, op: Opcode, ty: Type) -> Option<Reg> {
+    fn producer(&mut self, op: Opcode, ty: Type, nomask: bool) -> Option<Reg> {
         let a = self.src(ty, false);
         let b = self.src(ty, true);
         let srcs = operands(op, [a, b]);
         let mut inst = Inst::new(op, self.width, Reg::null(ty), srcs);
+        inst.nomask = nomask;
         if op == Opcode::Sel {
             inst.cmod = Some(if self.chance(1, 2) {
                 CondMod::L
@@ -164,11 +165,17 @@ impl Gen<'_, '_> {
         let cond = self.pick(&CONDS);
         let w = self.width;
         let nomask_test = self.depth > 0 && self.chance(1, 4);
+        // Or the other way round (fuzz programs): a NoMask producer and a masked test, which
+        // cmod propagation must not fold either (§11.16); inside an IF the flag bits of the
+        // channels in the other branch hold the IF's own compare, so a NoMask read of them
+        // tells a fold that wrote them.
+        let nomask_producer =
+            !nomask_test && self.depth > 0 && !self.realistic && self.chance(1, 4);
         let test = match self.choose(7) {
             0 | 1 => {
                 let Some(x) = self
                     .idiom_op(&PRODUCERS)
-                    .and_then(|op| self.producer(op, ty))
+                    .and_then(|op| self.producer(op, ty, nomask_producer))
                 else {
                     return self.alu();
                 };
@@ -177,7 +184,7 @@ impl Gen<'_, '_> {
             2 => {
                 let Some(x) = self
                     .idiom_op(&PRODUCERS)
-                    .and_then(|op| self.producer(op, ty))
+                    .and_then(|op| self.producer(op, ty, nomask_producer))
                 else {
                     return self.alu();
                 };
@@ -198,7 +205,7 @@ impl Gen<'_, '_> {
             3 => {
                 let Some(x) = self
                     .idiom_op(&PRODUCERS)
-                    .and_then(|op| self.producer(op, ty))
+                    .and_then(|op| self.producer(op, ty, nomask_producer))
                 else {
                     return self.alu();
                 };
@@ -209,7 +216,8 @@ impl Gen<'_, '_> {
                 // The subtract merge: `add d, a, -b` then `cmp.cond a, b`.
                 let a = self.src(ty, false);
                 let b = self.src(ty, false);
-                let add = Inst::new(Opcode::Add, w, Reg::null(ty), vec![a, b.negated()]);
+                let mut add = Inst::new(Opcode::Add, w, Reg::null(ty), vec![a, b.negated()]);
+                add.nomask = nomask_producer;
                 if self.emit_into(add, ty).is_none() {
                     return self.alu();
                 }
@@ -276,7 +284,7 @@ impl Gen<'_, '_> {
         if !self.try_emit(test) {
             return self.alu();
         }
-        self.observe_flag(flag, nomask_test);
+        self.observe_flag(flag, nomask_test || nomask_producer);
     }
 
     /// `op t, a, b; mov.sat y, t` (`opt_saturate_propagation`), sometimes with a negated
@@ -975,7 +983,7 @@ impl Gen<'_, '_> {
         // Sometimes the vote tests a value computed right there: a compare with zero that
         // `opt_cmod_propagation` folds into its producer, under the horizontal reader.
         let produced = match self.idiom_op(&PRODUCERS) {
-            Some(op) if self.chance(1, 2) => self.producer(op, ty),
+            Some(op) if self.chance(1, 2) => self.producer(op, ty, false),
             _ => None,
         };
         let a = produced.unwrap_or_else(|| self.src(ty, false));

@@ -224,33 +224,22 @@ impl Gen<'_, '_> {
     }
 
     /// LOAD_PAYLOAD gathering dword values into one multi-component value. At SIMD8, fuzz
-    /// programs sometimes make the first one or two sources header sources: each a whole
-    /// register copied with NoMask (docs/hardware/brw-backend.md §7.3), which at SIMD8
-    /// puts channel c's dword where a component would, so the value reads the same.
+    /// programs sometimes make the first one or two sources header sources: each copied as
+    /// eight NoMask UD channels of the operand, region and all (docs/hardware/brw-backend.md
+    /// §7.3), which at SIMD8 puts channel c's dword where a component would, so the value
+    /// reads the same. Any source may be one: a uniform is broadcast, as the lowering's
+    /// MOV broadcasts it.
     pub(super) fn load_payload(&mut self) {
         if !self.uniform_control() {
             return self.alu();
         }
         let n = 2 + self.choose(3) as u32;
-        let mut srcs: Vec<Reg> = (0..n).map(|_| plain(self.src(Type::UD, false))).collect();
-        // A header source is a whole register, as Mesa's are: a 32-bit value starting a
-        // register (a uniform, whose MOV would broadcast it, is none).
-        let whole: Vec<Val> = self
-            .vals
-            .iter()
-            .copied()
-            .filter(|v| v.ty.size() == 4 && v.offset.is_multiple_of(REG_SIZE))
-            .collect();
-        let header = if self.width == 8 && !self.realistic && !whole.is_empty() && self.chance(1, 3)
-        {
+        let srcs: Vec<Reg> = (0..n).map(|_| plain(self.src(Type::UD, false))).collect();
+        let header = if self.width == 8 && !self.realistic && self.chance(1, 3) {
             1 + self.choose(2) as u8
         } else {
             0
         };
-        for src in srcs.iter_mut().take(header as usize) {
-            let v = self.pick(&whole);
-            *src = self.val_reg(v).retype(Type::UD);
-        }
         let vgrfs_before = self.p.vgrf_sizes.len();
         let (dst, vals) = self.result_components(n, Type::UD);
         let mut inst = Inst::new(Opcode::LoadPayload, self.width, dst, srcs);

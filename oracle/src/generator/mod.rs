@@ -57,8 +57,11 @@ use std::collections::BTreeSet;
 /// declared before the values they are computed from (realistic programs are unchanged).
 /// 12: vec4 programs have counted loops with per-vertex BREAKs and values computed inside
 /// loop bodies; fuzz programs with the `live-channel` idiom also make subgroup votes, an
-/// exec-1 MOV predicated on ANY<w>H/ALL<w>H (realistic programs are unchanged).
-pub const FORMAT_VERSION: u32 = 12;
+/// exec-1 MOV predicated on ANY<w>H/ALL<w>H (realistic programs are unchanged). 13: a
+/// LOAD_PAYLOAD header source may be any source (a uniform, an immediate, a fixed GRF read
+/// through a two-dimensional region), now that the emulator reads a header as the
+/// lowering's MOV does (realistic programs are unchanged).
+pub const FORMAT_VERSION: u32 = 13;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,

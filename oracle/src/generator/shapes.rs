@@ -839,13 +839,7 @@ fn two_dimensional_sources(p: &mut compiler::Program, u: &mut arbitrary::Unstruc
     for (b, block) in p.blocks.iter().enumerate() {
         for (i, inst) in block.insts.iter().enumerate() {
             ip += 1;
-            // (Not a LOAD_PAYLOAD with a header: a header source is a whole register, read
-            // as one, brw-backend.md §7.3.)
-            let header = inst.op == Opcode::LoadPayload && inst.header_size > 0;
-            let alu = !inst.op.is_message()
-                && !inst.op.is_control_flow()
-                && !inst.op.is_3src()
-                && !header;
+            let alu = !inst.op.is_message() && !inst.op.is_control_flow() && !inst.op.is_3src();
             if !alu || !u.ratio(1u8, 3).unwrap_or(false) {
                 continue;
             }
