@@ -594,7 +594,11 @@ fn load_payload_reads_a_header_source_through_its_region() {
     inputs.dispatch_masks.insert(0, 0b0000_0001);
     let (_, regs) = run_inspect(&p, &inputs, &RunConfig::default());
     let v = elems(&regs[0], 0, Type::UD, 24);
-    assert_eq!(v[..8], some(&[2; 8])[..], "a scalar header source is broadcast");
+    assert_eq!(
+        v[..8],
+        some(&[2; 8])[..],
+        "a scalar header source is broadcast"
+    );
     assert_eq!(
         v[8..16],
         some(&[4, 5, 6, 7, 4, 5, 6, 7])[..],

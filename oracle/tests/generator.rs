@@ -692,3 +692,68 @@ fn format12_shapes_occur_and_programs_stay_valid() {
     ];
     shapes_occur(&shapes, 400, 10, has_format12_shape);
 }
+
+/// Format 13: header sources that are not a register's linear dwords, NoMask producers
+/// tested by a masked compare that cmod propagation must not fold, and vec4 SETs of a
+/// dvec4 half whose source overlaps the destination.
+#[test]
+fn format13_shapes_occur_and_programs_stay_valid() {
+    let shapes = [
+        (
+            "load-payload-header-not-linear",
+            "features=load-payload dispatch=8",
+        ),
+        ("nomask-producer-masked-test", "features=cmod-idiom,if"),
+        ("vec4-set-in-place", "stage=vs"),
+    ];
+    shapes_occur(&shapes, 600, 5, has_format13_shape);
+}
+
+/// Whether `p` has the format-13 shape `shape`.
+fn has_format13_shape(shape: &str, p: &compiler::Program) -> bool {
+    use compiler::Opcode;
+    use compiler::reg::RegKind;
+    let insts: Vec<_> = p.insts().collect();
+    match shape {
+        // A header source that is a uniform, an immediate or a GRF region read other than
+        // as eight consecutive dwords.
+        "load-payload-header-not-linear" => insts.iter().any(|i| {
+            i.op == Opcode::LoadPayload
+                && i.srcs[..i.header_size as usize]
+                    .iter()
+                    .any(|s| match s.kind {
+                        RegKind::Uniform { .. } | RegKind::Imm(_) => true,
+                        RegKind::Fixed { region, .. } => region.linear_stride() != Some(1),
+                        RegKind::Vgrf { stride, .. } => stride != 1,
+                        _ => false,
+                    })
+        }),
+        // A NoMask instruction writing a VGRF, then a masked CMP with a conditional
+        // modifier reading that VGRF (or the subtract merge's sources) in the same block.
+        "nomask-producer-masked-test" => p.blocks.iter().any(|b| {
+            b.insts.iter().enumerate().any(|(k, prod)| {
+                prod.nomask
+                    && prod.cmod.is_none()
+                    && matches!(prod.dst.kind, RegKind::Vgrf { .. })
+                    && b.insts[k + 1..].iter().any(|t| {
+                        !t.nomask
+                            && t.cmod.is_some()
+                            && t.dst.is_null()
+                            && (t.srcs.iter().any(|s| same_vgrf(s, &prod.dst))
+                                || (prod.op == Opcode::Add && t.srcs.first() == prod.srcs.first()))
+                    })
+            })
+        }),
+        // SET_LOW/HIGH_32BIT reading the VGRF it writes.
+        "vec4-set-in-place" => insts.iter().any(|i| {
+            matches!(i.op, Opcode::SetLow32 | Opcode::SetHigh32)
+                && i.srcs.iter().any(|s| same_vgrf(s, &i.dst))
+        }),
+        _ => unreachable!("{shape}"),
+    }
+}
+
+fn same_vgrf(a: &compiler::Reg, b: &compiler::Reg) -> bool {
+    use compiler::reg::RegKind;
+    matches!((a.kind, b.kind), (RegKind::Vgrf { nr: x, .. }, RegKind::Vgrf { nr: y, .. }) if x == y)
+}

@@ -431,11 +431,38 @@ impl Gen<'_, '_> {
     /// are the bits of two 32-bit vec4s, written by SET_LOW_32BIT then SET_HIGH_32BIT.
     /// Each writes half of every DF, so neither may end the other's liveness (the vec4 DCE
     /// restriction of 553700cf55). SET is an Align1 operation: plain sources, no swizzle.
+    ///
+    /// One pack in three instead rewrites one half of an existing dvec4 in place, from a
+    /// 32-bit value or from the dvec4's own first register read as dwords: a SET whose
+    /// source overlaps its destination, which splitting must read before any piece writes.
     fn pack(&mut self) {
         let halves: Vec<Type> = [Type::F, Type::D]
             .into_iter()
             .filter(|&t| self.has_type(t))
             .collect();
+        let doubles: Vec<Val> = self
+            .vals
+            .iter()
+            .copied()
+            .filter(|v| v.ty == Type::DF)
+            .collect();
+        if !doubles.is_empty() && self.chance(1, 3) {
+            let val = doubles[self.choose(doubles.len())];
+            let dst = Reg::vgrf(val.nr, Type::DF).byte_offset(val.offset);
+            let src = if halves.is_empty() || self.chance(1, 2) {
+                dst.retype(Type::UD)
+            } else {
+                let ty = halves[self.choose(halves.len())];
+                self.pick(ty).reg(None).retype(Type::UD)
+            };
+            let op = if self.chance(1, 2) {
+                Opcode::SetLow32
+            } else {
+                Opcode::SetHigh32
+            };
+            self.try_emit(Inst::new(op, 8, dst, vec![src]));
+            return;
+        }
         if halves.is_empty() {
             return self.conversion();
         }
