@@ -112,6 +112,32 @@ fn copied_nans_are_compared_exactly() {
 }
 
 #[test]
+fn a_produced_nan_copied_as_integer_data_may_still_differ() {
+    // The payload of a NaN a float operation produced is the operation's choice, and a copy
+    // of its bits (a MOV of its own type, integer or float, no modifiers) carries that
+    // choice along: Mesa folds `mul x, 1.0` to `mov x`, whose NaN is the input's own. Plain,
+    // strided and flag-writing moves keep the mark (the emulator's three paths for them).
+    let inputs = attrs(
+        Value::f(f32::from_bits(0x7fc0_0001)),
+        Value::f(f32::from_bits(0xffc0_0002)),
+    );
+    for copy in [
+        "mov(8) v0:UD, v1:UD",
+        "mov(8) v0:UD, v1<1>:UD\nmov(8) v2:UD, v0:UD\nmov(8) v0:UD, v2:UD",
+        "mov(8) v0:F, v1:F",
+        "mov.nz.f0.0(8) v0:UD, v1:UD",
+    ] {
+        let a = one_output(&format!("add(8) v1:F, attr0:F, 0.0:F\n{copy}"));
+        let b = one_output(&format!("add(8) v1:F, attr1:F, 0.0:F\n{copy}"));
+        assert_eq!(differences(&a, &b, &inputs), vec![], "{copy}");
+    }
+    // An integer operation on the bits is not a copy: its result is compared exactly.
+    let a = one_output("add(8) v1:F, attr0:F, 0.0:F\nxor(8) v0:UD, v1:UD, 1:UD");
+    let b = one_output("add(8) v1:F, attr1:F, 0.0:F\nxor(8) v0:UD, v1:UD, 1:UD");
+    assert!(!differences(&a, &b, &inputs).is_empty());
+}
+
+#[test]
 fn signed_zeros_differ() {
     let inputs = attrs(Value::f(1.0), Value::f(1.0));
     let a = one_output("mul(8) v0:F, attr0:F, 0.0:F");
