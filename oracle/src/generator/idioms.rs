@@ -190,10 +190,15 @@ impl Gen<'_, '_> {
                 };
                 // Sometimes a conversion: the value converted to another type, or its bits
                 // read as another type and converted back (`mov.nz null:D, d:F`, §10.3 15).
-                match self.choose(4) {
+                match self.choose(if self.realistic { 4 } else { 5 }) {
                     0 => {
                         let dst_ty = self.pick(&types);
                         Inst::new(Opcode::Mov, w, Reg::null(dst_ty), vec![x])
+                    }
+                    // (Fuzz programs: `and.cond null, x, 1` of a producer that is not a
+                    // CMP, which cmod propagation must leave alone, §10.3.)
+                    4 if ty.is_int() => {
+                        Inst::new(Opcode::And, w, Reg::null(ty), vec![x, Reg::imm(1, ty)])
                     }
                     1 => {
                         let other = self.pick(&types);
@@ -240,7 +245,7 @@ impl Gen<'_, '_> {
                 let variant = if self.realistic {
                     self.choose(3)
                 } else {
-                    self.choose(4)
+                    self.choose(6)
                 };
                 match variant {
                     0 => Inst::new(
@@ -250,6 +255,13 @@ impl Gen<'_, '_> {
                         vec![d, Reg::imm(1, bool_ty)],
                     ),
                     1 => Inst::new(Opcode::Mov, w, Reg::null(bool_ty), vec![d]),
+                    // (Fuzz programs: the compare's result tested by a NOT, or read as
+                    // another type by a MOV test, `mov.nz null:F, d:F` of a D boolean.)
+                    4 => Inst::new(Opcode::Not, w, Reg::null(bool_ty), vec![d]),
+                    5 => {
+                        let other = self.pick(&types);
+                        Inst::new(Opcode::Mov, w, Reg::null(other), vec![d.retype(other)])
+                    }
                     3 => {
                         let (a2, b2) = (self.src(ty, false), self.src(ty, true));
                         let cmp2 = Inst::new(Opcode::Cmp, w, Reg::null(bool_ty), vec![a2, b2])
@@ -261,6 +273,19 @@ impl Gen<'_, '_> {
                             Opcode::And
                         } else {
                             Opcode::Or
+                        };
+                        // One operand sometimes carries a modifier, or is the immediate
+                        // 0 or ~0 instead of the second compare: the AND/OR is then no
+                        // boolean of two compares, which the NOT fold must check (§10.3).
+                        let (d, e) = match self.choose(4) {
+                            0 => (d.negated(), e),
+                            1 => (d, Reg { abs: true, ..e }),
+                            2 => {
+                                let ones = u64::MAX >> (64 - 8 * bool_ty.size());
+                                let k = if self.chance(1, 2) { 0 } else { ones };
+                                (d, Reg::imm(k, bool_ty))
+                            }
+                            _ => (d, e),
                         };
                         let both = Inst::new(op, w, Reg::null(bool_ty), vec![d, e]);
                         let Some(g) = self.emit_into(both, bool_ty) else {
@@ -316,6 +341,9 @@ impl Gen<'_, '_> {
             if op == Opcode::Sel {
                 inst.cmod = Some(CondMod::Ge);
             }
+            // (Fuzz programs: a producer that saturates already, which makes the MOV's
+            // saturation redundant, §10.3.)
+            inst.saturate = !self.realistic && self.chance(1, 4);
             inst
         };
         let t = producer.dst.retype(Type::F);

@@ -240,8 +240,18 @@ impl Gen<'_, '_> {
         } else {
             0
         };
+        // (Fuzz programs: sometimes a hole, a null source whose component is left as it
+        // was, so nothing reads it as a value.)
+        let hole = (!self.realistic && self.chance(1, 4)).then(|| self.choose(n as usize));
+        let mut srcs = srcs;
+        if let Some(k) = hole {
+            srcs[k] = Reg::null(Type::UD);
+        }
         let vgrfs_before = self.p.vgrf_sizes.len();
-        let (dst, vals) = self.result_components(n, Type::UD);
+        let (dst, mut vals) = self.result_components(n, Type::UD);
+        if let Some(k) = hole {
+            vals.remove(k);
+        }
         let mut inst = Inst::new(Opcode::LoadPayload, self.width, dst, srcs);
         inst.header_size = header;
         if self.try_emit(inst) {

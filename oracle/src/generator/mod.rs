@@ -60,7 +60,11 @@ use std::collections::BTreeSet;
 /// exec-1 MOV predicated on ANY<w>H/ALL<w>H (realistic programs are unchanged). 13: a
 /// LOAD_PAYLOAD header source may be any source (a uniform, an immediate, a fixed GRF read
 /// through a two-dimensional region), now that the emulator reads a header as the
-/// lowering's MOV does (realistic programs are unchanged).
+/// lowering's MOV does, and LOAD_PAYLOAD holes (null sources); NoMask cmod producers with
+/// masked tests; boolean tests by NOT, by a MOV of another type, of AND/OR operands with
+/// modifiers or immediates, and `and.cond x, 1` of non-CMP producers; saturating
+/// producers before `mov.sat`; vec4 SET_LOW/HIGH_32BIT rewriting a dvec4 half in place
+/// (realistic programs are unchanged).
 pub const FORMAT_VERSION: u32 = 13;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
