@@ -66,6 +66,15 @@ fn uniforms_reading_z_or_w_split() {
     );
 }
 
+/// An instruction that already writes one component with a replicated swizzle would split
+/// into itself: it stays, and the pass reports no progress (regression
+/// `vec4-scalarize-df-one-component-no-progress.eu`: progress for an unchanged program).
+#[test]
+fn a_one_component_write_that_would_split_into_itself_is_no_progress() {
+    let input = vec4_program("hsw", "mov(4) v2.y:DF, u0.z:DF { Align16 }");
+    expect_unchanged(run, &input);
+}
+
 #[test]
 fn align1_dword_moves_and_32_bit_instructions_are_left_alone() {
     let input = vec4_program(

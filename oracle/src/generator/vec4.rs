@@ -517,6 +517,9 @@ impl Gen<'_, '_> {
             a = a.swizzled(Swizzle::replicate(self.choose(4) as u8));
             b = b.swizzled(Swizzle::replicate(self.choose(4) as u8));
         }
+        if ty == Type::DF && !replicated && self.in_if == 0 && self.chance(1, 3) {
+            return self.double_compare(cond, a, b);
+        }
         // Not DF: a compare writes no VGRF, so `setup_imm_df` has no DF immediate to load
         // there (the validator's `df_imm_lowered`), and the first compare must stand.
         if ty != Type::DF && self.chance(1, 5) {
@@ -526,6 +529,34 @@ impl Gen<'_, '_> {
             .with_align16()
             .with_cmod(cond, FLAG);
         self.try_emit(inst);
+    }
+
+    /// A 64-bit comparison's boolean, as Mesa's vec4 backend makes one (`nir_emit_alu`,
+    /// docs/hardware/fp64-align16.md §5.3): CMP into a dvec4 temporary, which also sets the
+    /// flag, then PICK_LOW_32BIT of it, a new D value (each DF's low dword is its
+    /// all-ones or zero). With a VGRF destination, the second source may be a DF immediate
+    /// (`setup_imm_df` loads it).
+    fn double_compare(&mut self, cond: CondMod, a: Reg, mut b: Reg) {
+        if self.chance(1, 3) {
+            b = self.immediate(Type::DF);
+        }
+        let tmp = self.alloc(Type::DF);
+        let cmp = Inst::new(Opcode::Cmp, 8, Reg::vgrf(tmp.nr, Type::DF), vec![a, b])
+            .with_align16()
+            .with_cmod(cond, FLAG);
+        if !self.try_emit(cmp) {
+            return;
+        }
+        let res = self.alloc(Type::D);
+        let pick = Inst::new(
+            Opcode::PickLow32,
+            8,
+            Reg::vgrf(res.nr, Type::D),
+            vec![Reg::vgrf(tmp.nr, Type::DF)],
+        );
+        if self.try_emit(pick) {
+            self.vals.push(res);
+        }
     }
 
     /// A per-vertex divergent IF/ELSE: a replicated compare, then updates in each arm.

@@ -166,24 +166,33 @@ pub const PASS: Pass = Pass {
     run,
 };
 
-/// Runs the pass; progress when an instruction was split.
+/// Runs the pass; progress when an instruction was split. An instruction that already
+/// writes one component with a replicated swizzle splits into itself: it stays, and is no
+/// progress (the pass manager's progress contract, docs/validator.md).
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     let mut out = vec![];
     for inst in p.take_insts() {
         match reason(&inst, p, opts) {
             Some(kind) => {
-                note(kind);
-                progress = true;
                 if inst.writes_flag() {
+                    note(kind);
                     note("scalarize-around-flag-write");
                     out.extend(split_around_flag_write(p, &inst, opts));
                 } else if reads_own_destination(&inst) {
+                    note(kind);
                     note("scalarize-through-temporary");
                     out.extend(split_through_temporary(p, &inst));
                 } else {
-                    out.extend(split(&inst));
+                    let pieces = split(&inst);
+                    if pieces == [inst.clone()] {
+                        out.push(inst);
+                        continue;
+                    }
+                    note(kind);
+                    out.extend(pieces);
                 }
+                progress = true;
             }
             None => out.push(inst),
         }
