@@ -842,8 +842,17 @@ impl Gen<'_, '_> {
             self.depth += 1;
             let arm = if part == 0 { &dsts } else { &else_dsts };
             for d in arm.clone().iter() {
-                let src = super::plain(self.src(d.ty, true));
-                let mov = Inst::new(Opcode::Mov, w, self.val_reg(*d), vec![src]);
+                let mut src = super::plain(self.src(d.ty, true));
+                // (Fuzz programs: sometimes a MOV that is no plain copy, which the SEL
+                // peephole must not merge as one: a saturate or a source modifier.)
+                let variant = if self.realistic { 0 } else { self.choose(8) };
+                if variant == 1 && !src.is_imm() {
+                    src = src.negated();
+                } else if variant == 2 && !src.is_imm() {
+                    src = src.with_abs();
+                }
+                let mut mov = Inst::new(Opcode::Mov, w, self.val_reg(*d), vec![src]);
+                mov.saturate = variant == 3 && d.ty.is_float();
                 if !self.try_emit(mov) {
                     let fallback =
                         Inst::new(Opcode::Mov, w, self.val_reg(*d), vec![Self::zero(d.ty)]);

@@ -63,8 +63,9 @@ use std::collections::BTreeSet;
 /// lowering's MOV does, and LOAD_PAYLOAD holes (null sources); NoMask cmod producers with
 /// masked tests; boolean tests by NOT, by a MOV of another type, of AND/OR operands with
 /// modifiers or immediates, and `and.cond x, 1` of non-CMP producers; saturating
-/// producers before `mov.sat`; vec4 SET_LOW/HIGH_32BIT rewriting a dvec4 half in place
-/// (realistic programs are unchanged).
+/// producers before `mov.sat`; IF/ELSE arms whose MOVs saturate or carry a source
+/// modifier; vec4 SET_LOW/HIGH_32BIT rewriting a dvec4 half in place, and 64-bit compares
+/// into a dvec4 then PICK_LOW_32BIT (realistic programs are unchanged).
 pub const FORMAT_VERSION: u32 = 13;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
