@@ -569,6 +569,12 @@ pub struct Death {
 }
 
 impl Death {
+    /// A hang on the child's CPU time: killed by a timeout the campaign adapts, which a
+    /// second run confirms (`worker`).
+    pub fn is_cpu_hang(&self) -> bool {
+        self.verdict == "hang" && self.kind == "cpu-time"
+    }
+
     /// The compiler pass the case was in when the process died, if any.
     pub fn pass(&self) -> Option<&str> {
         self.phase

@@ -418,6 +418,7 @@ mod tests {
             base: vec![],
             corpus_dirs: vec![],
             median: Default::default(),
+            case_timeout: std::time::Duration::from_secs(30),
         }
     }
 

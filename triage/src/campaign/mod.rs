@@ -465,6 +465,11 @@ impl Run<'_> {
                 continue;
             };
             let spent = cpu.saturating_sub(*c.cpu_seen.get_or_insert(cpu));
+            let cap = if c.confirming {
+                timing::confirm_cap(cap, most)
+            } else {
+                cap
+            };
             let overrun = if spent > cap {
                 Some(timing::Overrun {
                     cap,
@@ -621,6 +626,7 @@ fn run_with(
         base,
         corpus_dirs,
         median: Default::default(),
+        case_timeout: Duration::from_secs(settings.case_timeout),
     });
     if !resumed && !shared.base.is_empty() {
         // Every worker starts knowing the base corpus's features: an entry is kept only for

@@ -38,6 +38,18 @@ pub fn cpu_time(pid: u32) -> Option<Duration> {
 pub const FACTOR: f64 = 50.0;
 /// The timeout is never shorter (a loaded machine, a slow device).
 pub const MIN_CAP: Duration = Duration::from_secs(1);
+/// A case the adaptive timeout killed runs again with this many times that timeout (at most
+/// `--case-timeout`) before it is filed as a hang: a case that is only slow — an
+/// instrumented coverage build runs every case about eight times slower, while the
+/// timeout's floor stays [`MIN_CAP`] — finishes then, and a loop is still reported
+/// within seconds.
+pub const CONFIRM_FACTOR: u32 = 4;
+
+/// The timeout of a case's second run (see [`CONFIRM_FACTOR`]).
+pub fn confirm_cap(cap: Duration, most: Duration) -> Duration {
+    (cap * CONFIRM_FACTOR).min(most)
+}
+
 /// A finished case over this many times the median is slow: it would have been killed as a
 /// hang but for the timeout's floor of [`MIN_CAP`].
 pub const SLOW_FACTOR: f64 = 50.0;
@@ -122,6 +134,14 @@ pub fn keep(kept: &mut Vec<Slow>, s: Slow) {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_run_gets_four_times_the_timeout_within_the_cap() {
+        let most = Duration::from_secs(30);
+        assert_eq!(confirm_cap(MIN_CAP, most), Duration::from_secs(4));
+        assert_eq!(confirm_cap(Duration::from_secs(10), most), most);
+    }
 
     #[test]
     fn cpu_time_counts_running_not_waiting() {
@@ -150,7 +170,6 @@ mod tests {
         assert!(cpu_time(me).unwrap() >= target, "{:?}", spin.elapsed());
         assert_eq!(cpu_time(u32::MAX), None);
     }
-    use super::*;
 
     #[test]
     fn the_timeout_follows_the_median_within_its_bounds() {

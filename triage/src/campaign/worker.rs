@@ -58,6 +58,9 @@ pub struct InFlight {
     pub cpu_seen: Option<Duration>,
     /// Set (to the timeout it ran over) when the collecting thread killed the child.
     pub timed_out: Option<Overrun>,
+    /// The second run of a case the adaptive timeout killed: it gets
+    /// [`timing::CONFIRM_FACTOR`] times that timeout before it is filed as a hang.
+    pub confirming: bool,
     /// Set when the campaign ended with the case still running and killed its child: the
     /// case is neither counted nor filed (`--resume` runs it again).
     pub abandoned: bool,
@@ -118,6 +121,8 @@ pub struct Shared {
     /// The median case time in seconds as `f64` bits (0: not known yet), kept by the
     /// collecting thread.
     pub median: AtomicU64,
+    /// `--case-timeout`: a hang killed at this cap is not run again to confirm it.
+    pub case_timeout: Duration,
 }
 
 /// A failure a worker found, for the collecting thread.
@@ -324,12 +329,28 @@ fn work(shared: &Shared, w: usize, redo: Vec<Pending>, tx: &Sender<Event>) {
                 since: Instant::now(),
                 cpu_seen: None,
                 timed_out: None,
+                confirming: false,
                 abandoned: false,
             });
             (input, view, mix)
         };
         let started = Instant::now();
-        let (tally, found, ran) = match exec.run(&input) {
+        let mut result = exec.run(&input);
+        // A case the adaptive timeout killed runs once more with a longer one: a slow case
+        // finishes then, a loop does not (a hang is filed only then).
+        if let Ok(Ran::Died(death)) = &result
+            && death.is_cpu_hang()
+            && death.cap < shared.case_timeout
+        {
+            if let Some(c) = shared.slot(w).current.as_mut() {
+                c.confirming = true;
+                c.since = Instant::now();
+                c.cpu_seen = None;
+                c.timed_out = None;
+            }
+            result = exec.run(&input);
+        }
+        let (tally, found, ran) = match result {
             Ok(Ran::Case(tally, found)) => (tally, found.map(|f| *f), true),
             Ok(Ran::Died(death)) => {
                 let (tally, found) = case::died(&shared.setup, &input, &death);
