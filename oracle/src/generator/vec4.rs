@@ -290,6 +290,11 @@ impl Gen<'_, '_> {
     }
 
     /// Whether some source of `ty` exists.
+    /// The values computed so far whose type `keep` accepts.
+    fn vals_where(&self, keep: impl Fn(Type) -> bool) -> Vec<Val> {
+        self.vals.iter().copied().filter(|v| keep(v.ty)).collect()
+    }
+
     fn has_type(&self, ty: Type) -> bool {
         self.sources.iter().any(|s| s.ty() == ty) || self.vals.iter().any(|v| v.ty == ty)
     }
@@ -440,12 +445,7 @@ impl Gen<'_, '_> {
             .into_iter()
             .filter(|&t| self.has_type(t))
             .collect();
-        let doubles: Vec<Val> = self
-            .vals
-            .iter()
-            .copied()
-            .filter(|v| v.ty == Type::DF)
-            .collect();
+        let doubles = self.vals_where(|ty| ty == Type::DF);
         if !doubles.is_empty() && self.chance(1, 3) {
             let val = doubles[self.choose(doubles.len())];
             let dst = Reg::vgrf(val.nr, Type::DF).byte_offset(val.offset);
@@ -663,18 +663,8 @@ impl Gen<'_, '_> {
     /// The URB writes: up to four dvec4 values from slot 0, then up to four 32-bit vec4s,
     /// each copied into one payload VGRF; the last write ends the thread.
     fn outputs(&mut self) {
-        let dvec4s: Vec<Val> = self
-            .vals
-            .iter()
-            .copied()
-            .filter(|v| v.ty == Type::DF)
-            .collect();
-        let vec4s: Vec<Val> = self
-            .vals
-            .iter()
-            .copied()
-            .filter(|v| v.ty != Type::DF)
-            .collect();
+        let dvec4s = self.vals_where(|ty| ty == Type::DF);
+        let vec4s = self.vals_where(|ty| ty != Type::DF);
         let mut writes = vec![];
         let mut slot = 0;
         for (vals, ty) in [(dvec4s, Type::DF), (vec4s, Type::UD)] {

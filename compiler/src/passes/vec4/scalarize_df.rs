@@ -185,7 +185,7 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
                     out.extend(split_through_temporary(p, &inst));
                 } else {
                     let pieces = split(&inst);
-                    if pieces == [inst.clone()] {
+                    if pieces.len() == 1 && pieces[0] == inst {
                         out.push(inst);
                         continue;
                     }
