@@ -95,6 +95,10 @@ pub struct Pass {
     /// Rewrites the program in place; whether it changed anything, or why it cannot
     /// compile the program.
     pub run: fn(&mut Program, &CompileOptions) -> Result<bool, PassError>,
+    /// What the pass guarantees of every program it leaves, beyond the validator's rules,
+    /// checked by the pass manager after each run: a pass that silently stops doing its job
+    /// (dead code kept) changes no output, so only its own contract can see it.
+    pub postcondition: Option<fn(&Program) -> Vec<crate::validate::Violation>>,
 }
 
 /// Why a pass (or the pipeline, for its input) refused a program. Each variant has a stable
@@ -122,9 +126,6 @@ pub enum PassError {
     /// The vec4 register assignment ran out of GRFs (the vec4 pipeline does not spill).
     #[error("v{vgrf} does not fit: {grfs} GRFs, and the vec4 pipeline does not spill")]
     Vec4RegisterFileFull { vgrf: usize, grfs: u32 },
-    /// Gen4/5 min/max lowering needs a free flag subregister for its CMPN.
-    #[error("gen4/5 min/max needs a flag subregister that holds nothing live, and there is none")]
-    NoFreeFlag,
     /// The scalar pipeline was given Align16 code, which only the vec4 pipeline lowers.
     #[error(
         "ip {ip} is an Align16 instruction: the scalar pipeline has no Align16 (vec4) lowering; run Align16 hardware IR with `eufuzz run --strict`"
@@ -139,7 +140,6 @@ impl PassError {
         "ra-did-not-converge",
         "payload-too-large",
         "vec4-register-file-full",
-        "no-free-flag",
         "align16-input",
     ];
 
@@ -151,7 +151,6 @@ impl PassError {
             PassError::RaDidNotConverge => "ra-did-not-converge",
             PassError::PayloadTooLarge { .. } => "payload-too-large",
             PassError::Vec4RegisterFileFull { .. } => "vec4-register-file-full",
-            PassError::NoFreeFlag => "no-free-flag",
             PassError::Align16Input { .. } => "align16-input",
         }
     }
@@ -229,7 +228,6 @@ mod tests {
                 available: 0,
             },
             PassError::Vec4RegisterFileFull { vgrf: 0, grfs: 0 },
-            PassError::NoFreeFlag,
             PassError::Align16Input { ip: 0 },
         ];
         let codes: Vec<&str> = errors.iter().map(PassError::code).collect();

@@ -108,9 +108,14 @@ mod bugs {
         /// register boundary (send-payload-subreg).
         SendPayloadSubregKept,
         /// Found in review: DCE counts a min/max SEL's conditional modifier as a flag write and
-        /// keeps a dead SEL whose flag subregister is read elsewhere; Gen4/5 then lack a free
-        /// flag for its CMPN.
+        /// keeps a dead SEL whose flag subregister is read elsewhere. On Gen4/5 this once left
+        /// no free flag for its CMPN; now the lowering saves a live flag, and DCE's
+        /// postcondition (dead-code-kept) is what sees the kept SEL.
         DceMinmaxSelFlag,
+        /// Found by a campaign (2026-11-27): the Gen4/5 min/max lowering takes a flag for
+        /// dead when its next access is any write, though a masked write in the other IF arm
+        /// leaves the min/max's channels' bits for a NoMask read there.
+        MinmaxFlagOtherArmKill,
         /// Fault injection (issue #25): a rotate's count folded by recursing on the count it
         /// was given, so the recursion never reaches its base case (stack overflow).
         RolFoldRecursion,
@@ -177,6 +182,7 @@ mod bugs {
         (Bug::MulDwordSrc1Kept, "mul-dword-src1-kept"),
         (Bug::SendPayloadSubregKept, "send-payload-subreg-kept"),
         (Bug::DceMinmaxSelFlag, "dce-minmax-sel-flag"),
+        (Bug::MinmaxFlagOtherArmKill, "minmax-flag-other-arm-kill"),
     ];
 
     /// The faults a pass can be made to commit (issue #25): not wrong code but a crash of
@@ -242,10 +248,10 @@ mod bugs {
             SimdSplitFixedDstUneven | SimdSplitFixedSrcRegion => "lower_regioning",
             MulDwordSrc1Kept => "lower_integer_multiplication",
             SendPayloadSubregKept => "lower_logical_sends",
-            // Lives in opt_dead_code_eliminate, but the IR it leaves is still right: the
-            // failure is lower_alu_restrictions refusing the kept SEL (no free flag), and a
-            // pass that refuses names itself.
-            DceMinmaxSelFlag => "lower_alu_restrictions",
+            // The IR it leaves computes the right values; the pass's own postcondition
+            // (dead-code-kept) names it.
+            DceMinmaxSelFlag => "opt_dead_code_eliminate",
+            MinmaxFlagOtherArmKill => "lower_alu_restrictions",
             RolFoldRecursion => "opt_algebraic",
             RotateCountEndlessLoop => "opt_copy_propagation",
             RorSplitGrowth => "lower_simd_width",

@@ -641,3 +641,35 @@ fn buffer_races_are_undefined_whatever_the_schedule() {
     assert_eq!(r.buffers[&0].defined[0], 0, "two threads wrote the byte");
     assert_eq!(r.buffers[&0].defined[8], 1, "untouched bytes stay defined");
 }
+
+/// A MOV between operands of one type copies bits (docs/hardware/eu-hardware.md §3.6): a flag
+/// subregister saved to a register and moved back keeps the bits its writers defined, and the
+/// byte no instruction wrote stays undefined (the Gen4/5 min/max lowering saves a live flag
+/// this way).
+#[test]
+fn a_flag_saved_to_a_register_and_restored_keeps_its_defined_byte() {
+    let text = "eu 1\ntarget g45\ndispatch 8\nvgrf v0 1\nvgrf v1 1\nvgrf v2 1\nSTART B0\n\
+        mov(8) v2:D, 0x76543210:V\n\
+        cmp.g.f0.0(8) null:D, v2:D, 3:D\n\
+        mov(1) v0:UW, f0.0<0;1,0>:UW { NoMask }\n\
+        cmp.l.f0.0(8) null:D, v2:D, 3:D\n\
+        mov(1) f0.0<8;8,1>:UW, v0<0>:UW { NoMask }\n\
+        mov(8) v1:D, 0:D\n\
+        (+f0.0) mov(8) v1:D, 1:D\nEND B0\n";
+    let p = parse_program(text).unwrap();
+    let mut inputs = Inputs::default();
+    inputs.dispatch_masks.insert(0, 0xff);
+    let (_, regs) = run_inspect(&p, &inputs, &RunConfig::default());
+    let saved = elems(&regs[0], 0, Type::UB, 2);
+    assert_eq!(
+        saved,
+        [Some(0xf0), None],
+        "bits 4..7 are set, byte 1 unwritten"
+    );
+    let v1 = elems(&regs[0], 1, Type::D, 8);
+    assert_eq!(
+        v1,
+        some(&[0, 0, 0, 0, 1, 1, 1, 1]),
+        "the restored bits of g > 3"
+    );
+}

@@ -165,3 +165,30 @@ fn a_dead_value_keeps_a_destination_a_null_one_could_not_stride() {
     let input = program("skl", 8, &body("v0<2>:UD"));
     expect_progress(run, &input, &body("null:UD"));
 }
+
+#[test]
+fn a_null_write_of_no_flag_is_dead() {
+    // docs/hardware/brw-backend.md §7.1 step 7: an instruction with a null destination and no
+    // live flag result does nothing, and Mesa's DCE removes it; a predicated one as well.
+    let input = program(
+        "skl",
+        8,
+        &with_write(
+            "
+            cmp.l.f0.0(8) null:F, attr0:F, attr1:F
+            add(8) null:F, attr0:F, attr1:F
+            (+f0.0) mov(8) null:F, attr0:F
+            mov(8) v2:F, attr2:F
+            ",
+        ),
+    );
+    expect_progress(run, &input, &with_write("mov(8) v2:F, attr2:F"));
+    let postcondition = compiler::passes::opt_dead_code_eliminate::PASS
+        .postcondition
+        .expect("DCE states what it leaves");
+    let rules: Vec<String> = postcondition(&input)
+        .iter()
+        .map(|v| format!("{} {}", v.rule, v.ip.unwrap_or(usize::MAX)))
+        .collect();
+    assert_eq!(rules, ["dead-code-kept 1", "dead-code-kept 2"]);
+}

@@ -1260,3 +1260,97 @@ fn dword_halves_of_a_two_dimensional_64bit_source_keep_its_rows() {
         ",
     );
 }
+
+#[test]
+fn gen45_min_max_leaves_a_flag_alone_that_a_nomask_read_in_the_other_arm_sees() {
+    // docs/hardware/eu-hardware.md §2.1–§2.3: the ELSE arm's masked CMP writes only the ELSE
+    // channels' bits of f0.0, and the NoMask SEL there reads all eight, so the THEN channels'
+    // bits from the first CMP are still live at the min/max: its CMPN takes f0.1.
+    check_pass(
+        lower_alu_restrictions::run,
+        "g45",
+        8,
+        "
+        cmp.l.f0.0(8) null:F, attr0:F, 0.0:F
+        (+f0.0) if(8)
+        sel.ge(8) v0:F, attr0:F, attr1:F
+        else(8)
+        cmp.g.f0.0(8) null:F, attr1:F, 0.0:F
+        (+f0.0) sel(8) v1:F, attr0:F, attr1:F { NoMask }
+        endif(8)
+        ",
+        "
+        cmp.l.f0.0(8) null:F, attr0:F, 0.0:F
+        (+f0.0) if(8)
+        cmpn.ge.f0.1(8) null:F, attr0:F, attr1:F
+        (+f0.1) sel(8) v0:F, attr0:F, attr1:F
+        else(8)
+        cmp.g.f0.0(8) null:F, attr1:F, 0.0:F
+        (+f0.0) sel(8) v1:F, attr0:F, attr1:F { NoMask }
+        endif(8)
+        ",
+    );
+}
+
+#[test]
+fn gen45_min_max_saves_and_restores_its_flag_when_every_flag_is_live() {
+    // Both subregisters of g45's one flag register are read later (f0.1 after the ENDIF,
+    // f0.0 by the NoMask SEL in the other arm), so the CMPN borrows f0.0: a NoMask SIMD1
+    // move keeps its 16 bits in a temporary and puts them back after the SEL.
+    check_pass(
+        lower_alu_restrictions::run,
+        "g45",
+        8,
+        "
+        cmp.g.f0.1(8) null:F, attr1:F, 0.5:F
+        cmp.l.f0.0(8) null:F, attr0:F, 0.0:F
+        (+f0.0) if(8)
+        sel.ge(8) v0:F, attr0:F, attr1:F
+        else(8)
+        cmp.g.f0.0(8) null:F, attr1:F, 0.0:F
+        (+f0.0) sel(8) v1:F, attr0:F, attr1:F { NoMask }
+        endif(8)
+        (+f0.1) sel(8) v2:F, attr0:F, attr1:F
+        ",
+        "
+        cmp.g.f0.1(8) null:F, attr1:F, 0.5:F
+        cmp.l.f0.0(8) null:F, attr0:F, 0.0:F
+        (+f0.0) if(8)
+        mov(1) v4:UW, f0.0<0;1,0>:UW { NoMask }
+        cmpn.ge.f0.0(8) null:F, attr0:F, attr1:F
+        (+f0.0) sel(8) v0:F, attr0:F, attr1:F
+        mov(1) f0.0<8;8,1>:UW, v4<0>:UW { NoMask }
+        else(8)
+        cmp.g.f0.0(8) null:F, attr1:F, 0.0:F
+        (+f0.0) sel(8) v1:F, attr0:F, attr1:F { NoMask }
+        endif(8)
+        (+f0.1) sel(8) v2:F, attr0:F, attr1:F
+        ",
+    );
+}
+
+#[test]
+fn gen45_min_max_takes_a_flag_its_own_arm_overwrites_before_any_read() {
+    // An unpredicated masked CMP at the min/max's own nesting writes every bit the CMPN does
+    // (the same channels are enabled), so f0.0 is dead at the min/max and is used.
+    check_pass(
+        lower_alu_restrictions::run,
+        "g45",
+        8,
+        "
+        cmp.g.f0.1(8) null:F, attr1:F, 0.5:F
+        sel.ge(8) v0:F, attr0:F, attr1:F
+        cmp.g.f0.0(8) null:F, attr1:F, 0.0:F
+        (+f0.0) sel(8) v1:F, attr0:F, attr1:F { NoMask }
+        (+f0.1) sel(8) v2:F, attr0:F, attr1:F
+        ",
+        "
+        cmp.g.f0.1(8) null:F, attr1:F, 0.5:F
+        cmpn.ge.f0.0(8) null:F, attr0:F, attr1:F
+        (+f0.0) sel(8) v0:F, attr0:F, attr1:F
+        cmp.g.f0.0(8) null:F, attr1:F, 0.0:F
+        (+f0.0) sel(8) v1:F, attr0:F, attr1:F { NoMask }
+        (+f0.1) sel(8) v2:F, attr0:F, attr1:F
+        ",
+    );
+}

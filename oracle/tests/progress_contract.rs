@@ -78,21 +78,25 @@ static FIRST: Pass = Pass {
     name: "first",
     rewrites: &[],
     run: honest,
+    postcondition: None,
 };
 static CLAIMS: Pass = Pass {
     name: "claims_progress",
     rewrites: &[],
     run: claims_progress,
+    postcondition: None,
 };
 static HIDES: Pass = Pass {
     name: "hides_a_change",
     rewrites: &[],
     run: hides_a_change,
+    postcondition: None,
 };
 static HONEST: Pass = Pass {
     name: "honest",
     rewrites: &[],
     run: honest,
+    postcondition: None,
 };
 
 fn add_program() -> compiler::Program {
@@ -191,6 +195,7 @@ static CLAIMS_NOTHING: Pass = Pass {
     name: "does_nothing",
     rewrites: &[],
     run: does_nothing,
+    postcondition: None,
 };
 static NOTHING_LOOP: [&Pass; 1] = [&CLAIMS_NOTHING];
 
@@ -198,6 +203,7 @@ static HONEST_AGAIN: Pass = Pass {
     name: "honest_again",
     rewrites: &[],
     run: honest,
+    postcondition: None,
 };
 static UNDOING_LOOP: [&Pass; 2] = [&HONEST, &HONEST_AGAIN];
 

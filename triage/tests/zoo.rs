@@ -125,11 +125,8 @@ fn every_zoo_bug_has_a_bucket_of_its_own() {
             .find_map(|l| l.strip_prefix("# bucket: "))
             .unwrap_or_else(|| panic!("{bug}: no bucket line"))
             .to_string();
-        // A bug whose only symptom is a later pass refusing the program (dce-minmax-sel-flag:
-        // lower_alu_restrictions finds no free flag) is keyed by that pass's error code.
         assert!(
-            key.starts_with(&format!("rewrite/{}/", holder(bug)))
-                || key.starts_with(&format!("compile-error/{}/", holder(bug))),
+            key.starts_with(&format!("rewrite/{}/", holder(bug))),
             "{bug}: {key}"
         );
         if let Some(other) = keys.insert(key.clone(), bug) {

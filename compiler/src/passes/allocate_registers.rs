@@ -1,7 +1,7 @@
 //! `allocate_registers`: VGRFs to fixed GRFs. Live intervals (with the physical CFG edges of
 //! divergent loops) are allocated first-fit in start order — optimal for interval graphs up
 //! to fragmentation — avoiding the thread payload, g127 on Gen8+ (the r127 SEND hazard) and
-//! placing EOT message payloads in g112–g127. When registers run out, the longest-lived
+//! placing EOT message payloads in g112–g127 before anything else (pre-coloured, as in Mesa). When registers run out, the longest-lived
 //! spillable VGRFs live at that point are spilled (one at first, more each round) and
 //! allocation starts over; scratch reads
 //! and writes then become SENDs with headers, once the final scratch size is known. Ends
@@ -101,7 +101,29 @@ fn named_grfs(p: &Program) -> Vec<bool> {
     out
 }
 
+/// A register range held by an EOT payload over its live interval (inclusive).
+struct Reserved {
+    base: u32,
+    size: u32,
+    start: usize,
+    end: usize,
+    vgrf: usize,
+}
+
+impl Reserved {
+    /// Whether register `r` is held at some point of `start..=end`.
+    fn holds(&self, r: u32, start: usize, end: usize) -> bool {
+        (self.base..self.base + self.size).contains(&r) && self.start <= end && start <= self.end
+    }
+}
+
 /// First GRF of every VGRF, or the VGRF that could not be placed and the VGRFs live then.
+///
+/// On Gen7+ the payloads of EOT sends are placed first, in g112 and up, as Mesa's allocator
+/// pre-colours them (docs/hardware/eu-hardware.md §6.3, docs/hardware/brw-backend.md §1.6).
+/// Placed in start order like the others, they could find that range taken by a value that
+/// merely started earlier and fits anywhere, and spilling cannot help an EOT payload. The
+/// other VGRFs avoid those registers only while the payload is live.
 fn assign(p: &Program, iv: &liveness::Intervals) -> Result<Vec<u32>, (usize, Vec<usize>)> {
     let info = p.device.info();
     let payload = PayloadLayout::new(p).regs as u32;
@@ -111,26 +133,50 @@ fn assign(p: &Program, iv: &liveness::Intervals) -> Result<Vec<u32>, (usize, Vec
         info.grf_count
     };
     let eot = eot_payloads(p);
+    let pinned = |v: usize| eot[v] && info.verx10 >= 70;
     let mut order: Vec<usize> = (0..p.vgrf_sizes.len())
         .filter(|&v| iv[v].is_some())
         .collect();
     order.sort_by_key(|&v| (iv[v].map(|x| x.0), v));
-    let mut busy_until: Vec<Option<usize>> = vec![None; info.grf_count as usize];
-    let mut owner: Vec<Option<usize>> = vec![None; info.grf_count as usize];
     let named = named_grfs(p);
     let mut out = vec![0; p.vgrf_sizes.len()];
-    for v in order {
+    let mut reserved: Vec<Reserved> = vec![];
+    for &v in order.iter().filter(|&&v| pinned(v)) {
         let Some((start, end)) = iv[v] else { continue };
         let size = p.vgrf_sizes[v];
-        let lo = if eot[v] && info.verx10 >= 70 {
-            EOT_FIRST_GRF.max(payload)
-        } else {
-            payload
+        let free = |r: u32| !named[r as usize] && !reserved.iter().any(|h| h.holds(r, start, end));
+        let lo = EOT_FIRST_GRF.max(payload);
+        let hi = limit.saturating_sub(size).saturating_add(1);
+        let Some(base) = (lo..hi).find(|&b| (b..b + size).all(free)) else {
+            let mut live: Vec<usize> = reserved
+                .iter()
+                .filter(|h| h.start <= end && start <= h.end)
+                .map(|h| h.vgrf)
+                .collect();
+            live.push(v);
+            return Err((v, live));
         };
-        let free =
-            |r: u32| !named[r as usize] && busy_until[r as usize].is_none_or(|e| e < start);
-        let base =
-            (lo..limit.saturating_sub(size).saturating_add(1)).find(|&b| (b..b + size).all(free));
+        out[v] = base;
+        reserved.push(Reserved {
+            base,
+            size,
+            start,
+            end,
+            vgrf: v,
+        });
+    }
+    let mut busy_until: Vec<Option<usize>> = vec![None; info.grf_count as usize];
+    let mut owner: Vec<Option<usize>> = vec![None; info.grf_count as usize];
+    for v in order.into_iter().filter(|&v| !pinned(v)) {
+        let Some((start, end)) = iv[v] else { continue };
+        let size = p.vgrf_sizes[v];
+        let free = |r: u32| {
+            !named[r as usize]
+                && busy_until[r as usize].is_none_or(|e| e < start)
+                && !reserved.iter().any(|h| h.holds(r, start, end))
+        };
+        let base = (payload..limit.saturating_sub(size).saturating_add(1))
+            .find(|&b| (b..b + size).all(free));
         match base {
             Some(b) => {
                 for r in b..b + size {
@@ -143,6 +189,12 @@ fn assign(p: &Program, iv: &liveness::Intervals) -> Result<Vec<u32>, (usize, Vec
                 let mut live: Vec<usize> = (0..busy_until.len())
                     .filter(|&r| busy_until[r].is_some_and(|e| e >= start))
                     .filter_map(|r| owner[r])
+                    .chain(
+                        reserved
+                            .iter()
+                            .filter(|h| h.start <= end && start <= h.end)
+                            .map(|h| h.vgrf),
+                    )
                     .collect();
                 live.push(v);
                 live.sort_unstable();
@@ -250,6 +302,7 @@ pub const PASS: Pass = Pass {
     name: "allocate_registers",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {

@@ -15,6 +15,7 @@ pub const PASS: Pass = Pass {
     name: "compact_virtual_grfs",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it changed the program.

@@ -26,6 +26,7 @@ pub const PASS: Pass = Pass {
     name: "dead_control_flow_eliminate",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it changed the program.

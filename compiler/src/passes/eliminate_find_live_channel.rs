@@ -29,6 +29,7 @@ pub const PASS: Pass = Pass {
     name: "eliminate_find_live_channel",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it changed the program.

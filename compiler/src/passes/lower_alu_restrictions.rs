@@ -9,8 +9,9 @@
 //! * Gfx11+ cannot region byte data in src1 (src1/src2 of 3-source ops): widened to W first.
 //! * Vector immediates need a 16-byte aligned destination with a word (V/UV) or dword (VF)
 //!   stride: otherwise they are expanded into a packed temporary first.
-//! * Gen4/5 SEL takes no conditional modifier: min/max becomes CMPN into a flag the program
-//!   does not use, then a predicated SEL (CMPN ignores NaN like min/max).
+//! * Gen4/5 SEL takes no conditional modifier: min/max becomes CMPN into a flag whose bits
+//!   nothing reads afterwards (or one saved to a temporary and restored), then a predicated
+//!   SEL (CMPN ignores NaN like min/max).
 //! * A SIMD1 destination region with horizontal stride 0 gets stride 1 (the same byte).
 //! * Gfx12+ MUL of a dword by a narrower integer takes no source modifier on the narrower
 //!   register (docs/hardware/eu-hardware.md §3.6, Wa_1604601757): it is applied by a MOV first.
@@ -18,7 +19,7 @@
 use super::{byte_stride, reg_offset};
 use crate::inst::{CondMod, Inst};
 use crate::opcode::Opcode;
-use crate::pass::{CompileOptions, Pass, PassError};
+use crate::pass::{note, CompileOptions, Pass, PassError};
 use crate::program::Program;
 use crate::reg::Reg;
 use crate::types::Type;
@@ -344,8 +345,16 @@ fn aligned_to_dst(p: &mut Program, inst: &Inst, t: Reg, out: &mut Vec<Inst>) -> 
 
 /// How an instruction touches flag subregister `f`: (reads, writes).
 fn flag_access(i: &Inst, f: u8) -> (bool, bool) {
+    let reads = (i.predicate.is_some() && i.flag_subreg == f)
+        || i.srcs.iter().any(|s| flag_register(s) == Some(f));
+    let writes = (i.writes_flag() && i.flag_subreg == f) || flag_register(&i.dst) == Some(f);
+    (reads, writes)
+}
+
+/// The flag subregister an operand names directly, if it is one.
+fn flag_register(r: &Reg) -> Option<u8> {
     use crate::reg::{Arf, RegKind};
-    let subreg = |r: &Reg| match r.kind {
+    match r.kind {
         RegKind::Arf {
             file: Arf::Flag,
             nr,
@@ -353,23 +362,65 @@ fn flag_access(i: &Inst, f: u8) -> (bool, bool) {
             ..
         } => Some(nr * 2 + subnr / 2),
         _ => None,
-    };
-    let reads = (i.predicate.is_some() && i.flag_subreg == f)
-        || i.srcs.iter().any(|s| subreg(s) == Some(f));
-    let writes = (i.writes_flag() && i.flag_subreg == f) || subreg(&i.dst) == Some(f);
-    (reads, writes)
+    }
 }
 
-/// Whether flag subregister `f` holds nothing live at `ip`: the next access after it is a
-/// write (or there is none), and inside a loop nothing in the loop reads it.
-fn flag_dead_at(insts: &[Inst], ip: usize, f: u8) -> bool {
+/// Whether `w` overwrites every flag bit `cmpn` writes, with nothing left to chance: a
+/// conditional modifier of the same subregister, not predicated, over the same or more
+/// channels. A MOV into the flag register counts only NoMask, as a masked SIMD1 MOV may not run.
+fn overwrites_bits(w: &Inst, cmpn: &Inst) -> bool {
+    if w.predicate.is_some() {
+        return false;
+    }
+    if flag_register(&w.dst) == Some(cmpn.flag_subreg) {
+        return w.nomask && w.exec_size as u32 * w.dst.ty.size() >= 2;
+    }
+    let (wf, wn) = w.flag_bits();
+    let (cf, cn) = cmpn.flag_bits();
+    w.writes_flag() && wf <= cf && cf + cn <= wf + wn
+}
+
+/// Whether the bits `cmpn` would write into its flag subregister hold nothing any later
+/// instruction reads (docs/hardware/eu-hardware.md §4: a masked write changes only the bits
+/// of the enabled channels, a NoMask one all of them, and a NoMask read sees every bit).
+///
+/// The forward scan follows the channels of the min/max: an ELSE of an IF around it starts a
+/// region where those channels are off, so a masked write there kills nothing and a masked
+/// read there reads other bits, while a NoMask read anywhere is a use. A write kills only
+/// where it surely runs with those channels on: at the min/max's own nesting or outside it,
+/// and before any BREAK, CONTINUE or HALT (a block no channel enters is jumped over, NoMask
+/// instructions included). A masked write kills only the bits of a masked CMPN. Inside a loop,
+/// any read in the loop is a use (the next iteration reaches it).
+fn flag_dead_at(insts: &[Inst], ip: usize, cmpn: &Inst, opts: &CompileOptions) -> bool {
+    let f = cmpn.flag_subreg;
+    let mut level = 0i32;
+    let mut other_arm = false;
+    let mut diverged = false;
     for i in &insts[ip + 1..] {
-        match flag_access(i, f) {
-            (true, _) => return false,
-            (false, true) => break,
+        match i.op {
+            Opcode::If | Opcode::Do => level += 1,
+            Opcode::Else if level == 0 => other_arm = true,
+            Opcode::Endif | Opcode::While if level == 0 => other_arm = false,
+            Opcode::Endif | Opcode::While => level -= 1,
+            Opcode::Break | Opcode::Continue | Opcode::Halt => diverged = true,
             _ => {}
         }
+        let (reads, writes) = flag_access(i, f);
+        if reads && (i.nomask || cmpn.nomask || !other_arm) {
+            return false;
+        }
+        let runs_surely = level == 0 && !other_arm && !diverged;
+        let kills = (runs_surely && (i.nomask || !cmpn.nomask))
+            || crate::zoo!(opts, MinmaxFlagOtherArmKill);
+        if writes && kills && overwrites_bits(i, cmpn) {
+            break;
+        }
     }
+    !in_loop_reading(insts, ip, f)
+}
+
+/// Whether `ip` is inside a loop some instruction of which reads flag subregister `f`.
+fn in_loop_reading(insts: &[Inst], ip: usize, f: u8) -> bool {
     let mut depth = 0i32;
     let mut loop_start = None;
     for (k, i) in insts[..ip].iter().enumerate().rev() {
@@ -383,30 +434,34 @@ fn flag_dead_at(insts: &[Inst], ip: usize, f: u8) -> bool {
             _ => {}
         }
     }
-    match loop_start {
-        None => true,
-        Some(start) => {
-            let mut d = 0;
-            for i in &insts[start + 1..] {
-                match i.op {
-                    Opcode::Do => d += 1,
-                    Opcode::While if d == 0 => return true,
-                    Opcode::While => d -= 1,
-                    _ if flag_access(i, f).0 => return false,
-                    _ => {}
-                }
-            }
-            true
+    let Some(start) = loop_start else {
+        return false;
+    };
+    let mut d = 0;
+    for i in &insts[start + 1..] {
+        match i.op {
+            Opcode::Do => d += 1,
+            Opcode::While if d == 0 => return false,
+            Opcode::While => d -= 1,
+            _ if flag_access(i, f).0 => return true,
+            _ => {}
         }
     }
+    false
 }
 
+/// Gen4/5 min/max: CMPN into a flag, then a SEL predicated on it. The flag is one whose bits
+/// are dead at the min/max; when every subregister may still be read, the one the SEL names is
+/// saved to a temporary before the CMPN and restored after the SEL (NoMask SIMD1 moves of the
+/// whole 16-bit subregister), so no program is left without a flag.
 fn minmax(
     p: &mut Program,
     insts: &[Inst],
     ip: usize,
     inst: &mut Inst,
     out: &mut Vec<Inst>,
+    after: &mut Vec<Inst>,
+    opts: &CompileOptions,
 ) -> Result<bool, PassError> {
     if inst.op != Opcode::Sel
         || inst.cmod.is_none()
@@ -415,11 +470,6 @@ fn minmax(
     {
         return Ok(false);
     }
-    let candidates = std::iter::once(inst.flag_subreg).chain(0..p.device.info().flag_subregs as u8);
-    let f = candidates
-        .into_iter()
-        .find(|&f| flag_dead_at(insts, ip, f))
-        .ok_or(PassError::NoFreeFlag)?;
     // The CMPN is emitted here, after `two_source` could see it: an immediate in src0
     // (docs/hardware/eu-hardware.md §3.3) goes into a register for both instructions, keeping the operand
     // order (swapping would change CMPN's ±0/NaN tie behaviour).
@@ -433,8 +483,29 @@ fn minmax(
         Reg::null(inst.srcs[0].ty),
         inst.srcs.clone(),
     )
-    .with_cmod(cmod, f);
+    .with_cmod(cmod, inst.flag_subreg);
     cmpn.nomask = inst.nomask;
+    let candidates = std::iter::once(inst.flag_subreg).chain(0..p.device.info().flag_subregs as u8);
+    let dead = candidates.into_iter().find(|&f| {
+        cmpn.flag_subreg = f;
+        flag_dead_at(insts, ip, &cmpn, opts)
+    });
+    let f = dead.unwrap_or(inst.flag_subreg);
+    cmpn.flag_subreg = f;
+    if dead.is_none() {
+        note("gen4-min-max-saved-flag");
+        let saved = super::temp(p, Type::UW, 2);
+        let copy = |dst: Reg, src: Reg| Inst::new(Opcode::Mov, 1, dst, vec![src]).with_nomask();
+        out.push(copy(saved, Reg::flag(f)));
+        let flag = Reg::arf(
+            crate::reg::Arf::Flag,
+            f / 2,
+            (f % 2) * 2,
+            crate::reg::Region::PACKED8,
+            Type::UW,
+        );
+        after.push(copy(flag, saved.with_stride(0)));
+    }
     out.push(cmpn);
     inst.predicate = Some(crate::inst::Predicate::NORMAL);
     inst.flag_subreg = f;
@@ -458,6 +529,7 @@ fn simd1_dst(inst: &mut Inst) -> bool {
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
 const REWRITES: &[&str] = &[
     "gen4-min-max",
+    "gen4-min-max-saved-flag",
     "vector-immediate",
     "three-source-operands",
     "simd1-destination-stride",
@@ -470,6 +542,7 @@ fn lower(
     insts: &[Inst],
     ip: usize,
     out: &mut Vec<Inst>,
+    opts: &CompileOptions,
 ) -> Result<bool, PassError> {
     let mut inst = insts[ip].clone();
     if inst.op.is_control_flow()
@@ -480,14 +553,13 @@ fn lower(
         out.push(inst);
         return Ok(false);
     }
-    use crate::pass::note;
     let mut after = vec![];
     let mut changed = false;
     if simd1_dst(&mut inst) {
         note("simd1-destination-stride");
         changed = true;
     }
-    if minmax(p, insts, ip, &mut inst, out)? {
+    if minmax(p, insts, ip, &mut inst, out, &mut after, opts)? {
         note("gen4-min-max");
         changed = true;
     }
@@ -517,14 +589,15 @@ pub const PASS: Pass = Pass {
     name: "lower_alu_restrictions",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
-pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {
+pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let mut progress = false;
     let mut out = vec![];
     let insts = p.take_insts();
     for ip in 0..insts.len() {
-        progress |= lower(p, &insts, ip, &mut out)?;
+        progress |= lower(p, &insts, ip, &mut out, opts)?;
     }
     p.set_insts(out);
     Ok(progress)

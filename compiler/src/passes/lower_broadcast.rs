@@ -45,6 +45,7 @@ pub const PASS: Pass = Pass {
     name: "lower_broadcast",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it changed the program.

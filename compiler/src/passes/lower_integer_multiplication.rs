@@ -577,6 +577,7 @@ pub const PASS: Pass = Pass {
     name: "lower_integer_multiplication",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {

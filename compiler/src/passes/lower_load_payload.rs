@@ -46,6 +46,7 @@ pub const PASS: Pass = Pass {
     name: "lower_load_payload",
     rewrites: &[],
     run,
+    postcondition: None,
 };
 
 pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {

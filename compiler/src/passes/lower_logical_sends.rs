@@ -263,6 +263,7 @@ pub const PASS: Pass = Pass {
         "urb_write_logical",
     ],
     run,
+    postcondition: None,
 };
 
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {

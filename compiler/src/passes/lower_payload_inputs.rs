@@ -28,6 +28,7 @@ pub const PASS: Pass = Pass {
     name: "lower_payload_inputs",
     rewrites: &[],
     run,
+    postcondition: None,
 };
 
 pub fn run(p: &mut Program, _opts: &CompileOptions) -> Result<bool, PassError> {

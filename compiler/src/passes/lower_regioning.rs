@@ -556,6 +556,7 @@ pub const PASS: Pass = Pass {
     name: "lower_regioning",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {

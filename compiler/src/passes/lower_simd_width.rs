@@ -582,6 +582,7 @@ pub const PASS: Pass = Pass {
     name: "lower_simd_width",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {

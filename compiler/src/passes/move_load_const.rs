@@ -152,6 +152,7 @@ pub const PASS: Pass = Pass {
     name: "move_load_const",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it moved any load.

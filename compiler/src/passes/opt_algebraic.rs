@@ -238,6 +238,7 @@ pub const PASS: Pass = Pass {
     name: "opt_algebraic",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it changed the program.

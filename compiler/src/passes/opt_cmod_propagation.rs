@@ -540,6 +540,7 @@ pub const PASS: Pass = Pass {
     name: "opt_cmod_propagation",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it changed the program.

@@ -121,6 +121,7 @@ pub const PASS: Pass = Pass {
     name: "opt_combine_constants",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it promoted any immediate.

@@ -429,6 +429,7 @@ pub const PASS: Pass = Pass {
     name: "opt_copy_propagation",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// The zoo's `rotate-count-endless-loop`, a fault rather than wrong code: an immediate

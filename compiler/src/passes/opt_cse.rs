@@ -173,6 +173,7 @@ pub const PASS: Pass = Pass {
     name: "opt_cse",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it changed the program.

@@ -5,7 +5,8 @@
 //! instruction anywhere reads holds only dead values, so every write to it can go, and a
 //! flag subregister no predicate or flag operand anywhere reads is dead too. An instruction
 //! goes when all it writes is dead and it has no other effect (messages, control flow, EOT
-//! and implicit accumulator writers stay). One whose VGRF result is dead but whose flag
+//! and implicit accumulator writers stay); so does one with a null destination and no live
+//! flag result, as in Mesa, which [`postcondition`] checks. One whose VGRF result is dead but whose flag
 //! result is live keeps the flag write with a null destination (Mesa 68a4c796d52). Removal
 //! repeats until nothing changes, so chains of dead values disappear.
 
@@ -15,6 +16,7 @@ use crate::opcode::Opcode;
 use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Arf, Reg, RegKind};
+use crate::validate::{Rule, Violation};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
@@ -123,13 +125,11 @@ enum Fate {
 fn fate(p: &Program, inst: &Inst, reads: &Reads, opts: &CompileOptions) -> Fate {
     let writes_flag = |inst: &Inst| writes_flag(inst, opts);
     let RegKind::Vgrf { nr, .. } = inst.dst.kind else {
-        // Only a flag result can be dead here.
-        return if inst.dst.is_null() && writes_flag(inst) && !reads.flag_live(inst) {
-            if has_other_effects(inst) {
-                Fate::Keep
-            } else {
-                Fate::Remove
-            }
+        // Of a null destination only a flag result can be live (Mesa removes a null write
+        // that writes no live flag as well: brw_fs_dead_code_eliminate.cpp).
+        let flag_live = writes_flag(inst) && reads.flag_live(inst);
+        return if inst.dst.is_null() && !flag_live && !has_other_effects(inst) {
+            Fate::Remove
         } else {
             Fate::Keep
         };
@@ -181,11 +181,31 @@ fn sweep(p: &mut Program, opts: &CompileOptions) -> bool {
     changed
 }
 
+/// What the pass leaves ([`Rule::DeadCodeKept`]): no instruction that writes nothing (a
+/// null destination and no flag, by the instruction's own account, `Inst::writes_flag`) and
+/// has no other effect. Judged without the pass's own view of flag writes, so a pass that
+/// takes something for a flag write which is none is seen keeping dead code.
+fn postcondition(p: &Program) -> Vec<Violation> {
+    p.insts()
+        .enumerate()
+        .filter(|(_, i)| i.dst.is_null() && !i.writes_flag() && !has_other_effects(i))
+        .map(|(ip, i)| Violation {
+            rule: Rule::DeadCodeKept,
+            ip: Some(ip),
+            message: format!(
+                "{} writes nothing and has no other effect, yet dead-code elimination kept it",
+                i.op.name()
+            ),
+        })
+        .collect()
+}
+
 /// This pass, as the registry (`passes::registry`) and the pipelines know it.
 pub const PASS: Pass = Pass {
     name: "opt_dead_code_eliminate",
     rewrites: REWRITES,
     run,
+    postcondition: Some(postcondition),
 };
 
 /// Runs the pass; returns whether it changed the program.

@@ -149,6 +149,7 @@ pub const PASS: Pass = Pass {
     name: "opt_peephole_sel",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it changed the program.

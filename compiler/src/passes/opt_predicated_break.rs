@@ -32,6 +32,7 @@ pub const PASS: Pass = Pass {
     name: "opt_predicated_break",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it changed the program.

@@ -36,6 +36,7 @@ pub const PASS: Pass = Pass {
     name: "opt_redundant_halt",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it changed the program.

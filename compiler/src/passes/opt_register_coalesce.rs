@@ -104,6 +104,7 @@ pub const PASS: Pass = Pass {
     name: "opt_register_coalesce",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it changed the program.

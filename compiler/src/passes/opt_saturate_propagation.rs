@@ -140,6 +140,7 @@ pub const PASS: Pass = Pass {
     name: "opt_saturate_propagation",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it changed the program.

@@ -4,7 +4,7 @@
 //! [`Pass`] value rather than from a table kept beside it.
 //!
 //! Adding a pass `opt_foo` takes: the file `passes/opt_foo.rs` with its `run` and a
-//! `pub const PASS: Pass = Pass { name: "opt_foo", rewrites: &[..], run }`; the line
+//! `pub const PASS: Pass = Pass { name: "opt_foo", rewrites: &[..], run  postcondition: None, }`; the line
 //! `opt_foo,` in the `passes!` list of `passes/mod.rs` (which declares the module and
 //! registers the pass); and `Once(&opt_foo::PASS)` (or an entry of an optimisation loop)
 //! where it runs in `pipeline/order.rs`. The pipeline tests then check it is registered

@@ -21,6 +21,7 @@ pub const PASS: Pass = Pass {
     name: "schedule_post_ra",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {

@@ -67,6 +67,7 @@ pub const PASS: Pass = Pass {
     name: "split_virtual_grfs",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; returns whether it changed the program.

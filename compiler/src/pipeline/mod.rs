@@ -243,6 +243,15 @@ fn report_cycle(iteration: &mut [PassRecord]) {
     }
 }
 
+/// Whether `rule` is a contract of the pass that just ran rather than a rule of the
+/// program, so it does not carry over to the next pass's record.
+fn is_pass_rule(rule: crate::validate::Rule) -> bool {
+    matches!(
+        rule,
+        crate::validate::Rule::ProgressContract | crate::validate::Rule::DeadCodeKept
+    )
+}
+
 /// `violations` after the violation of a pass whose reported progress (`progress`) is
 /// not what it did, which comes first.
 fn with_contract(progress: bool, violations: Vec<Violation>) -> Vec<Violation> {
@@ -284,7 +293,7 @@ fn step(
                 Some(prev) if !progress && validator.differs(program) == Some(false) => prev
                     .violations
                     .iter()
-                    .filter(|v| v.rule != crate::validate::Rule::ProgressContract)
+                    .filter(|v| !is_pass_rule(v.rule))
                     .cloned()
                     .collect(),
                 _ => {
@@ -296,6 +305,10 @@ fn step(
                         violations
                     }
                 }
+            };
+            let violations = match pass.postcondition {
+                Some(holds) => holds(program).into_iter().chain(violations).collect(),
+                None => violations,
             };
             let stop = opts
                 .stop_after
@@ -547,6 +560,7 @@ mod tests {
             crate::pass::note("not-declared");
             Ok(false)
         },
+        postcondition: None,
     };
 
     #[test]

@@ -118,10 +118,17 @@ pub enum Rule {
     /// to it (`EXPECT_PROGRESS`/`EXPECT_NO_PROGRESS`: the printed program changes iff the
     /// pass reports progress; docs/hardware/brw-backend.md §10.2).
     ProgressContract,
+    /// Not a rule of a program but of `opt_dead_code_eliminate`, checked by the pass
+    /// manager after each of its runs: no instruction is left that writes nothing (a null
+    /// destination, no flag) and has no other effect. Mesa's DCE removes every such
+    /// instruction (docs/hardware/brw-backend.md §8, dead-code elimination); one that stays
+    /// changes no output, so only this contract sees a DCE that keeps dead code, such as one
+    /// that takes a min/max's conditional modifier for a flag write.
+    DeadCodeKept,
 }
 
 /// Every rule, in declaration order.
-pub const ALL_RULES: [Rule; 39] = [
+pub const ALL_RULES: [Rule; 40] = [
     Rule::DispatchWidth,
     Rule::ThreadCount,
     Rule::EmptyBlock,
@@ -161,6 +168,7 @@ pub const ALL_RULES: [Rule; 39] = [
     Rule::Vec4Stage,
     Rule::UrbWriteForm,
     Rule::ProgressContract,
+    Rule::DeadCodeKept,
 ];
 
 impl Rule {
@@ -206,6 +214,7 @@ impl Rule {
             Rule::Vec4Stage => "vec4-stage",
             Rule::UrbWriteForm => "urb-write-form",
             Rule::ProgressContract => "progress-contract",
+            Rule::DeadCodeKept => "dead-code-kept",
         }
     }
 

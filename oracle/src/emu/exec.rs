@@ -16,7 +16,7 @@ use super::decode::{DInst, Decoded};
 use super::indirect;
 use super::operand::{Loc, Operand};
 use super::result::{DiagKind, Diagnostic};
-use super::state::{ACC_FULL_BITS, ACC_LANES, AccLane, FLOAT_NAN, Frame, Thread};
+use super::state::{ACC_FULL_BITS, ACC_LANES, AccLane, FLOAT_NAN, Frame, Thread, is_defined};
 use super::value::{
     Num, apply_modifiers, cmod_holds, decode, encode, mask_of, saturates_negative_zero,
     vector_imm_element,
@@ -186,6 +186,15 @@ pub fn read_raw_bytes(t: &Thread, op: &Operand, c: u32) -> (u64, [u8; 8]) {
         Loc::ChannelEnable { offset } => {
             for (k, d) in def[..size].iter_mut().enumerate() {
                 *d = channel_enable_known(t, offset + 8 * k as u32, 8) as u8;
+            }
+        }
+        // A byte of the flag file is defined when its eight bits are (a saved flag keeps
+        // the bytes its writers defined).
+        Loc::Flag(offs) => {
+            let shift = offs[c as usize] * 8;
+            for (k, d) in def[..size].iter_mut().enumerate() {
+                let byte = t.flags_def.checked_shr(shift + 8 * k as u32).unwrap_or(0) & 0xff;
+                *d = (byte == 0xff) as u8;
             }
         }
         _ => def[..size].fill(all as u8),
@@ -477,9 +486,10 @@ pub fn exec_alu(t: &mut Thread, d: &DInst, ctx: &Ctx, effects: &mut Effects) -> 
                 bytes_def = [0; 8];
             }
             def &= bytes_def[..dst_ty.size() as usize].iter().all(|&b| b != 0);
-            // Into registers, the copy keeps which bytes are defined: a pre-copy of a
-            // partly written 64-bit element must not lose its defined half.
-            effects.push(if matches!(d.dst.loc, Loc::Space(_)) {
+            // Into registers or the flag file, the copy keeps which bytes are defined: a
+            // pre-copy of a partly written 64-bit element must not lose its defined half,
+            // nor a flag restored from a register the bytes its writers defined.
+            effects.push(if matches!(d.dst.loc, Loc::Space(_) | Loc::Flag(_)) {
                 Effect::RawDst { c, bits, bytes_def }
             } else {
                 Effect::Dst {
@@ -758,11 +768,28 @@ fn apply_effects(t: &mut Thread, d: &DInst, effects: &mut Vec<Effect>) {
                 _ => write_dst(t, &d.dst, c, bits, def),
             },
             Effect::RawDst { c, bits, bytes_def } => {
-                if let Loc::Space(offs) = &d.dst.loc {
-                    let size = d.dst.ty.size() as usize;
-                    let at = offs[c as usize] as usize;
-                    t.space
-                        .write_bytes(at, &bits.to_le_bytes()[..size], &bytes_def[..size]);
+                let size = d.dst.ty.size() as usize;
+                match &d.dst.loc {
+                    Loc::Space(offs) => {
+                        let at = offs[c as usize] as usize;
+                        t.space
+                            .write_bytes(at, &bits.to_le_bytes()[..size], &bytes_def[..size]);
+                    }
+                    Loc::Flag(offs) => {
+                        let shift = offs[c as usize] * 8;
+                        for (k, &byte_def) in bytes_def[..size].iter().enumerate() {
+                            let m = 0xffu64.checked_shl(shift + 8 * k as u32).unwrap_or(0);
+                            let byte = (bits >> (8 * k)) & 0xff;
+                            t.flags = (t.flags & !m)
+                                | (byte.checked_shl(shift + 8 * k as u32).unwrap_or(0) & m);
+                            t.flags_def = if is_defined(byte_def) {
+                                t.flags_def | m
+                            } else {
+                                t.flags_def & !m
+                            };
+                        }
+                    }
+                    _ => {}
                 }
             }
             Effect::Acc { lane, value } => t.acc[lane] = value,

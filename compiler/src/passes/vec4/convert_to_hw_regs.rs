@@ -220,6 +220,7 @@ pub const PASS: Pass = Pass {
     name: "convert_to_hw_regs",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; progress when any operand was converted.

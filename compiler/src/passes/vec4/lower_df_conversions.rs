@@ -103,6 +103,7 @@ pub const PASS: Pass = Pass {
     name: "lower_df_conversions",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; progress when a conversion was expanded.

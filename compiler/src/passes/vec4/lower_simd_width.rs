@@ -150,6 +150,7 @@ pub const PASS: Pass = Pass {
     name: "vec4_lower_simd_width",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; progress when an instruction was split.

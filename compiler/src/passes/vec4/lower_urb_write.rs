@@ -82,6 +82,7 @@ pub const PASS: Pass = Pass {
     name: "lower_urb_write",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; progress when a URB write was lowered.

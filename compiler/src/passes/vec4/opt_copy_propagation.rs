@@ -101,6 +101,7 @@ pub const PASS: Pass = Pass {
     name: "vec4_opt_copy_propagation",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; progress when a source was replaced.

@@ -75,6 +75,7 @@ pub const PASS: Pass = Pass {
     name: "vec4_opt_cse",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; progress when an instruction became a copy.

@@ -65,6 +65,7 @@ pub const PASS: Pass = Pass {
     name: "vec4_opt_dead_code_eliminate",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; progress when an instruction was removed.

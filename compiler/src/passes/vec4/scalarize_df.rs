@@ -164,6 +164,7 @@ pub const PASS: Pass = Pass {
     name: "scalarize_df",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; progress when an instruction was split. An instruction that already

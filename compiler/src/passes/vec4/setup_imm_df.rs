@@ -47,6 +47,7 @@ pub const PASS: Pass = Pass {
     name: "setup_imm_df",
     rewrites: REWRITES,
     run,
+    postcondition: None,
 };
 
 /// Runs the pass; progress when a DF immediate was moved into a register.
