@@ -116,6 +116,9 @@ mod bugs {
         /// dead when its next access is any write, though a masked write in the other IF arm
         /// leaves the min/max's channels' bits for a NoMask read there.
         MinmaxFlagOtherArmKill,
+        /// Found by a campaign (2026-11-27): EOT payloads are placed in the order live
+        /// intervals start, so values that started earlier can fill g112 and up first.
+        RaEotPayloadInStartOrder,
         /// Fault injection (issue #25): a rotate's count folded by recursing on the count it
         /// was given, so the recursion never reaches its base case (stack overflow).
         RolFoldRecursion,
@@ -183,6 +186,10 @@ mod bugs {
         (Bug::SendPayloadSubregKept, "send-payload-subreg-kept"),
         (Bug::DceMinmaxSelFlag, "dce-minmax-sel-flag"),
         (Bug::MinmaxFlagOtherArmKill, "minmax-flag-other-arm-kill"),
+        (
+            Bug::RaEotPayloadInStartOrder,
+            "ra-eot-payload-in-start-order",
+        ),
     ];
 
     /// The faults a pass can be made to commit (issue #25): not wrong code but a crash of
@@ -252,6 +259,7 @@ mod bugs {
             // (dead-code-kept) names it.
             DceMinmaxSelFlag => "opt_dead_code_eliminate",
             MinmaxFlagOtherArmKill => "lower_alu_restrictions",
+            RaEotPayloadInStartOrder => "allocate_registers",
             RolFoldRecursion => "opt_algebraic",
             RotateCountEndlessLoop => "opt_copy_propagation",
             RorSplitGrowth => "lower_simd_width",

@@ -1295,8 +1295,9 @@ fn gen45_min_max_leaves_a_flag_alone_that_a_nomask_read_in_the_other_arm_sees() 
 #[test]
 fn gen45_min_max_saves_and_restores_its_flag_when_every_flag_is_live() {
     // Both subregisters of g45's one flag register are read later (f0.1 after the ENDIF,
-    // f0.0 by the NoMask SEL in the other arm), so the CMPN borrows f0.0: a NoMask SIMD1
-    // move keeps its 16 bits in a temporary and puts them back after the SEL.
+    // f0.0 by the NoMask SEL in the other arm), so the CMPN borrows f0.0: a word per channel
+    // keeps the bits of the channels the CMPN writes (0, then 1 under the predicate), and a
+    // CMP of those words writes the same bits back after the SEL.
     check_pass(
         lower_alu_restrictions::run,
         "g45",
@@ -1316,10 +1317,11 @@ fn gen45_min_max_saves_and_restores_its_flag_when_every_flag_is_live() {
         cmp.g.f0.1(8) null:F, attr1:F, 0.5:F
         cmp.l.f0.0(8) null:F, attr0:F, 0.0:F
         (+f0.0) if(8)
-        mov(1) v4:UW, f0.0<0;1,0>:UW { NoMask }
+        mov(8) v4:UW, 0:UW
+        (+f0.0) mov(8) v4:UW, 1:UW
         cmpn.ge.f0.0(8) null:F, attr0:F, attr1:F
         (+f0.0) sel(8) v0:F, attr0:F, attr1:F
-        mov(1) f0.0<8;8,1>:UW, v4<0>:UW { NoMask }
+        cmp.nz.f0.0(8) null:UW, v4:UW, 0:UW
         else(8)
         cmp.g.f0.0(8) null:F, attr1:F, 0.0:F
         (+f0.0) sel(8) v1:F, attr0:F, attr1:F { NoMask }

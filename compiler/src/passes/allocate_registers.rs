@@ -123,8 +123,13 @@ impl Reserved {
 /// pre-colours them (docs/hardware/eu-hardware.md §6.3, docs/hardware/brw-backend.md §1.6).
 /// Placed in start order like the others, they could find that range taken by a value that
 /// merely started earlier and fits anywhere, and spilling cannot help an EOT payload. The
-/// other VGRFs avoid those registers only while the payload is live.
-fn assign(p: &Program, iv: &liveness::Intervals) -> Result<Vec<u32>, (usize, Vec<usize>)> {
+/// other VGRFs avoid those registers only while the payload is live. (`eot_first` false is
+/// the zoo's `ra-eot-payload-in-start-order`: payloads in start order, g112 and up.)
+fn assign(
+    p: &Program,
+    iv: &liveness::Intervals,
+    eot_first: bool,
+) -> Result<Vec<u32>, (usize, Vec<usize>)> {
     let info = p.device.info();
     let payload = PayloadLayout::new(p).regs as u32;
     let limit = if info.verx10 >= 80 {
@@ -133,7 +138,8 @@ fn assign(p: &Program, iv: &liveness::Intervals) -> Result<Vec<u32>, (usize, Vec
         info.grf_count
     };
     let eot = eot_payloads(p);
-    let pinned = |v: usize| eot[v] && info.verx10 >= 70;
+    let top = |v: usize| eot[v] && info.verx10 >= 70;
+    let pinned = |v: usize| top(v) && eot_first;
     let mut order: Vec<usize> = (0..p.vgrf_sizes.len())
         .filter(|&v| iv[v].is_some())
         .collect();
@@ -175,8 +181,13 @@ fn assign(p: &Program, iv: &liveness::Intervals) -> Result<Vec<u32>, (usize, Vec
                 && busy_until[r as usize].is_none_or(|e| e < start)
                 && !reserved.iter().any(|h| h.holds(r, start, end))
         };
-        let base = (payload..limit.saturating_sub(size).saturating_add(1))
-            .find(|&b| (b..b + size).all(free));
+        let lo = if top(v) {
+            EOT_FIRST_GRF.max(payload)
+        } else {
+            payload
+        };
+        let base =
+            (lo..limit.saturating_sub(size).saturating_add(1)).find(|&b| (b..b + size).all(free));
         match base {
             Some(b) => {
                 for r in b..b + size {
@@ -307,6 +318,7 @@ pub const PASS: Pass = Pass {
 
 pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     let physical = !crate::zoo!(opts, RaNoPhysicalLoopEdges);
+    let eot_first = !crate::zoo!(opts, RaEotPayloadInStartOrder);
     isolate_eot_payloads(p);
     let used = liveness::intervals(p, physical);
     // Values live only through the physical edges of divergent control flow (a
@@ -350,7 +362,7 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
         }
         let (mut work, _, moves) = spill_set(&scheduled, &[], opts);
         let iv = liveness::intervals(&work, physical);
-        if let Ok(a) = assign(&work, &iv) {
+        if let Ok(a) = assign(&work, &iv, eot_first) {
             tally(&work, &iv, moves);
             lower_vgrfs_to_fixed_grfs::rewrite(&mut work, &a);
             *p = work;
@@ -364,7 +376,7 @@ pub fn run(p: &mut Program, opts: &CompileOptions) -> Result<bool, PassError> {
     for _ in 0..=p.vgrf_sizes.len() {
         let (mut work, spillable, moves) = spill_set(p, &spilled, opts);
         let iv = liveness::intervals(&work, physical);
-        match assign(&work, &iv) {
+        match assign(&work, &iv, eot_first) {
             Ok(a) => {
                 tally(&work, &iv, moves);
                 lower_vgrfs_to_fixed_grfs::rewrite(&mut work, &a);

@@ -452,8 +452,11 @@ fn in_loop_reading(insts: &[Inst], ip: usize, f: u8) -> bool {
 
 /// Gen4/5 min/max: CMPN into a flag, then a SEL predicated on it. The flag is one whose bits
 /// are dead at the min/max; when every subregister may still be read, the one the SEL names is
-/// saved to a temporary before the CMPN and restored after the SEL (NoMask SIMD1 moves of the
-/// whole 16-bit subregister), so no program is left without a flag.
+/// borrowed, so no program is left without a flag. Its bits are saved channel by channel, in
+/// the channels the CMPN writes (a word per channel: 0, then 1 where the flag is set), and a
+/// CMP of those words puts them back after the SEL. Per channel, a bit nobody defined stays
+/// undefined and a defined one stays defined, which a copy of the whole 16-bit subregister
+/// through a register could not keep when its writers enabled only some channels.
 fn minmax(
     p: &mut Program,
     insts: &[Inst],
@@ -494,17 +497,15 @@ fn minmax(
     cmpn.flag_subreg = f;
     if dead.is_none() {
         note("gen4-min-max-saved-flag");
-        let saved = super::temp(p, Type::UW, 2);
-        let copy = |dst: Reg, src: Reg| Inst::new(Opcode::Mov, 1, dst, vec![src]).with_nomask();
-        out.push(copy(saved, Reg::flag(f)));
-        let flag = Reg::arf(
-            crate::reg::Arf::Flag,
-            f / 2,
-            (f % 2) * 2,
-            crate::reg::Region::PACKED8,
-            Type::UW,
-        );
-        after.push(copy(flag, saved.with_stride(0)));
+        let saved = super::temp(p, Type::UW, inst.exec_size as u32 * 2);
+        let word = |v: u64| Reg::imm(v, Type::UW);
+        out.push(like(inst, Opcode::Mov, saved, vec![word(0)]));
+        let mut set = like(inst, Opcode::Mov, saved, vec![word(1)]);
+        set.predicate = Some(crate::inst::Predicate::NORMAL);
+        set.flag_subreg = f;
+        out.push(set);
+        let null = Reg::null(Type::UW);
+        after.push(like(inst, Opcode::Cmp, null, vec![saved, word(0)]).with_cmod(CondMod::Nz, f));
     }
     out.push(cmpn);
     inst.predicate = Some(crate::inst::Predicate::NORMAL);
