@@ -229,7 +229,8 @@ fn is_optimisation(pass: &str) -> bool {
 
 /// `--baseline o0` tells an optimisation bug from a lowering bug: against the `-O0`
 /// compilation an optimiser bug still fails with the same culprit, while a lowering bug
-/// (which the `-O0` baseline shares) leaves nothing to compare and the check is undecided.
+/// that miscompiles (which the `-O0` baseline shares) leaves nothing to compare and the
+/// check is undecided.
 #[test]
 fn baseline_o0_keeps_optimiser_bugs_and_drops_lowering_bugs() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/zoo");
@@ -243,7 +244,10 @@ fn baseline_o0_keeps_optimiser_bugs_and_drops_lowering_bugs() {
             if code != Exit::Problems || !out.contains(&culprit) {
                 failures.push(format!("{bug}: not found against -O0 ({code:?}):\n{out}"));
             }
-        } else if code == Exit::Problems {
+        } else if code == Exit::Problems && !out.contains("signature: compile-error/") {
+            // A lowering bug that makes the optimised compile refuse the program
+            // (ra-eot-payload-in-start-order) fails against any baseline; one that
+            // miscompiles is shared by the -O0 baseline.
             failures.push(format!("{bug}: a lowering bug failed against -O0:\n{out}"));
         }
     }
