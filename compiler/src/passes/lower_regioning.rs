@@ -409,6 +409,7 @@ const REWRITES: &[&str] = &[
     "predicated-destination-rewrite",
     "destination-rewrite",
     "fixed-source-region",
+    "simd1-half-float-destination-stride",
 ];
 
 fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<Inst>) -> bool {
@@ -435,7 +436,22 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
         return true;
     }
     if inst.exec_size == 1 {
-        // One channel: no stride or offset relation between operands to keep.
+        // One channel: no stride or offset relation between operands to keep. The encoded
+        // destination stride still counts for one rule: a packed half-float destination of
+        // mixed float must be oword aligned (docs/hardware/eu-hardware.md §6.5), and one
+        // channel written at the dword stride of a conversion to HF (`required_dst_stride`)
+        // is not packed and writes the same two bytes.
+        let packed_hf = inst.dst.ty == Type::HF && byte_stride(&inst.dst) == 2;
+        if is_mixed_float(&inst)
+            && packed_hf
+            && !matches!(inst.dst.kind, RegKind::Indirect { .. })
+            && !reg_offset(&inst.dst).is_multiple_of(16)
+        {
+            inst.dst = inst.dst.with_stride(2);
+            crate::pass::note("simd1-half-float-destination-stride");
+            out.push(inst);
+            return true;
+        }
         out.push(inst);
         return normalised;
     }

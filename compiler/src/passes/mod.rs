@@ -103,7 +103,15 @@ pub fn fixed_operand(byte: u32, stride: u32, ty: Type, exec: u32, is_dst: bool) 
     let size = ty.size();
     let region = if is_dst {
         // One channel has no stride to speak of: any encodable hstride writes the same byte.
-        let h = if stride == 0 || exec == 1 { 1 } else { stride } as u8;
+        // A half float one kept at stride 2 stays so, since a packed HF destination of mixed
+        // float must be oword aligned (docs/hardware/eu-hardware.md §6.5; lower_regioning
+        // chose the stride).
+        let keep = exec == 1 && ty == Type::HF && stride == 2;
+        let h = if stride == 0 || (exec == 1 && !keep) {
+            1
+        } else {
+            stride
+        } as u8;
         Region::new(h.saturating_mul(8), 8, h)
     } else if stride == 0 || exec == 1 {
         Region::SCALAR
