@@ -119,6 +119,9 @@ mod bugs {
         /// Found by a campaign (2026-11-27): EOT payloads are placed in the order live
         /// intervals start, so values that started earlier can fill g112 and up first.
         RaEotPayloadInStartOrder,
+        /// Found by a campaign (2026-11-27): a one-channel conversion to HF keeps a packed
+        /// destination at a sub-register that is not oword aligned (mixed float).
+        RegioningSimd1HfPacked,
         /// Fault injection (issue #25): a rotate's count folded by recursing on the count it
         /// was given, so the recursion never reaches its base case (stack overflow).
         RolFoldRecursion,
@@ -190,6 +193,7 @@ mod bugs {
             Bug::RaEotPayloadInStartOrder,
             "ra-eot-payload-in-start-order",
         ),
+        (Bug::RegioningSimd1HfPacked, "regioning-simd1-hf-packed"),
     ];
 
     /// The faults a pass can be made to commit (issue #25): not wrong code but a crash of
@@ -260,6 +264,7 @@ mod bugs {
             DceMinmaxSelFlag => "opt_dead_code_eliminate",
             MinmaxFlagOtherArmKill => "lower_alu_restrictions",
             RaEotPayloadInStartOrder => "allocate_registers",
+            RegioningSimd1HfPacked => "lower_regioning",
             RolFoldRecursion => "opt_algebraic",
             RotateCountEndlessLoop => "opt_copy_propagation",
             RorSplitGrowth => "lower_simd_width",

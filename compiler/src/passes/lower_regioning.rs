@@ -446,6 +446,7 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
             && packed_hf
             && !matches!(inst.dst.kind, RegKind::Indirect { .. })
             && !reg_offset(&inst.dst).is_multiple_of(16)
+            && !crate::zoo!(opts, RegioningSimd1HfPacked)
         {
             inst.dst = inst.dst.with_stride(2);
             crate::pass::note("simd1-half-float-destination-stride");
