@@ -20,7 +20,8 @@
 #   mutants already judged, so a stopped run continues. ONLY=FILE judges just the mutant ids
 #   listed in FILE (one per line, as results.tsv writes them: `grep missed OLD/results.tsv |
 #   cut -f1`), to judge a previous run's misses again on today's HEAD; an id whose line no
-#   longer holds that mutant is reported as not found.
+#   longer holds that mutant is reported as not found. SKIP=N starts the sample after the
+#   first N mutants of the draw, so a second run judges mutants the first one did not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seeds=${1:-10000}
@@ -51,9 +52,9 @@ fi
 git -C "$tree" checkout -q --detach "$(git rev-parse HEAD)"
 git -C "$tree" checkout -q -- .
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
-python3 - "$out" "$tree" "$seeds" "$sample" "$jobs" "${ONLY:-}" <<'PY'
+python3 - "$out" "$tree" "$seeds" "$sample" "$jobs" "${ONLY:-}" "${SKIP:-0}" <<'PY'
 import json, os, random, subprocess, sys, time
-out, tree, seeds, sample, jobs, only = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
+out, tree, seeds, sample, jobs, only, skip = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6], int(sys.argv[7])
 target = os.environ["CARGO_TARGET_DIR"]
 eufuzz = os.path.join(target, "mutants", "eufuzz")
 mutants = [json.loads(l) for l in open(os.path.join(out, "all.jsonl"))]
@@ -78,7 +79,7 @@ if only:
             print("not found %s" % w, flush=True)
     order = [m for m in order if m["id"] in set(wanted)]
 elif sample != "all":
-    order = order[: int(sample)]
+    order = order[skip : skip + int(sample)]
 results_path = os.path.join(out, "results.tsv")
 done = set()
 if os.path.exists(results_path):

@@ -122,6 +122,11 @@ mod bugs {
         /// Found by a campaign (2026-11-27): a one-channel conversion to HF keeps a packed
         /// destination at a sub-register that is not oword aligned (mixed float).
         RegioningSimd1HfPacked,
+        /// Found by a campaign (2026-11-27, generator format 14): mixed-mode math judges its
+        /// HF sources by their element stride, not by the HorzStride they are encoded with,
+        /// so a scalar push constant (`<0;1,0>`) or a wide stride written as one-element
+        /// rows (`<4;1,0>`) stays, though Align1 mixed math needs HorzStride above 1.
+        RegioningMixedMathHstride,
         /// Fault injection (issue #25): a rotate's count folded by recursing on the count it
         /// was given, so the recursion never reaches its base case (stack overflow).
         RolFoldRecursion,
@@ -194,6 +199,10 @@ mod bugs {
             "ra-eot-payload-in-start-order",
         ),
         (Bug::RegioningSimd1HfPacked, "regioning-simd1-hf-packed"),
+        (
+            Bug::RegioningMixedMathHstride,
+            "regioning-mixed-math-hstride",
+        ),
     ];
 
     /// The faults a pass can be made to commit (issue #25): not wrong code but a crash of
@@ -264,7 +273,7 @@ mod bugs {
             DceMinmaxSelFlag => "opt_dead_code_eliminate",
             MinmaxFlagOtherArmKill => "lower_alu_restrictions",
             RaEotPayloadInStartOrder => "allocate_registers",
-            RegioningSimd1HfPacked => "lower_regioning",
+            RegioningSimd1HfPacked | RegioningMixedMathHstride => "lower_regioning",
             RolFoldRecursion => "opt_algebraic",
             RotateCountEndlessLoop => "opt_copy_propagation",
             RorSplitGrowth => "lower_simd_width",

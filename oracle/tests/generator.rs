@@ -757,3 +757,32 @@ fn same_vgrf(a: &compiler::Reg, b: &compiler::Reg) -> bool {
     use compiler::reg::RegKind;
     matches!((a.kind, b.kind), (RegKind::Vgrf { nr: x, .. }, RegKind::Vgrf { nr: y, .. }) if x == y)
 }
+
+#[test]
+fn format14_mixed_float_operations_occur_and_programs_stay_valid() {
+    let shapes = [
+        ("mixed-float-alu", "features=half-float devices=skl,icl"),
+        ("mixed-float-math", "features=half-float devices=bdw,tgl"),
+    ];
+    shapes_occur(&shapes, 600, 5, has_format14_shape);
+}
+
+/// Whether `p` has the format-14 shape `shape`: an operation other than a MOV whose
+/// operands mix F and HF (docs/hardware/eu-hardware.md §6.5), math or not.
+fn has_format14_shape(shape: &str, p: &compiler::Program) -> bool {
+    use compiler::Opcode;
+    use compiler::types::Type;
+    let mixed = |i: &&compiler::Inst| {
+        let tys: Vec<Type> = std::iter::once(&i.dst)
+            .chain(&i.srcs)
+            .map(|r| r.ty)
+            .collect();
+        i.op != Opcode::Mov && tys.contains(&Type::F) && tys.contains(&Type::HF)
+    };
+    let mut insts = p.insts().filter(mixed);
+    match shape {
+        "mixed-float-alu" => insts.any(|i| !i.op.is_math()),
+        "mixed-float-math" => insts.any(|i| i.op.is_math()),
+        _ => unreachable!("{shape}"),
+    }
+}

@@ -428,6 +428,32 @@ fn narrow_destinations_go_through_a_strided_temporary() {
 }
 
 #[test]
+fn mixed_math_reads_half_floats_at_an_encoded_stride_above_one() {
+    // Align1 mixed-mode math needs HF sources with HorzStride > 1 (docs/hardware/
+    // eu-hardware.md §6.5). A push constant is encoded <0;1,0> (HorzStride 0), and a stride of
+    // four HF from byte 6 cannot be rows of a register, so it is encoded as one-element rows
+    // <4;1,0>: both are copied, as raw words, to a temporary read at a stride of 2. A
+    // stride-2 source already has HorzStride 2 and stays.
+    check_pass(
+        lower_regioning::run,
+        "skl",
+        8,
+        "
+        sqrt(8) v0:F, u0:HF
+        sqrt(8) v1:F, attr0+6<4>:HF
+        sqrt(8) v2:F, attr1+2<2>:HF
+        ",
+        "
+        mov(8) v4<2>:UW, u0:UW
+        sqrt(8) v0:F, v4<2>:HF
+        mov(8) v5<2>:UW, attr0+6<4>:UW
+        sqrt(8) v1:F, v5<2>:HF
+        sqrt(8) v2:F, attr1+2<2>:HF
+        ",
+    );
+}
+
+#[test]
 fn in_place_fixed_grf_split_goes_through_a_temporary() {
     // The W source reads the 32 bytes of g15 that the first SIMD8 half writes as F: split
     // in place, the second half would read the first half's result (an overlap of fixed

@@ -14,7 +14,7 @@
 //! * Conversions the hardware lacks (64-bit ↔ byte, HF → 64-bit) go through D or F.
 //! * Mixed-mode math reads half floats strided.
 
-use super::{byte_stride, elem_stride, reg_offset};
+use super::{byte_stride, elem_stride, encoded_src_hstride, reg_offset};
 use crate::hw::{exec_type, is_mixed_float};
 use crate::inst::Inst;
 use crate::opcode::Opcode;
@@ -461,11 +461,18 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
     let mut after = vec![];
     let mut changed = normalised;
 
-    // Mixed-mode math reads half floats with a stride.
+    // Mixed-mode math reads half floats with an encoded HorzStride above 1 (docs/hardware/
+    // eu-hardware.md §6.5): a scalar (HorzStride 0) and a region of one-element rows (a
+    // stride beyond 4 elements, or rows that would straddle a register) break it too.
     if inst.op.is_math() && is_mixed_float(&inst) {
         for i in 0..inst.srcs.len() {
             let s = inst.srcs[i];
-            if s.ty == Type::HF && !s.is_imm() && byte_stride(&s) <= 2 && !s.is_uniform() {
+            let unstrided = if crate::zoo!(opts, RegioningMixedMathHstride) {
+                byte_stride(&s) <= 2 && !s.is_uniform()
+            } else {
+                encoded_src_hstride(&s, n).is_some_and(|h| h <= 1)
+            };
+            if s.ty == Type::HF && !s.is_imm() && unstrided {
                 let t = strided_temp(p, Type::HF, n, 4, 0);
                 before.extend(raw_copy(&inst, t, s, Type::HF));
                 inst.srcs[i] = Reg {

@@ -139,6 +139,23 @@ pub fn fixed_operand(byte: u32, stride: u32, ty: Type, exec: u32, is_dst: bool) 
     Reg::grf(nr, subnr, region, ty)
 }
 
+/// The HorzStride source `r` of an `exec`-channel instruction is encoded with: its own
+/// region's for hardware registers, the one `fixed_operand` gives a virtual register once
+/// it is allocated (a stride beyond 4, or rows that would straddle a register, become
+/// width-1 rows with HorzStride 0). `None` for operands without a region.
+pub fn encoded_src_hstride(r: &Reg, exec: u32) -> Option<u32> {
+    match r.kind {
+        RegKind::Fixed { region, .. } | RegKind::Arf { region, .. } => Some(region.hstride as u32),
+        _ => {
+            let stride = elem_stride(r)?;
+            match fixed_operand(reg_offset(r), stride, r.ty, exec, false).kind {
+                RegKind::Fixed { region, .. } => Some(region.hstride as u32),
+                _ => None,
+            }
+        }
+    }
+}
+
 /// Byte offset, from the start of the operand's first register, of the element channel `c`
 /// reads or writes: by the region for hardware registers, by the stride for virtual ones.
 pub fn channel_byte(r: &Reg, c: u32) -> u32 {

@@ -309,8 +309,14 @@ impl Gen<'_, '_> {
                 }
                 _ => ty,
             };
+        let mixed = self.mixed_float(op, ty);
         let srcs: Vec<Reg> = (0..arity(op))
             .map(|i| {
+                let src_ty = if mixed {
+                    self.pick(&[Type::F, Type::HF])
+                } else {
+                    src_ty
+                };
                 let s = match (shape, i) {
                     (Operands::ImmSrc0, 0) => self.imm(src_ty),
                     (Operands::ByteSrc, 1 | 2) => {
@@ -408,6 +414,21 @@ impl Gen<'_, '_> {
             self.p.vgrf_sizes.truncate(vgrfs_before);
             false
         }
+    }
+
+    /// Whether this float operation draws each source's type from F and HF (one in four
+    /// where the program has both): mixed-float mode (docs/hardware/eu-hardware.md §3.4
+    /// for the execution type, §6.5 for its restrictions), which the lowering passes must
+    /// legalise (SIMD8 limits, strided HF math inputs, oword-aligned packed HF results).
+    /// Math and three-source MAD/LRP included; a MOV already converts between any two
+    /// types.
+    fn mixed_float(&mut self, op: Opcode, ty: Type) -> bool {
+        matches!(ty, Type::F | Type::HF)
+            && op != Opcode::Mov
+            && !self.realistic
+            && self.types.contains(&Type::F)
+            && self.types.contains(&Type::HF)
+            && self.chance(1, 4)
     }
 
     /// Sets the general flag for `exec` channels from `group` with a compare of defined values.

@@ -65,8 +65,10 @@ use std::collections::BTreeSet;
 /// modifiers or immediates, and `and.cond x, 1` of non-CMP producers; saturating
 /// producers before `mov.sat`; IF/ELSE arms whose MOVs saturate or carry a source
 /// modifier; vec4 SET_LOW/HIGH_32BIT rewriting a dvec4 half in place, and 64-bit compares
-/// into a dvec4 then PICK_LOW_32BIT (realistic programs are unchanged).
-pub const FORMAT_VERSION: u32 = 13;
+/// into a dvec4 then PICK_LOW_32BIT (realistic programs are unchanged). 14: mixed-float
+/// operations: one F or HF operation in four other than a MOV (math and MAD/LRP included)
+/// draws each source's type from F and HF (realistic programs are unchanged).
+pub const FORMAT_VERSION: u32 = 14;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,
