@@ -786,3 +786,62 @@ fn has_format14_shape(shape: &str, p: &compiler::Program) -> bool {
         _ => unreachable!("{shape}"),
     }
 }
+
+#[test]
+fn format15_scalar_operations_occur_and_programs_stay_valid() {
+    let shapes = [
+        ("scalar-op", "features=scalar"),
+        ("scalars-share-a-register", "features=scalar"),
+        ("scalar-read-by-every-channel", "features=scalar"),
+        (
+            "predicated-message",
+            "features=predication,scratch,buffer,if",
+        ),
+        ("vec4-flag-writer-with-destination", "stage=vs"),
+    ];
+    shapes_occur(&shapes, 600, 5, has_format15_shape);
+}
+
+/// Whether `p` has the format-15 shape `shape`.
+fn has_format15_shape(shape: &str, p: &compiler::Program) -> bool {
+    use compiler::reg::RegKind;
+    let vgrf_dst = |i: &compiler::Inst| match i.dst.kind {
+        RegKind::Vgrf { nr, offset, .. } => Some((nr, offset)),
+        _ => None,
+    };
+    let scalar_ops: Vec<(u32, u32)> = p
+        .insts()
+        .filter(|i| i.nomask && matches!(i.exec_size, 1 | 2 | 4) && !i.is_align16())
+        .filter_map(vgrf_dst)
+        .collect();
+    match shape {
+        "scalar-op" => !scalar_ops.is_empty(),
+        // Two scalar operations writing different elements of one VGRF.
+        "scalars-share-a-register" => scalar_ops
+            .iter()
+            .any(|a| scalar_ops.iter().any(|b| a.0 == b.0 && a.1 != b.1)),
+        // A full-width instruction reading a scalar operation's result through <0>.
+        "scalar-read-by-every-channel" => p.insts().any(|i| {
+            i.exec_size >= 8
+                && i.srcs.iter().any(|s| match s.kind {
+                    RegKind::Vgrf { nr, stride: 0, .. } => scalar_ops.iter().any(|d| d.0 == nr),
+                    _ => false,
+                })
+        }),
+        // A scratch or buffer message that runs only where its predicate holds.
+        "predicated-message" => p.insts().any(|i| {
+            i.predicate.is_some()
+                && matches!(
+                    i.op,
+                    compiler::Opcode::ScratchRead
+                        | compiler::Opcode::ScratchWrite
+                        | compiler::Opcode::UntypedWriteLogical
+                )
+        }),
+        // A vec4 instruction that writes both a VGRF and the flag.
+        "vec4-flag-writer-with-destination" => p
+            .insts()
+            .any(|i| i.is_align16() && i.writes_flag() && i.dst.is_vgrf()),
+        _ => unreachable!("{shape}"),
+    }
+}

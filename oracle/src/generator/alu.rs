@@ -166,6 +166,9 @@ impl Gen<'_, '_> {
             1 => self.uniform_src(ty),
             2 | 3 if self.has(Feature::Strided) => self.strided_view(ty),
             4 => self.attr_src(ty),
+            5 if self.has(Feature::Scalar) && self.chance(1, 2) => {
+                self.scalar_read(ty).unwrap_or_else(|| self.attr_src(ty))
+            }
             _ if !same.is_empty() => {
                 let v = self.pick(&same);
                 self.val_reg(v).retype(ty)

@@ -99,9 +99,12 @@ pub enum Feature {
     /// Integer multiplies of mixed widths (W×D, D×W, UW×UD …) with immediates and source
     /// modifiers.
     MixedMul,
+    /// NoMask operations on scalars (exec size 1, sometimes 2 or 4) packed into shared
+    /// registers and read back through scalar regions, as Mesa computes uniform values.
+    Scalar,
 }
 
-pub const ALL_FEATURES: [Feature; 38] = [
+pub const ALL_FEATURES: [Feature; 39] = [
     Feature::If,
     Feature::Loop,
     Feature::Halt,
@@ -140,6 +143,7 @@ pub const ALL_FEATURES: [Feature; 38] = [
     Feature::LiveChannel,
     Feature::FixedGrf,
     Feature::MixedMul,
+    Feature::Scalar,
 ];
 
 /// The features format 6 added (issue 24): drawn only by fuzz-profile programs, so
@@ -171,6 +175,10 @@ pub const SHAPE_FEATURES: [Feature; 9] = [
     Feature::FixedGrf,
     Feature::MixedMul,
 ];
+
+/// Features added after format 6 that realistic programs do not draw either, so they
+/// decode as before.
+pub const FUZZ_ONLY_FEATURES: [Feature; 1] = [Feature::Scalar];
 
 impl Feature {
     pub fn name(self) -> &'static str {
@@ -213,6 +221,7 @@ impl Feature {
             Feature::LiveChannel => "live-channel",
             Feature::FixedGrf => "fixed-grf",
             Feature::MixedMul => "mixed-mul",
+            Feature::Scalar => "scalar",
         }
     }
 

@@ -104,7 +104,7 @@ impl Gen<'_, '_> {
             self.vals.extend(vals);
         } else {
             let data = self.payload(comps);
-            self.emit(Inst::new(
+            let inst = Inst::new(
                 Opcode::UntypedWriteLogical,
                 w,
                 Reg::null(Type::UD),
@@ -114,8 +114,27 @@ impl Gen<'_, '_> {
                     Reg::imm_ud(surface),
                     Reg::imm_ud(comps),
                 ],
-            ));
+            );
+            let inst = self.maybe_predicated(inst);
+            self.emit(inst);
         }
+    }
+
+    /// `inst` (a message at the dispatch width) predicated on a fresh compare one time in
+    /// four when the program has predication: the message then runs only in the channels
+    /// whose flag bit agrees, and every lowering of it (payload moves, the SEND, scratch
+    /// headers and per-register pieces) must keep the predicate and its flag subregister.
+    fn maybe_predicated(&mut self, inst: Inst) -> Inst {
+        if self.realistic || !self.has(Feature::Predication) || !self.chance(1, 4) {
+            return inst;
+        }
+        self.set_flag(inst.exec_size, inst.group);
+        let pred = if self.chance(1, 2) {
+            compiler::inst::Predicate::NORMAL
+        } else {
+            compiler::inst::Predicate::INVERSE
+        };
+        inst.with_pred(pred, self.general_flag)
     }
 
     pub(super) fn texture(&mut self) {
@@ -177,6 +196,8 @@ impl Gen<'_, '_> {
                 Reg::null(Type::UD),
                 vec![data, Reg::imm_ud(offset)],
             );
+            let inst = self.maybe_predicated(inst);
+            let whole = inst.predicate.is_none();
             if !self.try_emit(inst) {
                 return self.alu();
             }
@@ -184,11 +205,11 @@ impl Gen<'_, '_> {
             // later write to an overlapping slot may be partial, so it forgets them.
             self.scratch_written
                 .retain(|&o| o + bytes <= offset || offset + bytes <= o);
-            if self.uniform_control() {
+            if self.uniform_control() && whole {
                 self.scratch_written.push(offset);
             }
         } else {
-            let (dst, new) = if self.uniform_control() {
+            let (dst, new) = if self.uniform_control() && self.chance(3, 4) {
                 let nr = self.new_vgrf(self.regs_for(Type::UD));
                 let v = Val {
                     nr,
@@ -200,12 +221,14 @@ impl Gen<'_, '_> {
                 let v = self.pick(&dwords);
                 (self.val_reg(v), None)
             };
-            self.emit(Inst::new(
-                Opcode::ScratchRead,
-                w,
-                dst,
-                vec![Reg::imm_ud(offset)],
-            ));
+            let inst = Inst::new(Opcode::ScratchRead, w, dst, vec![Reg::imm_ud(offset)]);
+            // (A new value must be written in every channel: never predicated.)
+            let inst = if new.is_none() {
+                self.maybe_predicated(inst)
+            } else {
+                inst
+            };
+            self.emit(inst);
             self.vals.extend(new);
         }
     }

@@ -19,7 +19,9 @@ mod messages;
 mod shapes;
 mod vec4;
 
-use crate::generator::knobs::{ALL_FEATURES, FORMAT6_FEATURES, Feature, Knobs, Profile};
+use crate::generator::knobs::{
+    ALL_FEATURES, FORMAT6_FEATURES, FUZZ_ONLY_FEATURES, Feature, Knobs, Profile,
+};
 use arbitrary::Unstructured;
 use compiler::device::{ALL_DEVICES, DeviceInfo};
 use compiler::inst::Inst;
@@ -67,8 +69,13 @@ use std::collections::BTreeSet;
 /// modifier; vec4 SET_LOW/HIGH_32BIT rewriting a dvec4 half in place, and 64-bit compares
 /// into a dvec4 then PICK_LOW_32BIT (realistic programs are unchanged). 14: mixed-float
 /// operations: one F or HF operation in four other than a MOV (math and MAD/LRP included)
-/// draws each source's type from F and HF (realistic programs are unchanged).
-pub const FORMAT_VERSION: u32 = 14;
+/// draws each source's type from F and HF (realistic programs are unchanged). 15: the
+/// `scalar` shape: NoMask operations at exec size 1, 2 or 4 on scalars packed into shared
+/// registers, read back by every channel through `<0>` regions; predicated scratch
+/// writes, scratch reads into existing values and buffer writes; vec4 ALU instructions
+/// that also set the flag, and vec4 compares into a D value (realistic programs are
+/// unchanged).
+pub const FORMAT_VERSION: u32 = 15;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,
@@ -193,6 +200,9 @@ struct Gen<'a, 'b> {
     /// Values defined only in the channels that left a loop with them: folded into the
     /// final write, never read otherwise.
     exit_vals: Vec<Val>,
+    /// Scalars (one element, read by every channel through a `<0>` region), written with
+    /// NoMask where every value they read was defined.
+    scalars: Vec<Val>,
 }
 
 /// Generates a program from `u` within `knobs`.
@@ -231,7 +241,7 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
     let mut features = BTreeSet::new();
     for f in ALL_FEATURES {
         // (Realistic programs draw none of the format-6 features: they decode as before.)
-        if realistic && FORMAT6_FEATURES.contains(&f) {
+        if realistic && (FORMAT6_FEATURES.contains(&f) || FUZZ_ONLY_FEATURES.contains(&f)) {
             continue;
         }
         // Register pressure is slow to compile and run: one program in eight.
@@ -320,6 +330,7 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
         scratch_used: 0,
         scratch_written: vec![],
         exit_vals: vec![],
+        scalars: vec![],
     };
     g.program();
     let Gen {
@@ -471,6 +482,11 @@ impl Gen<'_, '_> {
     fn statement(&mut self) {
         self.budget = self.budget.saturating_sub(1);
         let nested = self.depth < 3 && self.budget > 2;
+        // Scalar programs make one statement in six a scalar operation, so scalars share
+        // registers and feed the rest of the program often enough to matter.
+        if self.has(Feature::Scalar) && self.chance(1, 6) {
+            return self.scalar_op();
+        }
         match self.choose(23) {
             0 | 1 if nested && self.has(Feature::If) => self.if_else(),
             2 if nested && self.has(Feature::Loop) && !self.loop_flags.is_empty() => {

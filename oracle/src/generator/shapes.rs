@@ -512,6 +512,165 @@ impl Gen<'_, '_> {
         self.emit(send(w, Reg::null(Type::UD), pl, desc).with_eot());
     }
 
+    /// A NoMask operation on scalars, as Mesa's backend computes uniform values (a
+    /// uniformised index, an address, a loop bound): exec size 1, sometimes 2 or 4
+    /// (channels 0.. of the group), its sources scalars, push constants, immediates or one
+    /// channel of a per-channel value. The result goes to a new register or to the next
+    /// free elements of a register other scalars already use (partial writes of one VGRF
+    /// that liveness, DCE and coalescing must keep apart), or, inside control flow, over
+    /// an earlier scalar (a NoMask write in a block no channel enters does not run, so
+    /// only scalars defined before may be written there). Every channel later reads a
+    /// written element through a `<0>` region (`src`).
+    pub(super) fn scalar_op(&mut self) {
+        let exec: u8 = match self.choose(6) {
+            0 => 4,
+            1 => 2,
+            _ => 1,
+        };
+        let op = self.pick(&self.ops.clone());
+        let types: Vec<Type> = op_types(op)
+            .iter()
+            .copied()
+            .filter(|t| self.types.contains(t))
+            .collect();
+        if types.is_empty() {
+            return self.alu();
+        }
+        let ty = self.pick(&types);
+        let size = ty.size();
+        let bytes = exec as u32 * size;
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        let (nr, offset) = if self.uniform_control() {
+            let shared = self
+                .scalars
+                .iter()
+                .map(|s| (s.nr, s.offset + s.ty.size()))
+                .filter(|&(nr, end)| {
+                    let start = end.next_multiple_of(size);
+                    start + bytes <= self.p.vgrf_sizes[nr as usize] * REG_SIZE
+                        && !self.scalars.iter().any(|s| s.nr == nr && s.offset >= start)
+                })
+                .collect::<Vec<_>>();
+            if !shared.is_empty() && self.chance(1, 2) {
+                let (nr, end) = self.pick(&shared);
+                (nr, end.next_multiple_of(size))
+            } else {
+                (self.new_vgrf(1), 0)
+            }
+        } else {
+            let same: Vec<Val> = self
+                .scalars
+                .iter()
+                .copied()
+                .filter(|s| s.ty == ty && s.offset % REG_SIZE + bytes <= REG_SIZE)
+                .filter(|s| {
+                    (0..exec as u32).all(|k| {
+                        self.scalars
+                            .iter()
+                            .any(|t| t.nr == s.nr && t.offset == s.offset + k * size && t.ty == ty)
+                    })
+                })
+                .collect();
+            if same.is_empty() {
+                return self.alu();
+            }
+            let s = self.pick(&same);
+            (s.nr, s.offset)
+        };
+        let srcs: Vec<Reg> = (0..arity(op))
+            .map(|i| self.scalar_source(ty, exec, i > 0 || op == Opcode::Mov))
+            .collect();
+        let dst = Reg::vgrf(nr, ty).byte_offset(offset);
+        let mut inst = Inst::new(op, exec, dst, srcs).with_nomask();
+        if matches!(op, Opcode::Addc | Opcode::Subb) {
+            inst.acc_wr = true;
+        }
+        if matches!(op, Opcode::Cmp | Opcode::Cmpn) {
+            inst = inst.with_cmod(self.pick(&CONDS), self.general_flag);
+        } else if op == Opcode::Sel {
+            inst.cmod = Some(if self.chance(1, 2) {
+                CondMod::L
+            } else {
+                CondMod::Ge
+            });
+        } else if self.has(Feature::Modifiers) && op.ir_can_do_cmod() && self.chance(1, 8) {
+            inst = inst.with_cmod(self.pick(&CONDS), self.general_flag);
+        }
+        if self.has(Feature::Modifiers) && ty.is_float() && self.chance(1, 6) {
+            inst.saturate = true;
+        }
+        if !self.try_emit(inst) {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            return self.alu();
+        }
+        for k in 0..exec as u32 {
+            let v = Val {
+                nr,
+                offset: offset + k * size,
+                ty,
+            };
+            if !self
+                .scalars
+                .iter()
+                .any(|s| s.nr == nr && s.offset == v.offset && s.ty == ty)
+            {
+                self.scalars.push(v);
+            }
+        }
+    }
+
+    /// A source of a scalar operation: a scalar, a push constant, an immediate, one channel
+    /// of a per-channel value read through `<0>`, or (exec size above 1) the value's first
+    /// channels.
+    fn scalar_source(&mut self, ty: Type, exec: u8, allow_imm: bool) -> Reg {
+        let r = match self.choose(6) {
+            0 if allow_imm => self.imm(ty),
+            1 => self.uniform_src(ty),
+            2 | 3 => match self.scalar_read(ty) {
+                Some(r) => r,
+                None => self.uniform_src(ty),
+            },
+            4 if exec > 1 => self.src(ty, false),
+            _ => {
+                let same: Vec<Val> = self
+                    .vals
+                    .iter()
+                    .copied()
+                    .filter(|v| v.ty.size() == ty.size())
+                    .collect();
+                if same.is_empty() {
+                    self.uniform_src(ty)
+                } else {
+                    let v = self.pick(&same);
+                    let k = self.choose(self.width as usize) as u32;
+                    Reg::vgrf(v.nr, ty)
+                        .byte_offset(v.offset + k * ty.size())
+                        .with_stride(0)
+                }
+            }
+        };
+        if self.has(Feature::Modifiers) && !r.is_imm() && self.chance(1, 6) {
+            r.negated()
+        } else {
+            r
+        }
+    }
+
+    /// One defined scalar of `ty`'s size, read by every channel.
+    pub(super) fn scalar_read(&mut self, ty: Type) -> Option<Reg> {
+        let same: Vec<Val> = self
+            .scalars
+            .iter()
+            .copied()
+            .filter(|s| s.ty.size() == ty.size())
+            .collect();
+        if same.is_empty() {
+            return None;
+        }
+        let s = self.pick(&same);
+        Some(Reg::vgrf(s.nr, ty).byte_offset(s.offset).with_stride(0))
+    }
+
     /// A two- or three-source ALU instruction with an immediate in src0 or byte views in
     /// src1/src2 (the opcodes this program drew, else ADD).
     fn multi_source(&mut self, shape: Operands) {

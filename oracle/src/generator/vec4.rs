@@ -397,7 +397,18 @@ impl Gen<'_, '_> {
         let val = self.alloc(ty);
         let dst = Reg::vgrf(val.nr, ty);
         for _ in 0..4 {
-            let inst = self.alu(ty, dst, None);
+            let mut inst = self.alu(ty, dst, None);
+            // Sometimes the value also sets the flag (a conditional modifier on an ALU
+            // instruction with a destination, which DCE must keep while the flag is read
+            // even when the value is not).
+            if self.has(Feature::Modifiers)
+                && inst.cmod.is_none()
+                && inst.op.ir_can_do_cmod()
+                && self.chance(1, 5)
+            {
+                let conds = [CondMod::L, CondMod::Ge, CondMod::Z, CondMod::Nz, CondMod::G];
+                inst = inst.with_cmod(conds[self.choose(conds.len())], FLAG);
+            }
             if self.try_emit(inst) {
                 self.vals.push(val);
                 return;
@@ -525,10 +536,18 @@ impl Gen<'_, '_> {
         if ty != Type::DF && self.chance(1, 5) {
             b = self.immediate(ty);
         }
-        let inst = Inst::new(Opcode::Cmp, 8, Reg::null(ty), vec![a, b])
+        // At the top level a 32-bit compare sometimes also writes its boolean (all ones or
+        // zero) into a new D value, as Mesa's vec4 backend emits comparisons; the value
+        // may stay unread while the flag is read.
+        let boolean =
+            (ty != Type::DF && self.in_if == 0 && self.chance(1, 3)).then(|| self.alloc(Type::D));
+        let dst = boolean.map_or(Reg::null(ty), |v| Reg::vgrf(v.nr, Type::D));
+        let inst = Inst::new(Opcode::Cmp, 8, dst, vec![a, b])
             .with_align16()
             .with_cmod(cond, FLAG);
-        self.try_emit(inst);
+        if self.try_emit(inst) {
+            self.vals.extend(boolean);
+        }
     }
 
     /// A 64-bit comparison's boolean, as Mesa's vec4 backend makes one (`nir_emit_alu`,
