@@ -845,3 +845,37 @@ fn has_format15_shape(shape: &str, p: &compiler::Program) -> bool {
         _ => unreachable!("{shape}"),
     }
 }
+
+#[test]
+fn format16_inputs_overwritten_between_two_uses_occur_and_programs_stay_valid() {
+    shapes_occur(
+        &[("overwritten-input", "features=fixed-grf")],
+        600,
+        5,
+        has_format16_shape,
+    );
+}
+
+/// Whether `p` writes a fixed GRF inside an attribute's payload registers and reads that
+/// attribute after the write.
+fn has_format16_shape(shape: &str, p: &compiler::Program) -> bool {
+    use compiler::reg::RegKind;
+    assert_eq!(shape, "overwritten-input");
+    let layout = compiler::payload::PayloadLayout::new(p);
+    let insts: Vec<_> = p.insts().collect();
+    insts.iter().enumerate().any(|(at, w)| {
+        let RegKind::Fixed { nr, .. } = w.dst.kind else {
+            return false;
+        };
+        let byte = nr as usize * 32;
+        (0..p.attr_sizes.len()).any(|k| {
+            let base = layout.attr_bases[k];
+            (base..base + p.attr_sizes[k] as usize * 32).contains(&byte)
+                && insts[at + 1..].iter().any(|r| {
+                    r.srcs
+                        .iter()
+                        .any(|s| matches!(s.kind, RegKind::Attr { nr, .. } if nr as usize == k))
+                })
+        })
+    })
+}

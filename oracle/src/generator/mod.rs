@@ -74,8 +74,11 @@ use std::collections::BTreeSet;
 /// registers, read back by every channel through `<0>` regions; predicated scratch
 /// writes, scratch reads into existing values and buffer writes; vec4 ALU instructions
 /// that also set the flag, and vec4 compares into a D value (realistic programs are
-/// unchanged).
-pub const FORMAT_VERSION: u32 = 15;
+/// unchanged). 16: `fixed-grf` also overwrites an input's payload GRFs between two uses
+/// of it; vec4 programs repeat earlier ALU instructions into new values, and their
+/// updates write every component one time in four and read the value they update one
+/// time in three (realistic programs are unchanged).
+pub const FORMAT_VERSION: u32 = 16;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,

@@ -60,6 +60,7 @@ impl Gen<'_, '_> {
             Feature::MulFlags => self.mul_flags(),
             Feature::HwSend => self.hw_send(),
             Feature::ImmSrc0 => self.multi_source(Operands::ImmSrc0),
+            Feature::FixedGrf if self.chance(1, 3) => self.overwritten_input(),
             Feature::FixedGrf => self.uneven_value(),
             Feature::MixedMul => self.mixed_mul(),
             _ => self.multi_source(Operands::ByteSrc),
@@ -761,6 +762,69 @@ impl Gen<'_, '_> {
             Inst::new(Opcode::Mov, self.width, self.val_reg(v), vec![a])
         };
         self.emit_or_alu(inst, Some(v), vgrfs_before);
+    }
+
+    /// An input overwritten between two uses of it, as a post-RA program may reuse the
+    /// thread payload: an instruction reading an attribute, a write of a per-channel
+    /// value into that attribute's payload GRFs (a fixed-GRF destination, so the write
+    /// and the reads are in different register files until `lower_payload_inputs`), then
+    /// the same instruction again, which must see the new bytes. Every pass that carries a
+    /// value across instructions (CSE, copy and cmod propagation, scheduling) has to take
+    /// the write as killing the attribute.
+    fn overwritten_input(&mut self) {
+        let dwords: Vec<Type> = [Type::F, Type::D, Type::UD]
+            .into_iter()
+            .filter(|t| self.types.contains(t))
+            .collect();
+        if dwords.is_empty() || self.p.attr_sizes.is_empty() {
+            return self.alu();
+        }
+        let ty = self.pick(&dwords);
+        let k = self.choose(self.p.attr_sizes.len());
+        let input = Reg::attr(k as u32, ty);
+        let ops = self.drawn(&[Opcode::Add, Opcode::Mul, Opcode::Sel, Opcode::Xor]);
+        let op = if ops.is_empty() {
+            Opcode::Mov
+        } else {
+            self.pick(&ops)
+        };
+        let op = if op == Opcode::Xor && ty == Type::F {
+            Opcode::Add
+        } else {
+            op
+        };
+        let other = self.src(ty, true);
+        let use_of = |g: &mut Self| {
+            let (dst, new) = g.dst(ty)?;
+            let srcs = if op == Opcode::Mov {
+                vec![input]
+            } else {
+                vec![input, other]
+            };
+            let mut inst = Inst::new(op, g.width, dst, srcs);
+            if op == Opcode::Sel {
+                inst.cmod = Some(CondMod::L);
+            }
+            Some((inst, new))
+        };
+        let Some((first, first_new)) = use_of(self) else {
+            return self.alu();
+        };
+        if !self.try_emit(first) {
+            return self.alu();
+        }
+        self.vals.extend(first_new);
+        let base = compiler::payload::PayloadLayout::new(&self.p).attr_bases[k] as u32;
+        let dst = compiler::passes::fixed_operand(base, 1, ty, self.width as u32, true);
+        let value = self.src(ty, false);
+        if !self.try_emit(Inst::new(Opcode::Mov, self.width, dst, vec![value])) {
+            return;
+        }
+        if let Some((again, new)) = use_of(self)
+            && self.try_emit(again)
+        {
+            self.vals.extend(new);
+        }
     }
 
     /// A place for a new value of `ty` at any sub-register of a new VGRF one register

@@ -231,7 +231,59 @@ impl Gen<'_, '_> {
             }
             7 if self.loops > 0 => self.early_break(),
             4 => self.compare(self.depth > 0),
+            8 if self.in_if == 0 => self.repeat(),
             _ => self.update(),
+        }
+    }
+
+    /// An earlier ALU instruction again, into a new value: what vec4 CSE merges when no
+    /// source changed in between (an update of one of them, or of the destination the
+    /// first one wrote when it also reads it, must stop it) and copy propagation then
+    /// reads through.
+    fn repeat(&mut self) {
+        let earlier: Vec<Inst> = self
+            .insts
+            .iter()
+            .filter(|i| {
+                i.is_align16()
+                    && i.dst.is_vgrf()
+                    && i.exec_size == 8
+                    && i.group == 0
+                    && i.predicate.is_none()
+                    && !i.op.is_control_flow()
+                    && !i.op.is_message()
+                    && matches!(
+                        i.op,
+                        Opcode::Add
+                            | Opcode::Mul
+                            | Opcode::And
+                            | Opcode::Or
+                            | Opcode::Xor
+                            | Opcode::Not
+                            | Opcode::Shl
+                            | Opcode::Asr
+                            | Opcode::Sel
+                            | Opcode::Mov
+                            | Opcode::Frc
+                            | Opcode::Rndd
+                            | Opcode::Rnde
+                            | Opcode::Rndz
+                    )
+            })
+            .cloned()
+            .collect();
+        if earlier.is_empty() {
+            return self.update();
+        }
+        let mut inst = earlier[self.choose(earlier.len())].clone();
+        let ty = inst.dst.ty;
+        let val = self.alloc(ty);
+        inst.dst = Reg::vgrf(val.nr, ty);
+        if inst.cmod.is_some() && inst.op != Opcode::Sel {
+            inst.cmod = None;
+        }
+        if self.try_emit(inst) {
+            self.vals.push(val);
         }
     }
 
@@ -499,12 +551,27 @@ impl Gen<'_, '_> {
         let val = self.vals[i];
         let vertex =
             (self.has(Feature::Narrow) && self.chance(1, 3)).then(|| self.choose(2) as u32);
-        let mask = 1 + self.choose(15) as u8;
+        // Every component one time in four (a whole write, which CSE may reuse).
+        let mask = if self.chance(1, 4) {
+            0xf
+        } else {
+            1 + self.choose(15) as u8
+        };
         let step = vertex.map_or(0, |q| q * vertex_bytes(val.ty));
         let dst = Reg::vgrf(val.nr, val.ty)
             .byte_offset(val.offset + step)
             .masked(mask);
         let mut inst = self.alu(val.ty, dst, vertex);
+        // One in three reads the value it updates (`sum = sum + x`), a source the write
+        // itself changes.
+        if self.chance(1, 3)
+            && !inst.srcs.is_empty()
+            && !inst.srcs[0].is_imm()
+            && inst.srcs[0].ty == val.ty
+        {
+            let swizzle = self.swizzle();
+            inst.srcs[0] = Source::Value(val).reg(vertex).swizzled(swizzle);
+        }
         if self.has(Feature::Predication) && inst.cmod.is_none() && self.chance(1, 2) {
             let pred = if self.chance(1, 2) {
                 Predicate::NORMAL
