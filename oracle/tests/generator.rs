@@ -569,7 +569,7 @@ fn format11_shapes_occur_and_programs_stay_valid() {
         ("df-uniform-mid-row", "stage=vs"),
         ("declared-ahead", "stage=vs"),
     ];
-    shapes_occur(&shapes, 400, 10, has_format11_shape);
+    shapes_occur(&shapes, 600, 10, has_format11_shape);
 }
 
 /// Over `n` seeds of each `(shape, knobs)` pair, the shape `has` recognises occurs in at
