@@ -14,7 +14,7 @@
 //! * Conversions the hardware lacks (64-bit ↔ byte, HF → 64-bit) go through D or F.
 //! * Mixed-mode math reads half floats strided.
 
-use super::{byte_stride, elem_stride, encoded_src_hstride, reg_offset};
+use super::{byte_stride, elem_stride, encoded_src_hstride, fixed_operand, reg_offset};
 use crate::hw::{exec_type, is_mixed_float};
 use crate::inst::Inst;
 use crate::opcode::Opcode;
@@ -506,7 +506,24 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
             in_first * 2 != n
         }
     };
-    let illegal_dst = req != dst_stride(&inst) || misaligned || uneven;
+    // Under the destination-aligned restriction every source is copied to the
+    // destination's offset and stride, and a mixed-math HF source there must still be
+    // encoded with a HorzStride above 1 (docs/hardware/eu-hardware.md §6.5). Where that
+    // offset makes its rows straddle a register (one-element rows, HorzStride 0), the
+    // destination goes through a temporary at offset 0 instead.
+    let unencodable_math_source = restricted(p, &inst)
+        && inst.op.is_math()
+        && is_mixed_float(&inst)
+        && {
+            let (off, need) = (reg_offset(&inst.dst), dst_stride(&inst).max(size));
+            inst.srcs.iter().any(|s| {
+                s.ty == Type::HF && !s.is_imm() && {
+                    let copy = fixed_operand(off, need / 2, Type::HF, n, false);
+                    encoded_src_hstride(&copy, n).is_some_and(|h| h <= 1)
+                }
+            })
+        };
+    let illegal_dst = req != dst_stride(&inst) || misaligned || uneven || unencodable_math_source;
     if inst.dst.is_accumulator() && illegal_dst {
         // Sources are fixed instead of the destination (see `required_dst_stride`).
         crate::pass::note("accumulator-destination");

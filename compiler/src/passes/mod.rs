@@ -103,11 +103,12 @@ pub fn fixed_operand(byte: u32, stride: u32, ty: Type, exec: u32, is_dst: bool) 
     let size = ty.size();
     let region = if is_dst {
         // One channel has no stride to speak of: any encodable hstride writes the same byte.
-        // A half float one kept at stride 2 stays so, since a packed HF destination of mixed
-        // float must be oword aligned (docs/hardware/eu-hardware.md §6.5; lower_regioning
-        // chose the stride).
-        let keep = exec == 1 && ty == Type::HF && stride == 2;
-        let h = if stride == 0 || (exec == 1 && !keep) {
+        // A half float one with a stride of 2 or more keeps HorzStride 2, since a packed HF
+        // destination of mixed float must be oword aligned (docs/hardware/eu-hardware.md
+        // §6.5; lower_regioning chose the stride, or the value is strided to begin with).
+        let h = if exec == 1 {
+            if ty == Type::HF && stride >= 2 { 2 } else { 1 }
+        } else if stride == 0 {
             1
         } else {
             stride
