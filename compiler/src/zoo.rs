@@ -127,6 +127,11 @@ mod bugs {
         /// so a scalar push constant (`<0;1,0>`) or a wide stride written as one-element
         /// rows (`<4;1,0>`) stays, though Align1 mixed math needs HorzStride above 1.
         RegioningMixedMathHstride,
+        /// Found by a campaign (2026-11-27, generator format 16): on DG2 every source of a
+        /// mixed-math instruction is copied to the destination's offset, though there an
+        /// HF source of a destination that straddles a register can only be one-element
+        /// rows (HorzStride 0), which Align1 mixed math forbids.
+        RegioningMixedMathAlignedCopy,
         /// Fault injection (issue #25): a rotate's count folded by recursing on the count it
         /// was given, so the recursion never reaches its base case (stack overflow).
         RolFoldRecursion,
@@ -203,6 +208,10 @@ mod bugs {
             Bug::RegioningMixedMathHstride,
             "regioning-mixed-math-hstride",
         ),
+        (
+            Bug::RegioningMixedMathAlignedCopy,
+            "regioning-mixed-math-aligned-copy",
+        ),
     ];
 
     /// The faults a pass can be made to commit (issue #25): not wrong code but a crash of
@@ -273,7 +282,9 @@ mod bugs {
             DceMinmaxSelFlag => "opt_dead_code_eliminate",
             MinmaxFlagOtherArmKill => "lower_alu_restrictions",
             RaEotPayloadInStartOrder => "allocate_registers",
-            RegioningSimd1HfPacked | RegioningMixedMathHstride => "lower_regioning",
+            RegioningSimd1HfPacked | RegioningMixedMathHstride | RegioningMixedMathAlignedCopy => {
+                "lower_regioning"
+            }
             RolFoldRecursion => "opt_algebraic",
             RotateCountEndlessLoop => "opt_copy_propagation",
             RorSplitGrowth => "lower_simd_width",

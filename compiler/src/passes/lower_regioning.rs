@@ -405,6 +405,7 @@ const REWRITES: &[&str] = &[
     "widen-byte-source",
     "two-step-conversion",
     "compare-null-retyped",
+    "aligned-mixed-math-hf-copy",
     "aligned-source-copy",
     "predicated-destination-rewrite",
     "destination-rewrite",
@@ -514,6 +515,7 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
     let unencodable_math_source = restricted(p, &inst)
         && inst.op.is_math()
         && is_mixed_float(&inst)
+        && !crate::zoo!(opts, RegioningMixedMathAlignedCopy)
         && {
             let (off, need) = (reg_offset(&inst.dst), dst_stride(&inst).max(size));
             inst.srcs.iter().any(|s| {
@@ -571,7 +573,13 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
                 continue;
             }
             if byte_stride(&s) != need || reg_offset(&s) != dst_off || !linear(&s) {
-                crate::pass::note("aligned-source-copy");
+                // A half-float source of mixed math copied to the destination's place is
+                // also bound by §6.5's HorzStride rule: a kind of its own.
+                crate::pass::note(if inst.op.is_math() && is_mixed_float(&inst) && s.ty == Type::HF {
+                    "aligned-mixed-math-hf-copy"
+                } else {
+                    "aligned-source-copy"
+                });
                 let t = strided_temp(p, s.ty, n, need.max(s.ty.size()), dst_off);
                 before.extend(raw_copy(&inst, t, s, s.ty));
                 inst.srcs[i] = Reg {
