@@ -411,6 +411,7 @@ const REWRITES: &[&str] = &[
     "destination-rewrite",
     "fixed-source-region",
     "simd1-half-float-destination-stride",
+    "simd1-mixed-math-source-to-float",
 ];
 
 fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<Inst>) -> bool {
@@ -437,6 +438,34 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
         return true;
     }
     if inst.exec_size == 1 {
+        // Mixed-mode math needs HF inputs with a HorzStride above 1 (docs/hardware/
+        // eu-hardware.md §6.5), which one channel cannot have (a width-1 region has
+        // HorzStride 0): each HF source is converted to F first. The conversion is exact,
+        // and mixed math computes in F anyway (§3.4).
+        let mut converted = false;
+        if inst.op.is_math() && is_mixed_float(&inst) {
+            for i in 0..inst.srcs.len() {
+                let s = inst.srcs[i];
+                if s.ty == Type::HF && !s.is_imm() {
+                    let t = super::temp(p, Type::F, Type::F.size());
+                    let bare = Reg {
+                        negate: false,
+                        abs: false,
+                        ..s
+                    };
+                    out.push(like_mov(&inst, t, bare));
+                    inst.srcs[i] = Reg {
+                        negate: s.negate,
+                        abs: s.abs,
+                        ..t
+                    };
+                    converted = true;
+                }
+            }
+            if converted {
+                crate::pass::note("simd1-mixed-math-source-to-float");
+            }
+        }
         // One channel: no stride or offset relation between operands to keep. The encoded
         // destination stride still counts for one rule: a packed half-float destination of
         // mixed float must be oword aligned (docs/hardware/eu-hardware.md §6.5), and one
@@ -455,7 +484,7 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
             return true;
         }
         out.push(inst);
-        return normalised;
+        return normalised || converted;
     }
     let n = inst.exec_size as u32;
     let mut before = vec![];
