@@ -288,12 +288,17 @@ impl Gen<'_, '_> {
         self.try_alu(Opcode::Mov, Operands::Drawn);
     }
 
-    pub(super) fn try_alu(&mut self, op: Opcode, shape: Operands) -> bool {
-        let types: Vec<Type> = op_types(op)
+    /// The result types `op` can have that this program uses.
+    pub(super) fn types_for(&self, op: Opcode) -> Vec<Type> {
+        op_types(op)
             .iter()
             .copied()
             .filter(|t| self.types.contains(t))
-            .collect();
+            .collect()
+    }
+
+    pub(super) fn try_alu(&mut self, op: Opcode, shape: Operands) -> bool {
+        let types = self.types_for(op);
         if types.is_empty() {
             return false;
         }

@@ -529,11 +529,7 @@ impl Gen<'_, '_> {
             _ => 1,
         };
         let op = self.pick(&self.ops.clone());
-        let types: Vec<Type> = op_types(op)
-            .iter()
-            .copied()
-            .filter(|t| self.types.contains(t))
-            .collect();
+        let types = self.types_for(op);
         if types.is_empty() {
             return self.alu();
         }
@@ -719,15 +715,11 @@ impl Gen<'_, '_> {
         let three: Vec<Opcode> = self
             .drawn(&THREE_SOURCE)
             .into_iter()
-            .filter(|&op| op_types(op).iter().any(|t| self.types.contains(t)))
+            .filter(|&op| !self.types_for(op).is_empty())
             .collect();
         if !three.is_empty() && self.chance(1, 2) {
             let op = self.pick(&three);
-            let types: Vec<Type> = op_types(op)
-                .iter()
-                .copied()
-                .filter(|t| self.types.contains(t))
-                .collect();
+            let types = self.types_for(op);
             let ty = self.pick(&types);
             let v = self.uneven_slot(ty);
             return self.three_source_uneven(op, v, vgrfs_before);
