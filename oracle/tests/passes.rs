@@ -454,6 +454,88 @@ fn mixed_math_reads_half_floats_at_an_encoded_stride_above_one() {
 }
 
 #[test]
+fn dg2_mixed_math_into_a_straddling_destination_goes_through_an_aligned_temporary() {
+    // Gfx12.5 wants every source of a float-destination instruction at the destination's
+    // offset and stride (docs/hardware/eu-hardware.md §3.7, §6.9). A two-channel F destination at byte 28
+    // straddles a register, and an HF copy aligned to it could only be encoded as
+    // one-element rows (HorzStride 0), which Align1 mixed math forbids for HF inputs (§6.5):
+    // the math writes an offset-0 temporary instead and a raw move puts the result in place.
+    // Where the destination does not straddle, the HF source goes to a stride-2 temporary
+    // and that to the destination's offset.
+    check_pass(
+        lower_regioning::run,
+        "dg2",
+        8,
+        "
+        cos(2) v0+28:F, u1+2:HF { group6 }
+        cos(4) v1+4:F, u1+2:HF
+        ",
+        "
+        mov(2) v4<2>:UW, u1+2:UW { group6 }
+        cos(2) v5:F, v4<2>:HF { group6 }
+        mov(2) v0+28:UD, v5:UD { group6 }
+        mov(4) v6<2>:UW, u1+2:UW
+        mov(4) v7+4<2>:UW, v6<2>:UW
+        cos(4) v1+4:F, v7+4<2>:HF
+        ",
+    );
+}
+
+#[test]
+fn one_channel_mixed_math_reads_half_float_sources_as_float() {
+    // A one-channel region is always <0;1,0>, so a one-channel piece of mixed math can never
+    // read an HF source at the HorzStride above 1 that Align1 mixed math needs
+    // (docs/hardware/eu-hardware.md §6.5). The source is converted to F first: exact, and
+    // the math computes in F anyway (§3.4). An HF destination is allowed and stays.
+    check_pass(
+        lower_regioning::run,
+        "bdw",
+        8,
+        "
+        pow(1) v1+2<2>:HF, attr0+4<2>:F, u0:HF { group1 }
+        sqrt(1) v2:F, attr1+6:HF { group3 }
+        ",
+        "
+        mov(1) v4:F, u0:HF { group1 }
+        pow(1) v1+2<2>:HF, attr0+4<2>:F, v4:F { group1 }
+        mov(1) v5:F, attr1+6:HF { group3 }
+        sqrt(1) v2:F, v5:F { group3 }
+        ",
+    );
+}
+
+#[test]
+fn one_channel_strided_half_float_destination_is_encoded_at_horizontal_stride_two() {
+    // A packed HF result of Align1 mixed math must be oword aligned (docs/hardware/
+    // eu-hardware.md §6.5), and byte 22 of a register is not. One channel writes the same
+    // two bytes whatever the stride, so the allocator encodes a one-channel HF destination
+    // of stride 4 as HorzStride 2 (<16;8,2>), which is not packed. (v1 is four registers, more
+    // than the message reads, so it is copied into g112.)
+    check_pass_with(
+        allocate_registers::run,
+        &CompileOptions {
+            o0: true,
+            ..CompileOptions::default()
+        },
+        "skl",
+        8,
+        "
+        sin(1) v0+22<4>:HF, g2<0;1,0>:F
+        mov(8) v2:F, v0+16:HF
+        mov(8) v1:UD, v2:UD
+        send(8) null:UD, v1:UD, null:UD desc(rt_write target=0 mlen=1 ex_mlen=0 rlen=0) { EOT }
+        ",
+        "
+        sin(1) g10.11<16;8,2>:HF, g2<0;1,0>:F
+        mov(8) g14<8;8,1>:F, g10.8<8;8,1>:HF
+        mov(8) g10<8;8,1>:UD, g14<8;8,1>:UD
+        mov(8) g112<8;8,1>:UD, g10<8;8,1>:UD { NoMask }
+        send(8) null:UD, g112<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=1 ex_mlen=0 rlen=0) { EOT }
+        ",
+    );
+}
+
+#[test]
 fn in_place_fixed_grf_split_goes_through_a_temporary() {
     // The W source reads the 32 bytes of g15 that the first SIMD8 half writes as F: split
     // in place, the second half would read the first half's result (an overlap of fixed
