@@ -54,9 +54,11 @@ pub fn legalising_pass(rule: &str) -> &'static str {
         | "src-spans-more-than-two-grfs"
         | "simd32-masked-pre-gen8" => "lower_simd_width",
         "eot-grf-range" | "r127-send-overlap" | "split-send-overlap" => "allocate_registers",
-        "send-from-non-grf" | "split-send-src1" | "send-payload-subreg" | "send-indirect-src0" => {
-            "lower_logical_sends"
-        }
+        "send-from-non-grf"
+        | "split-send-src1"
+        | "send-payload-subreg"
+        | "send-response-subreg"
+        | "send-indirect-src0" => "lower_logical_sends",
         // Register-indirect operands are hardware-form regions (Mesa's MOV_INDIRECT lowers to
         // them); making an operand direct or splitting it is regioning work.
         "indirect-src1"
@@ -264,6 +266,7 @@ mod tests {
             ("cmod-not-supported", "lower_alu_restrictions"),
             ("add3-imm-type", "lower_alu_restrictions"),
             ("send-payload-subreg", "lower_logical_sends"),
+            ("send-response-subreg", "lower_logical_sends"),
             ("qword-lp-depctrl", "lower_regioning"),
         ] {
             assert_eq!(legalising_pass(rule), pass, "{rule}");

@@ -879,3 +879,45 @@ fn has_format16_shape(shape: &str, p: &compiler::Program) -> bool {
         })
     })
 }
+
+#[test]
+fn format17_narrow_messages_dword_multiply_tests_predicated_mach_and_skewed_results_occur() {
+    let shapes = [
+        ("narrow-nomask-message", "features=scalar,buffer"),
+        ("dword-multiply-into-null", "features=mul-flags"),
+        ("predicated-mach", "features=mul-high,predication"),
+        (
+            "message-result-inside-a-register",
+            "features=buffer,texture",
+        ),
+    ];
+    shapes_occur(&shapes, 600, 5, has_format17_shape);
+}
+
+/// Whether `p` has the format-17 shape `shape`.
+fn has_format17_shape(shape: &str, p: &compiler::Program) -> bool {
+    use compiler::Opcode;
+    use compiler::types::Type;
+    p.insts().any(|i| match shape {
+        "narrow-nomask-message" => {
+            matches!(
+                i.op,
+                Opcode::UntypedReadLogical | Opcode::UntypedWriteLogical
+            ) && i.exec_size < 8
+                && i.nomask
+        }
+        "dword-multiply-into-null" => {
+            i.op == Opcode::Mul
+                && i.dst.is_null()
+                && i.cmod.is_some()
+                && matches!(i.dst.ty, Type::D | Type::UD)
+        }
+        "predicated-mach" => i.op == Opcode::Mach && i.predicate.is_some(),
+        "message-result-inside-a-register" => {
+            matches!(i.op, Opcode::UntypedReadLogical | Opcode::TexLogical)
+                && i.exec_size >= 8
+                && matches!(i.dst.kind, compiler::reg::RegKind::Vgrf { offset, .. } if offset % 32 != 0)
+        }
+        _ => unreachable!("{shape}"),
+    })
+}

@@ -817,6 +817,14 @@ fn cases() -> Vec<Case> {
             "send(8) null:UD, g120<8;8,1>:UD, null:UD desc(rt_write target=0 mlen=4 ex_mlen=0 rlen=0) { EOT }",
         ),
         (
+            // docs/hardware/eu-hardware.md §6.3: the reply is rlen whole registers.
+            "send-response-subreg",
+            "skl",
+            None,
+            "send(8) g20.8<8;8,1>:UD, g10<8;8,1>:UD, null:UD desc(untyped_read surface=0 comps=1 mlen=1 ex_mlen=0 rlen=1)",
+            "send(8) g20<8;8,1>:UD, g10<8;8,1>:UD, null:UD desc(untyped_read surface=0 comps=1 mlen=1 ex_mlen=0 rlen=1)",
+        ),
+        (
             // docs/hardware/brw-backend.md §1.7, §4.1 rule 7: not a restriction from Gen8 on.
             "simd32-masked-pre-gen8",
             "ivb",
@@ -1112,6 +1120,12 @@ fn new_rules_are_not_applicable_elsewhere() {
             "send-payload-subreg",
             "skl",
             "mov(4) g10<4;4,1>:UD, g2.4<4;4,1>:UD { NoMask }",
+        ),
+        // Only a SEND's reply is register-aligned; ALU destinations may start anywhere.
+        (
+            "send-response-subreg",
+            "skl",
+            "mov(4) g10.4<4;4,1>:UD, g2<4;4,1>:UD { NoMask }",
         ),
         // Control flow is not split by width lowering.
         ("simd32-masked-pre-gen8", "ivb", "endif(32)"),

@@ -565,6 +565,14 @@ impl Gen<'_, '_> {
             self.p.vgrf_sizes.truncate(vgrfs_before);
             return self.alu();
         }
+        // An update of an existing value may be predicated (fuzz programs only): the
+        // MACH then keeps the old value where the predicate fails, which a split of it
+        // through a temporary must copy in first (lower_simd_width).
+        let predicated =
+            new.is_none() && !self.realistic && self.has(Feature::Predication) && self.chance(1, 4);
+        if predicated {
+            self.set_flag(self.width, 0);
+        }
         let mut pair = vec![];
         for group in (0..self.width).step_by(8) {
             let g = group as u32;
@@ -573,15 +581,18 @@ impl Gen<'_, '_> {
                 Inst::new(Opcode::Mul, 8, Reg::acc(0, ty), vec![at_group(a, g), low])
                     .with_group(group),
             );
-            pair.push(
-                Inst::new(
-                    Opcode::Mach,
-                    8,
-                    at_group(dst, g),
-                    vec![at_group(a, g), at_group(b, g)],
-                )
-                .with_group(group),
-            );
+            let mach = Inst::new(
+                Opcode::Mach,
+                8,
+                at_group(dst, g),
+                vec![at_group(a, g), at_group(b, g)],
+            )
+            .with_group(group);
+            pair.push(if predicated {
+                mach.with_pred(Predicate::NORMAL, self.general_flag)
+            } else {
+                mach
+            });
         }
         let ip = self.insts.len();
         let ok = pair

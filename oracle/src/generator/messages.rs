@@ -71,18 +71,27 @@ impl Gen<'_, '_> {
         Reg::vgrf(nr, Type::UD)
     }
 
-    /// `n` new UD or F values for the components a message returns.
+    /// `n` new UD or F values for the components a message returns. One time in four (fuzz
+    /// programs only) they start at a dword inside the VGRF's first register rather than
+    /// at its start, a destination the SEND cannot write in its own layout, so the
+    /// lowering must reply into a temporary and copy (lower_logical_sends).
     fn result_components(&mut self, n: u32, ty: Type) -> (Reg, Vec<Val>) {
         let bytes = self.component_bytes();
-        let nr = self.new_vgrf(n * self.regs_for(Type::UD));
+        let skew = if !self.realistic && self.chance(1, 4) {
+            4 * (1 + self.choose(7) as u32)
+        } else {
+            0
+        };
+        let extra = u32::from(skew > 0);
+        let nr = self.new_vgrf(n * self.regs_for(Type::UD) + extra);
         let vals = (0..n)
             .map(|k| Val {
                 nr,
-                offset: k * bytes,
+                offset: skew + k * bytes,
                 ty,
             })
             .collect();
-        (Reg::vgrf(nr, ty), vals)
+        (Reg::vgrf(nr, ty).byte_offset(skew), vals)
     }
 
     pub(super) fn buffer_access(&mut self) {
@@ -117,6 +126,63 @@ impl Gen<'_, '_> {
             );
             let inst = self.maybe_predicated(inst);
             self.emit(inst);
+        }
+    }
+
+    /// A NoMask buffer read or write at exec size 1, 2 or 4 (`scalar` shape), as Mesa's
+    /// backend loads and stores values every channel shares. Its payload is narrower than
+    /// a register per component, so the lowering builds it with MOVs instead of a
+    /// LOAD_PAYLOAD (lower_logical_sends). The address is a scalar masked into the buffer;
+    /// a read's components become new scalars, a write's data are scalars, push constants,
+    /// immediates or a value's first channels.
+    pub(super) fn scalar_message(&mut self) {
+        let exec: u8 = self.pick(&[1, 1, 2, 4]);
+        let comps = 1 + self.choose(4) as u32;
+        let surface = self.choose(SURFACES as usize) as u32;
+        let regs = (comps * exec as u32 * 4).div_ceil(REG_SIZE);
+        let vgrfs_before = self.p.vgrf_sizes.len();
+        let addr = Reg::vgrf(self.new_vgrf(1), Type::UD);
+        let base = self.scalar_source(Type::UD, exec, false);
+        let mask = (BUFFER_BYTES as u32 - 16 - 1) & !3;
+        let and = Inst::new(Opcode::And, exec, addr, vec![base, Reg::imm_ud(mask)]).with_nomask();
+        if !self.try_emit(and) {
+            self.p.vgrf_sizes.truncate(vgrfs_before);
+            return self.alu();
+        }
+        let nr = self.new_vgrf(regs);
+        let data = Reg::vgrf(nr, Type::UD);
+        let read = self.uniform_control() && self.chance(1, 2);
+        let inst = if read {
+            Inst::new(
+                Opcode::UntypedReadLogical,
+                exec,
+                data,
+                vec![addr, Reg::imm_ud(surface), Reg::imm_ud(comps)],
+            )
+        } else {
+            for k in 0..comps {
+                let src = self.scalar_source(Type::UD, exec, true);
+                let at = data.byte_offset(k * exec as u32 * 4);
+                let mov = Inst::new(Opcode::Mov, exec, at, vec![plain(src)]).with_nomask();
+                if !self.try_emit(mov) {
+                    let fallback = Reg::imm_ud(k);
+                    self.emit(Inst::new(Opcode::Mov, exec, at, vec![fallback]).with_nomask());
+                }
+            }
+            Inst::new(
+                Opcode::UntypedWriteLogical,
+                exec,
+                Reg::null(Type::UD),
+                vec![addr, data, Reg::imm_ud(surface), Reg::imm_ud(comps)],
+            )
+        };
+        self.emit(inst.with_nomask());
+        if read {
+            self.scalars.extend((0..comps * exec as u32).map(|k| Val {
+                nr,
+                offset: 4 * k,
+                ty: Type::UD,
+            }));
         }
     }
 

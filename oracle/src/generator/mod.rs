@@ -77,8 +77,12 @@ use std::collections::BTreeSet;
 /// unchanged). 16: `fixed-grf` also overwrites an input's payload GRFs between two uses
 /// of it; vec4 programs repeat earlier ALU instructions into new values, and their
 /// updates write every component one time in four and read the value they update one
-/// time in three (realistic programs are unchanged).
-pub const FORMAT_VERSION: u32 = 16;
+/// time in three (realistic programs are unchanged). 17: NoMask buffer reads and writes at
+/// exec size 1, 2 or 4 among the `scalar` operations; D/UD MULs into null with a
+/// conditional modifier; predicated MACHs updating an existing value; buffer-read and
+/// texture results starting at a dword inside a register (realistic programs are
+/// unchanged).
+pub const FORMAT_VERSION: u32 = 17;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,

@@ -281,9 +281,11 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// MUL/MULH into null with a conditional modifier (where that is legal: not a DW
-    /// integer MUL, docs/hardware/eu-hardware.md §4), read back by a predicated SEL; or a 64-bit product
-    /// (Q×Q, D×D→Q) with a push-constant, immediate or scalar operand.
+    /// MUL/MULH into null with a conditional modifier, read back by a predicated SEL; or a
+    /// 64-bit product (Q×Q, D×D→Q) with a push-constant, immediate or scalar operand. A DW
+    /// MUL cannot take a conditional modifier on the hardware (docs/hardware/
+    /// eu-hardware.md §4), so a D/UD `mul.cond null` (fuzz programs only) makes the
+    /// lowering test the low dword of the product it builds instead.
     fn mul_flags(&mut self) {
         let int64 = self.info.has_64bit_int;
         if int64 && self.ops.contains(&Opcode::Mul) && self.chance(1, 2) {
@@ -297,6 +299,9 @@ impl Gen<'_, '_> {
         );
         if int64 {
             tys.extend([Type::Q, Type::UQ]);
+        }
+        if !self.realistic {
+            tys.extend([Type::D, Type::UD]);
         }
         let ty = self.pick(&tys);
         let ops = self.drawn(&[Opcode::Mul, Opcode::Mul, Opcode::Mul, Opcode::Mulh]);
@@ -523,6 +528,9 @@ impl Gen<'_, '_> {
     /// only scalars defined before may be written there). Every channel later reads a
     /// written element through a `<0>` region (`src`).
     pub(super) fn scalar_op(&mut self) {
+        if self.has(Feature::Buffer) && self.chance(1, 6) {
+            return self.scalar_message();
+        }
         let exec: u8 = match self.choose(6) {
             0 => 4,
             1 => 2,
@@ -619,7 +627,7 @@ impl Gen<'_, '_> {
     /// A source of a scalar operation: a scalar, a push constant, an immediate, one channel
     /// of a per-channel value read through `<0>`, or (exec size above 1) the value's first
     /// channels.
-    fn scalar_source(&mut self, ty: Type, exec: u8, allow_imm: bool) -> Reg {
+    pub(super) fn scalar_source(&mut self, ty: Type, exec: u8, allow_imm: bool) -> Reg {
         let r = match self.choose(6) {
             0 if allow_imm => self.imm(ty),
             1 => self.uniform_src(ty),

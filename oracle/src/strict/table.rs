@@ -74,6 +74,7 @@ pub static TABLE: &[Row] = &[
     // broken names the finding: send-payload-subreg keeps each family's place (brw here, elk
     // after send-indirect-src0).
     row(&sends::SEND_PAYLOAD_SUBREG, brw),
+    row(&sends::SEND_RESPONSE_SUBREG, always),
     row(&sends::SEND_NON_GRF, |d| generation(d) >= 7),
     row(&ind::SEND_INDIRECT, always),
     row(&sends::SPLIT_SRC1, brw),

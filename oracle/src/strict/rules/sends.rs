@@ -89,3 +89,15 @@ rule!(
                 .any(|s| matches!(s.kind, RegKind::Fixed { subnr, .. } if subnr != 0))
     }
 );
+rule!(
+    // The response is counted in whole registers too (rlen, docs/hardware/eu-hardware.md
+    // §6.3): the hardware writes rlen registers from the destination's register number, so
+    // a destination inside a register would put every reply component off by its
+    // sub-register. [P?] As for the payload, the documents do not state the encoding;
+    // rejecting it is the conservative reading, and no lowering of ours or Mesa's writes a
+    // response there. The text is ours.
+    SEND_RESPONSE_SUBREG,
+    "send-response-subreg",
+    "A SEND response must start at sub-register 0",
+    |i, _| i.op == Opcode::Send && matches!(i.dst.kind, RegKind::Fixed { subnr, .. } if subnr != 0)
+);
