@@ -132,6 +132,11 @@ mod bugs {
         /// HF source of a destination that straddles a register can only be one-element
         /// rows (HorzStride 0), which Align1 mixed math forbids.
         RegioningMixedMathAlignedCopy,
+        /// Found by a campaign (2026-11-27, generator format 17): a predicated MACH/MAC
+        /// whose destination straddles a register copies the old destination into its
+        /// temporary through the destination's region (`g35.7<8;8,1>`), a source row that
+        /// crosses a register.
+        SimdAccReaderOldValueRegion,
         /// Fault injection (issue #25): a rotate's count folded by recursing on the count it
         /// was given, so the recursion never reaches its base case (stack overflow).
         RolFoldRecursion,
@@ -212,6 +217,10 @@ mod bugs {
             Bug::RegioningMixedMathAlignedCopy,
             "regioning-mixed-math-aligned-copy",
         ),
+        (
+            Bug::SimdAccReaderOldValueRegion,
+            "simd-acc-reader-old-value-region",
+        ),
     ];
 
     /// The faults a pass can be made to commit (issue #25): not wrong code but a crash of
@@ -274,7 +283,9 @@ mod bugs {
             // Both live in lower_simd_width, but what they leave is an illegal region
             // (dst-uneven-split, exec-size-lt-width), and a broken hardware rule is blamed on
             // the pass that legalises regions (oracle::culprit::legalising_pass).
-            SimdSplitFixedDstUneven | SimdSplitFixedSrcRegion => "lower_regioning",
+            SimdSplitFixedDstUneven | SimdSplitFixedSrcRegion | SimdAccReaderOldValueRegion => {
+                "lower_regioning"
+            }
             MulDwordSrc1Kept => "lower_integer_multiplication",
             SendPayloadSubregKept => "lower_logical_sends",
             // The IR it leaves computes the right values; the pass's own postcondition

@@ -536,6 +536,42 @@ fn one_channel_strided_half_float_destination_is_encoded_at_horizontal_stride_tw
 }
 
 #[test]
+fn predicated_mach_into_a_straddling_fixed_grf_reads_the_old_value_through_a_legal_region() {
+    // MACH reads the accumulator lanes its quarter picks, so it is never split (docs/
+    // hardware/brw-backend.md §4.2): a destination that straddles g35/g36 gets a packed
+    // temporary, and, predicated, the temporary starts as a copy of the old destination.
+    // That copy reads g35.7 as a source, and eight dwords from g35.7 in one row of
+    // `<8;8,1>` would cross a register, which a source row may not (docs/hardware/
+    // eu-hardware.md §1.5): it reads them as one-element rows, `<1;1,0>`.
+    check_pass(
+        lower_simd_width::run,
+        "bdw",
+        8,
+        "
+        cmp.l.f0.0(8) null:F, attr0:F, 0.0:F
+        mov(8) g35<8;8,1>:UD, attr0:UD
+        mov(8) g36<8;8,1>:UD, attr1:UD
+        mul(8) acc0<8;8,1>:UD, attr0:UD, attr1<2>:UW
+        (+f0.0) mach(8) g35.7<8;8,1>:UD, attr0:UD, attr1:UD
+        mov(8) v0:UD, g35.7<1;1,0>:UD
+        ",
+        "
+        cmp.l.f0.0(8) null:F, attr0:F, 0.0:F
+        mov(8) g35<8;8,1>:UD, attr0:UD
+        mov(8) g36<8;8,1>:UD, attr1:UD
+        mul(8) acc0<8;8,1>:UD, attr0:UD, attr1<2>:UW
+        mov(8) v4:UD, g35.7<1;1,0>:UD
+        (+f0.0) mach(8) v4:UD, attr0:UD, attr1:UD
+        mov(2) g35.7<8;8,1>:UD, v4:UD
+        mov(2) g36.1<8;8,1>:UD, v4+8:UD { group2 }
+        mov(2) g36.3<8;8,1>:UD, v4+16:UD { group4 }
+        mov(2) g36.5<8;8,1>:UD, v4+24:UD { group6 }
+        mov(8) v0:UD, g35.7<1;1,0>:UD
+        ",
+    );
+}
+
+#[test]
 fn in_place_fixed_grf_split_goes_through_a_temporary() {
     // The W source reads the 32 bytes of g15 that the first SIMD8 half writes as F: split
     // in place, the second half would read the first half's result (an overlap of fixed

@@ -536,7 +536,14 @@ fn accumulator_reader_unsplit(
     crate::pass::note("accumulator-reader-temporary");
     let mut out = vec![];
     if inst.predicate.is_some() {
-        out.push(mov(n, inst.group, inst.nomask, t, d));
+        // The destination read back as a source: a fixed destination's region (`g35.7`,
+        // eight dwords across two registers) is no legal source region.
+        let old = if crate::zoo!(opts, SimdAccReaderOldValueRegion) {
+            d
+        } else {
+            super::legal_fixed_source(d, n)
+        };
+        out.push(mov(n, inst.group, inst.nomask, t, old));
     }
     out.push(whole);
     out.push(mov(n, inst.group, inst.nomask, d, t));
