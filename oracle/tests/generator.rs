@@ -921,3 +921,29 @@ fn has_format17_shape(shape: &str, p: &compiler::Program) -> bool {
         _ => unreachable!("{shape}"),
     })
 }
+
+#[test]
+fn format18_scalar_mixed_float_math_occurs_and_programs_stay_valid() {
+    shapes_occur(
+        &[("scalar-mixed-math", "features=scalar,half-float")],
+        2000,
+        3,
+        has_format18_shape,
+    );
+}
+
+/// Whether `p` has a NoMask math instruction at exec size 1, 2 or 4 mixing F and HF.
+fn has_format18_shape(shape: &str, p: &compiler::Program) -> bool {
+    use compiler::types::Type;
+    assert_eq!(shape, "scalar-mixed-math");
+    p.insts().any(|i| {
+        let types: Vec<Type> = std::iter::once(i.dst.ty)
+            .chain(i.srcs.iter().filter(|s| !s.is_imm()).map(|s| s.ty))
+            .collect();
+        i.op.is_math()
+            && i.nomask
+            && i.exec_size < 8
+            && types.contains(&Type::F)
+            && types.contains(&Type::HF)
+    })
+}

@@ -430,7 +430,7 @@ impl Gen<'_, '_> {
     /// legalise (SIMD8 limits, strided HF math inputs, oword-aligned packed HF results).
     /// Math and three-source MAD/LRP included; a MOV already converts between any two
     /// types.
-    fn mixed_float(&mut self, op: Opcode, ty: Type) -> bool {
+    pub(super) fn mixed_float(&mut self, op: Opcode, ty: Type) -> bool {
         matches!(ty, Type::F | Type::HF)
             && op != Opcode::Mov
             && !self.realistic

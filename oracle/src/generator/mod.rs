@@ -81,8 +81,9 @@ use std::collections::BTreeSet;
 /// exec size 1, 2 or 4 among the `scalar` operations; D/UD MULs into null with a
 /// conditional modifier; predicated MACHs updating an existing value; buffer-read and
 /// texture results starting at a dword inside a register (realistic programs are
-/// unchanged).
-pub const FORMAT_VERSION: u32 = 17;
+/// unchanged). 18: scalar operations are mixed float as often as per-channel ones
+/// (realistic programs are unchanged).
+pub const FORMAT_VERSION: u32 = 18;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,

@@ -582,8 +582,20 @@ impl Gen<'_, '_> {
             let s = self.pick(&same);
             (s.nr, s.offset)
         };
+        // Scalar operations are mixed float as often as per-channel ones: one-channel mixed
+        // math is what width lowering leaves of mixed math it splits to SIMD1, and no HF
+        // source of it can have the HorzStride mixed math needs (docs/hardware/
+        // eu-hardware.md §6.5).
+        let mixed = self.mixed_float(op, ty);
         let srcs: Vec<Reg> = (0..arity(op))
-            .map(|i| self.scalar_source(ty, exec, i > 0 || op == Opcode::Mov))
+            .map(|i| {
+                let src_ty = if mixed {
+                    self.pick(&[Type::F, Type::HF])
+                } else {
+                    ty
+                };
+                self.scalar_source(src_ty, exec, i > 0 || op == Opcode::Mov)
+            })
             .collect();
         let dst = Reg::vgrf(nr, ty).byte_offset(offset);
         let mut inst = Inst::new(op, exec, dst, srcs).with_nomask();
