@@ -947,3 +947,26 @@ fn has_format18_shape(shape: &str, p: &compiler::Program) -> bool {
             && types.contains(&Type::HF)
     })
 }
+
+#[test]
+fn format19_vec4_flag_writers_under_a_partial_writemask_occur() {
+    shapes_occur(
+        &[("vec4-df-flag-writer-xy-or-zw", "stage=vs")],
+        600,
+        5,
+        has_format19_shape,
+    );
+}
+
+/// Whether `p` has a DF Align16 instruction with a conditional modifier whose destination
+/// writemask is exactly .xy or .zw (what scalarize_df splits per component).
+fn has_format19_shape(shape: &str, p: &compiler::Program) -> bool {
+    assert_eq!(shape, "vec4-df-flag-writer-xy-or-zw");
+    p.insts().any(|i| {
+        i.is_align16()
+            && i.cmod.is_some()
+            && !i.dst.is_null()
+            && i.dst.ty == compiler::types::Type::DF
+            && matches!(i.dst.writemask.0, 0b0011 | 0b1100)
+    })
+}

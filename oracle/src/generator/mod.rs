@@ -82,8 +82,9 @@ use std::collections::BTreeSet;
 /// conditional modifier; predicated MACHs updating an existing value; buffer-read and
 /// texture results starting at a dword inside a register (realistic programs are
 /// unchanged). 18: scalar operations are mixed float as often as per-channel ones
-/// (realistic programs are unchanged).
-pub const FORMAT_VERSION: u32 = 18;
+/// (realistic programs are unchanged). 19: one vec4 update in five also sets the flag (a
+/// conditional modifier under a partial writemask).
+pub const FORMAT_VERSION: u32 = 19;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,

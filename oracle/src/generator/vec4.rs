@@ -572,6 +572,17 @@ impl Gen<'_, '_> {
             let swizzle = self.swizzle();
             inst.srcs[0] = Source::Value(val).reg(vertex).swizzled(swizzle);
         }
+        // One in five also sets the flag, as new values do: a flag writer with a partial
+        // writemask (a DF one of .xy or .zw is split per component by scalarize_df, whose
+        // flag bits must still come out as one instruction's).
+        if self.has(Feature::Modifiers)
+            && inst.cmod.is_none()
+            && inst.op.ir_can_do_cmod()
+            && self.chance(1, 5)
+        {
+            let conds = [CondMod::L, CondMod::Ge, CondMod::Z, CondMod::Nz, CondMod::G];
+            inst = inst.with_cmod(conds[self.choose(conds.len())], FLAG);
+        }
         if self.has(Feature::Predication) && inst.cmod.is_none() && self.chance(1, 2) {
             let pred = if self.chance(1, 2) {
                 Predicate::NORMAL
