@@ -83,8 +83,11 @@ use std::collections::BTreeSet;
 /// texture results starting at a dword inside a register (realistic programs are
 /// unchanged). 18: scalar operations are mixed float as often as per-channel ones
 /// (realistic programs are unchanged). 19: one vec4 update in five also sets the flag (a
-/// conditional modifier under a partial writemask).
-pub const FORMAT_VERSION: u32 = 19;
+/// conditional modifier under a partial writemask). 20: after such a flag write, a
+/// predicated vec4 update writes only components whose flag bits are defined (format 19
+/// could read the undefined ones and leave outputs undefined), and one update in two
+/// writes exactly those components.
+pub const FORMAT_VERSION: u32 = 20;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,

@@ -551,8 +551,13 @@ impl Gen<'_, '_> {
         let val = self.vals[i];
         let vertex =
             (self.has(Feature::Narrow) && self.chance(1, 3)).then(|| self.choose(2) as u32);
-        // Every component one time in four (a whole write, which CSE may reuse).
-        let mask = if self.chance(1, 4) {
+        // Every component one time in four (a whole write, which CSE may reuse). After a
+        // flag write under a partial writemask, one update in two writes just the
+        // components whose flag bits it defined, so a predicate may read them.
+        let defined = self.flag_defined();
+        let mask = if defined != 0xf && self.chance(1, 2) {
+            defined
+        } else if self.chance(1, 4) {
             0xf
         } else {
             1 + self.choose(15) as u8
@@ -583,7 +588,11 @@ impl Gen<'_, '_> {
             let conds = [CondMod::L, CondMod::Ge, CondMod::Z, CondMod::Nz, CondMod::G];
             inst = inst.with_cmod(conds[self.choose(conds.len())], FLAG);
         }
-        if self.has(Feature::Predication) && inst.cmod.is_none() && self.chance(1, 2) {
+        if self.has(Feature::Predication)
+            && inst.cmod.is_none()
+            && mask & !defined == 0
+            && self.chance(1, 2)
+        {
             let pred = if self.chance(1, 2) {
                 Predicate::NORMAL
             } else {
@@ -596,6 +605,27 @@ impl Gen<'_, '_> {
 
     /// `cmp` into the flag. A `replicated` compare reads one component of each vertex in
     /// all four channels, so the flag agrees across a vertex (what an IF needs).
+    /// The components whose flag bits are defined after the instructions so far, in
+    /// program order (conservative across control flow, where a compare always comes
+    /// first): a conditional modifier under a partial writemask leaves the bits of the
+    /// other components undefined (the emulator's reading, `writemask_effects` in
+    /// oracle/src/emu/exec.rs), and a flag write of every component defines them again.
+    fn flag_defined(&self) -> u8 {
+        let mut mask = 0xf;
+        for i in self.insts.iter().rev().filter(|i| i.writes_flag()) {
+            let written = if i.dst.is_null() {
+                0xf
+            } else {
+                i.dst.writemask.0 & 0xf
+            };
+            mask &= written;
+            if written == 0xf {
+                break;
+            }
+        }
+        mask
+    }
+
     fn compare(&mut self, replicated: bool) {
         let ty = self.any_type();
         let conds = [CondMod::L, CondMod::Ge, CondMod::Z, CondMod::Nz, CondMod::G];
