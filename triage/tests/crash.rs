@@ -160,7 +160,7 @@ fn reproducer(file: &str, verdict: &str, zoo: &str) -> String {
 fn a_pass_that_recurses_without_end_is_a_crash_finding_and_the_same_seeds_crash_again() {
     let dir = scratch("recursion");
     let zoo = "rol-fold-recursion";
-    // Seed 180 is the first from 175 with a ROL (generator format 16).
+    // Seed 180 is the first from 175 with a ROL (generator format 20).
     let start = 175;
     let (stats, _) = campaign(&dir.join("a"), zoo, start, 6, 1, &[]);
     filed_and_went_on(&stats, 6, "crash", "crash/opt_algebraic/stack-overflow");
@@ -232,8 +232,8 @@ fn a_pass_that_grows_the_program_without_bound_is_an_out_of_memory_finding() {
 fn a_twenty_second_campaign_reports_a_pass_that_loops_forever() {
     let dir = scratch("hang");
     let zoo = "rotate-count-endless-loop";
-    // Seed 392 is the first from 150 whose program hangs the pass (generator format 16).
-    let (stats, took) = campaign(&dir, zoo, 385, 20, 2, &[]);
+    // Seed 430 hangs the pass at once in a campaign (generator format 20).
+    let (stats, took) = campaign(&dir, zoo, 425, 20, 2, &[]);
     filed_and_went_on(&stats, 20, "hang", "hang/opt_copy_propagation/cpu-time");
     // Found within the adaptive timeout, far below the 30-s cap; the campaign was not
     // held up by the stuck cases.
@@ -264,14 +264,14 @@ fn run_campaign(args: &[&str], dir: &Path, code: i32) -> (Value, Duration) {
 fn a_case_still_running_at_the_end_is_reported_not_counted_and_resumed() {
     let dir = scratch("unfinished");
     let out = dir.display().to_string();
-    // Seed 392 loops forever at once (generator format 16): with no case time measured
+    // Seed 430 loops forever at once (generator format 20): with no case time measured
     // yet, the timeout is the 30-s cap, so it is still running when the 3-s campaign ends.
     let args = [
         "campaign",
         "--zoo",
         "rotate-count-endless-loop",
         "--seed",
-        "392",
+        "430",
         "--time",
         "3",
         "--jobs",
@@ -285,7 +285,7 @@ fn a_case_still_running_at_the_end_is_reported_not_counted_and_resumed() {
     assert!(took < Duration::from_secs(10), "{took:?}");
     assert_eq!(stats["execs"], 0);
     let u = &stats["unfinished"][0];
-    assert_eq!(u["seed"], 392);
+    assert_eq!(u["seed"], 430);
     assert_eq!(u["phase"], "opt_copy_propagation");
     assert!(u["seconds"].as_f64().unwrap() >= 2.0, "{u}");
     // No child outlives the campaign, and no phase file is left behind.
@@ -297,6 +297,6 @@ fn a_case_still_running_at_the_end_is_reported_not_counted_and_resumed() {
     // Not counted as done: the resumed campaign runs it again.
     let (resumed, _) = run_campaign(&["campaign", "--resume", &out, "--time", "2"], &dir, 0);
     assert_eq!(resumed["execs"], 0);
-    assert_eq!(resumed["unfinished"][0]["seed"], 392);
+    assert_eq!(resumed["unfinished"][0]["seed"], 430);
     fs::remove_dir_all(&dir).unwrap();
 }
