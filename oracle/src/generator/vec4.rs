@@ -449,18 +449,8 @@ impl Gen<'_, '_> {
         let val = self.alloc(ty);
         let dst = Reg::vgrf(val.nr, ty);
         for _ in 0..4 {
-            let mut inst = self.alu(ty, dst, None);
-            // Sometimes the value also sets the flag (a conditional modifier on an ALU
-            // instruction with a destination, which DCE must keep while the flag is read
-            // even when the value is not).
-            if self.has(Feature::Modifiers)
-                && inst.cmod.is_none()
-                && inst.op.ir_can_do_cmod()
-                && self.chance(1, 5)
-            {
-                let conds = [CondMod::L, CondMod::Ge, CondMod::Z, CondMod::Nz, CondMod::G];
-                inst = inst.with_cmod(conds[self.choose(conds.len())], FLAG);
-            }
+            let inst = self.alu(ty, dst, None);
+            let inst = self.maybe_flag_writer(inst);
             if self.try_emit(inst) {
                 self.vals.push(val);
                 return;
@@ -577,17 +567,10 @@ impl Gen<'_, '_> {
             let swizzle = self.swizzle();
             inst.srcs[0] = Source::Value(val).reg(vertex).swizzled(swizzle);
         }
-        // One in five also sets the flag, as new values do: a flag writer with a partial
-        // writemask (a DF one of .xy or .zw is split per component by scalarize_df, whose
-        // flag bits must still come out as one instruction's).
-        if self.has(Feature::Modifiers)
-            && inst.cmod.is_none()
-            && inst.op.ir_can_do_cmod()
-            && self.chance(1, 5)
-        {
-            let conds = [CondMod::L, CondMod::Ge, CondMod::Z, CondMod::Nz, CondMod::G];
-            inst = inst.with_cmod(conds[self.choose(conds.len())], FLAG);
-        }
+        // Under a partial writemask the flag writer is one whose flag bits the other
+        // components leave undefined (a DF one of .xy or .zw is split per component by
+        // scalarize_df, whose flag bits must still come out as one instruction's).
+        let mut inst = self.maybe_flag_writer(inst);
         if self.has(Feature::Predication)
             && inst.cmod.is_none()
             && mask & !defined == 0
@@ -605,6 +588,21 @@ impl Gen<'_, '_> {
 
     /// `cmp` into the flag. A `replicated` compare reads one component of each vertex in
     /// all four channels, so the flag agrees across a vertex (what an IF needs).
+    /// `inst` with a conditional modifier one time in five (with `modifiers`, where the IR
+    /// takes one): a value that also sets the flag, which DCE must keep while the flag is
+    /// read even when the value is not.
+    fn maybe_flag_writer(&mut self, inst: Inst) -> Inst {
+        if self.has(Feature::Modifiers)
+            && inst.cmod.is_none()
+            && inst.op.ir_can_do_cmod()
+            && self.chance(1, 5)
+        {
+            let conds = [CondMod::L, CondMod::Ge, CondMod::Z, CondMod::Nz, CondMod::G];
+            return inst.with_cmod(conds[self.choose(conds.len())], FLAG);
+        }
+        inst
+    }
+
     /// The components whose flag bits are defined after the instructions so far, in
     /// program order (conservative across control flow, where a compare always comes
     /// first): a conditional modifier under a partial writemask leaves the bits of the
