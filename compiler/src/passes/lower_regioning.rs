@@ -549,7 +549,7 @@ fn lower(p: &mut Program, mut inst: Inst, opts: &CompileOptions, out: &mut Vec<I
             let (off, need) = (reg_offset(&inst.dst), dst_stride(&inst).max(size));
             inst.srcs.iter().any(|s| {
                 s.ty == Type::HF && !s.is_imm() && {
-                    let copy = fixed_operand(off, need / 2, Type::HF, n, false);
+                    let copy = fixed_operand(off, need / Type::HF.size(), Type::HF, n, false);
                     encoded_src_hstride(&copy, n).is_some_and(|h| h <= 1)
                 }
             })
