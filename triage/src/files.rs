@@ -67,13 +67,29 @@ fn temporary(path: &Path, tag: &str) -> PathBuf {
 }
 
 /// Writes `contents` to `path` atomically unless `path` exists, which is left untouched
-/// (what a campaign found is never overwritten). Returns whether the file was written.
+/// (what a campaign found is never overwritten), and waits until it is on disk. Returns
+/// whether the file was written.
 pub fn write_new(path: &Path, contents: &[u8]) -> Result<bool> {
+    write_new_with(path, contents, true)
+}
+
+/// [`write_new`] without waiting for the disk: atomic all the same (a reader, or a process
+/// that dies mid-write, sees the whole file or none), but an operating-system crash may
+/// lose it until [`sync_filesystem`] has run. For files written by the thousand whose loss
+/// costs only time, such as a campaign's corpus entries: waiting for the disk took about
+/// 4 ms per file on the development machine, against 0.08 ms without (docs/profile.md).
+pub fn write_new_unsynced(path: &Path, contents: &[u8]) -> Result<bool> {
+    write_new_with(path, contents, false)
+}
+
+fn write_new_with(path: &Path, contents: &[u8], sync: bool) -> Result<bool> {
     let tmp = temporary(path, "new");
     let result = (|| -> std::io::Result<bool> {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(contents)?;
-        f.sync_all()?;
+        if sync {
+            f.sync_all()?;
+        }
         // A hard link, unlike a rename, fails when the target exists.
         match fs::hard_link(&tmp, path) {
             Ok(()) => Ok(true),
@@ -83,6 +99,28 @@ pub fn write_new(path: &Path, contents: &[u8]) -> Result<bool> {
     })();
     let _ = fs::remove_file(&tmp);
     result.map_err(|e| Error::io(path, "write", e))
+}
+
+/// Waits until everything written to the filesystem holding `dir` is on disk (`syncfs(2)`
+/// on Linux, `sync(2)` elsewhere): one wait for all the files [`write_new_unsynced`] wrote,
+/// before a file that names them (a campaign checkpoint) is written.
+pub fn sync_filesystem(dir: &Path) -> Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let d = fs::File::open(dir).map_err(|e| Error::io(dir, "open", e))?;
+        // SAFETY: `d` is an open descriptor for the duration of the call.
+        if unsafe { libc::syncfs(d.as_raw_fd()) } != 0 {
+            return Err(Error::io(dir, "sync", std::io::Error::last_os_error()));
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = dir;
+        // SAFETY: sync(2) takes no arguments and cannot fail.
+        unsafe { libc::sync() };
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -125,11 +163,25 @@ mod tests {
     fn new_files_are_never_overwritten() {
         let dir = std::env::temp_dir().join(format!("eufuzz-files-new-{}", std::process::id()));
         fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("a.eu");
-        assert!(write_new(&path, b"one").unwrap());
-        assert!(!write_new(&path, b"two").unwrap());
-        assert_eq!(read_text(&path).unwrap(), "one");
-        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+        for (write, name) in [
+            (write_new as fn(&Path, &[u8]) -> Result<bool>, "a.eu"),
+            (write_new_unsynced, "b.eu"),
+        ] {
+            let path = dir.join(name);
+            assert!(write(&path, b"one").unwrap());
+            assert!(!write(&path, b"two").unwrap());
+            assert_eq!(read_text(&path).unwrap(), "one");
+        }
+        sync_filesystem(&dir).unwrap();
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 2);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn syncing_a_missing_directory_is_an_error_naming_it() {
+        let dir = std::env::temp_dir().join(format!("eufuzz-files-none-{}", std::process::id()));
+        let e = sync_filesystem(&dir).unwrap_err().to_string();
+        assert!(e.contains(&dir.display().to_string()), "{e}");
     }
 }

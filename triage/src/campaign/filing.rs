@@ -417,6 +417,7 @@ mod tests {
             feedback: false,
             base: vec![],
             corpus_dirs: vec![],
+            corpus_written: AtomicBool::new(false),
             median: Default::default(),
             case_timeout: std::time::Duration::from_secs(30),
         }

@@ -158,6 +158,7 @@ fn base_corpus(settings: &Settings, corpus_dir: &Path) -> Result<Vec<corpus::Ent
     for e in &base {
         corpus::write(corpus_dir, e)?;
     }
+    corpus::sync(corpus_dir)?;
     Ok(base)
 }
 
@@ -384,6 +385,16 @@ impl Run<'_> {
             timeline: self.timeline.clone(),
             base: self.shared.base.iter().map(|e| e.name.clone()).collect(),
         };
+        // The entries the checkpoint names are on disk before it is (a shared corpus that
+        // cannot be synced loses only what `OUT/corpus` keeps, as when it cannot be written).
+        if self.shared.corpus_written.swap(false, Ordering::Relaxed)
+            && let Some((own, shared)) = self.shared.corpus_dirs.split_first()
+        {
+            corpus::sync(own)?;
+            for d in shared {
+                let _ = corpus::sync(d);
+            }
+        }
         checkpoint::write(&self.out, &c)?;
         let stats = self.stats();
         let json = serde_json::to_string_pretty(&stats).expect("statistics serialize");
@@ -625,6 +636,7 @@ fn run_with(
         feedback: settings.feedback,
         base,
         corpus_dirs,
+        corpus_written: AtomicBool::new(false),
         median: Default::default(),
         case_timeout: Duration::from_secs(settings.case_timeout),
     });

@@ -118,6 +118,9 @@ pub struct Shared {
     pub base: Vec<Entry>,
     /// Where new entries are written: `OUT/corpus`, then the shared `--corpus DIR` if any.
     pub corpus_dirs: Vec<PathBuf>,
+    /// Set when an entry was written and not yet waited for on disk (see
+    /// [`corpus::sync`]); the collecting thread clears it when it syncs before a checkpoint.
+    pub corpus_written: AtomicBool,
     /// The median case time in seconds as `f64` bits (0: not known yet), kept by the
     /// collecting thread.
     pub median: AtomicU64,
@@ -192,6 +195,7 @@ impl Shared {
         let e = Entry::new(bytes[..used.min(bytes.len())].to_vec());
         let (own, shared) = self.corpus_dirs.split_first()?;
         corpus::write(own, &e).ok()?;
+        self.corpus_written.store(true, Ordering::Relaxed);
         for d in shared {
             // A shared corpus that cannot be written loses only what `OUT/corpus` keeps.
             let _ = corpus::write(d, &e);
