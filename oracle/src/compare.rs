@@ -464,18 +464,20 @@ fn compare_stray_writes(
 /// input defines (ARCHITECTURE.md, "Verdicts"), so those bytes are not the baseline's to demand.
 pub fn restrict_defined(baseline: &mut RunResult, reference: &RunResult) {
     for (b, r) in baseline.threads.iter_mut().zip(&reference.threads) {
-        let defined = per_channel(&r.rt_writes);
-        let mut seen: BTreeMap<(u8, u32), usize> = BTreeMap::new();
-        for w in &mut b.rt_writes {
-            for ch in &mut w.channels {
-                let n = seen.entry((w.target, ch.channel)).or_default();
-                let r = defined.get(&(w.target, ch.channel)).and_then(|v| v.get(*n));
-                *n += 1;
-                for (k, d) in ch.defined.iter_mut().enumerate() {
-                    *d &= r.and_then(|r| r.1.get(k)).copied().unwrap_or(0);
-                }
-            }
-        }
+        restrict_writes(
+            b.rt_writes.iter_mut().flat_map(|w| {
+                let target = w.target;
+                w.channels.iter_mut().map(move |ch| (target, ch))
+            }),
+            &per_channel(&r.rt_writes),
+        );
+        restrict_writes(
+            b.urb_writes.iter_mut().flat_map(|w| {
+                let slot = w.slot;
+                w.vertices.iter_mut().map(move |ch| (slot, ch))
+            }),
+            &per_vertex(&r.urb_writes),
+        );
     }
     for (surface, b) in &mut baseline.buffers {
         let r = reference.buffers.get(surface);
@@ -490,9 +492,86 @@ pub fn restrict_defined(baseline: &mut RunResult, reference: &RunResult) {
     }
 }
 
+/// Clears the defined bytes of `writes` (render-target channels or URB vertices, with their
+/// target or slot) that the same write of the same key in `defined` leaves undefined: the
+/// n-th write of a key against the reference's n-th.
+fn restrict_writes<'a>(
+    writes: impl Iterator<Item = (u8, &'a mut ChannelColor)>,
+    defined: &ChannelWrites,
+) {
+    let mut seen: BTreeMap<(u8, u32), usize> = BTreeMap::new();
+    for (key, ch) in writes {
+        let n = seen.entry((key, ch.channel)).or_default();
+        let r = defined.get(&(key, ch.channel)).and_then(|v| v.get(*n));
+        *n += 1;
+        for (k, d) in ch.defined.iter_mut().enumerate() {
+            *d &= r.and_then(|r| r.1.get(k)).copied().unwrap_or(0);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn vertex(channel: u32, defined: [u8; 4]) -> ChannelColor {
+        ChannelColor {
+            channel,
+            values: vec![0; 4],
+            defined: defined.to_vec(),
+            float_nan: vec![0; 4],
+        }
+    }
+
+    fn run_with(urb: Vec<UrbWrite>, rt: Vec<RtWrite>) -> RunResult {
+        RunResult {
+            outcome: Outcome::Completed,
+            threads: vec![crate::emu::result::ThreadResult {
+                rt_writes: rt,
+                urb_writes: urb,
+                eot: true,
+            }],
+            buffers: BTreeMap::new(),
+            stray_writes: vec![],
+            diagnostics: vec![],
+            steps: 0,
+            channel_ops: 0,
+        }
+    }
+
+    /// A `--baseline o0` run defines only what the input's own run defines, in URB outputs
+    /// as in render-target writes: what the -O0 program happens to leave in a register
+    /// the input never wrote is not the baseline's to demand.
+    #[test]
+    fn the_baseline_defines_only_what_the_input_defines_in_every_output() {
+        let urb = |v: ChannelColor| UrbWrite {
+            slot: 0,
+            vertices: vec![v],
+            eot: true,
+        };
+        let rt = |v: ChannelColor| RtWrite {
+            target: 0,
+            components: 4,
+            channels: vec![v],
+            eot: true,
+        };
+        let mut baseline = run_with(
+            vec![urb(vertex(1, [0xf; 4]))],
+            vec![rt(vertex(3, [0xf; 4]))],
+        );
+        let input = run_with(
+            vec![urb(vertex(1, [0xf, 0, 0x3, 0]))],
+            vec![rt(vertex(3, [0, 0xf, 0, 0xc]))],
+        );
+        restrict_defined(&mut baseline, &input);
+        let t = &baseline.threads[0];
+        assert_eq!(t.urb_writes[0].vertices[0].defined, [0xf, 0, 0x3, 0]);
+        assert_eq!(t.rt_writes[0].channels[0].defined, [0, 0xf, 0, 0xc]);
+        // A write the input does not make at all defines nothing.
+        let mut extra = run_with(vec![urb(vertex(0, [0xf; 4]))], vec![]);
+        restrict_defined(&mut extra, &input);
+        assert_eq!(extra.threads[0].urb_writes[0].vertices[0].defined, [0; 4]);
+    }
 
     #[test]
     fn refinement_of_dwords() {
