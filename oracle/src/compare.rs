@@ -461,7 +461,9 @@ fn compare_stray_writes(
 /// to what `reference` (the input program's own run) defines. A compiled program can
 /// define more than its input: a read of a never-written register lands in a physical
 /// register an unrelated dead write happened to fill. The oracle compares only what the
-/// input defines (ARCHITECTURE.md, "Verdicts"), so those bytes are not the baseline's to demand.
+/// input defines (ARCHITECTURE.md, "Verdicts"), so those bytes are not the baseline's to
+/// demand — in every output the comparison reads: render-target writes, URB writes, stray
+/// writes and buffers.
 pub fn restrict_defined(baseline: &mut RunResult, reference: &RunResult) {
     for (b, r) in baseline.threads.iter_mut().zip(&reference.threads) {
         restrict_writes(
@@ -478,6 +480,22 @@ pub fn restrict_defined(baseline: &mut RunResult, reference: &RunResult) {
             }),
             &per_vertex(&r.urb_writes),
         );
+    }
+    let input_strays = strays(&reference.stray_writes);
+    for w in &mut baseline.stray_writes {
+        let Some(offset) = w.offset else {
+            continue;
+        };
+        for (i, d) in w.defined.iter_mut().enumerate() {
+            let key = (w.target, offset.wrapping_add(i as u64));
+            if input_strays
+                .bytes
+                .get(&key)
+                .is_none_or(|&(_, f, _)| f & 1 == 0)
+            {
+                *d = 0;
+            }
+        }
     }
     for (surface, b) in &mut baseline.buffers {
         let r = reference.buffers.get(surface);
@@ -571,6 +589,22 @@ mod tests {
         let mut extra = run_with(vec![urb(vertex(0, [0xf; 4]))], vec![]);
         restrict_defined(&mut extra, &input);
         assert_eq!(extra.threads[0].urb_writes[0].vertices[0].defined, [0; 4]);
+        // Stray writes, byte by byte.
+        let stray = |defined: Vec<u8>| StrayWrite {
+            target: StrayTarget::Surface { surface: 3 },
+            thread: 0,
+            offset: Some(64),
+            bytes: vec![7; defined.len()],
+            defined,
+        };
+        let mut baseline = run_with(vec![], vec![]);
+        baseline.stray_writes = vec![stray(vec![1, 1, 1, 1])];
+        let mut input = run_with(vec![], vec![]);
+        input.stray_writes = vec![stray(vec![1, 0, 3, 1])];
+        input.stray_writes[0].bytes.truncate(3);
+        input.stray_writes[0].defined.truncate(3);
+        restrict_defined(&mut baseline, &input);
+        assert_eq!(baseline.stray_writes[0].defined, [1, 0, 1, 0]);
     }
 
     #[test]
