@@ -35,6 +35,9 @@ pub const VEC4_FEATURES: [Feature; 7] = [
     Feature::PartialDispatch,
 ];
 
+/// The conditional modifiers of vec4 compares and flag-setting values.
+const CONDS: [CondMod; 5] = [CondMod::L, CondMod::Ge, CondMod::Z, CondMod::Nz, CondMod::G];
+
 /// The flag subregister compares write and predicates read.
 const FLAG: u8 = 0;
 
@@ -586,8 +589,6 @@ impl Gen<'_, '_> {
         self.try_emit(inst);
     }
 
-    /// `cmp` into the flag. A `replicated` compare reads one component of each vertex in
-    /// all four channels, so the flag agrees across a vertex (what an IF needs).
     /// `inst` with a conditional modifier one time in five (with `modifiers`, where the IR
     /// takes one): a value that also sets the flag, which DCE must keep while the flag is
     /// read even when the value is not.
@@ -597,8 +598,7 @@ impl Gen<'_, '_> {
             && inst.op.ir_can_do_cmod()
             && self.chance(1, 5)
         {
-            let conds = [CondMod::L, CondMod::Ge, CondMod::Z, CondMod::Nz, CondMod::G];
-            return inst.with_cmod(conds[self.choose(conds.len())], FLAG);
+            return inst.with_cmod(CONDS[self.choose(CONDS.len())], FLAG);
         }
         inst
     }
@@ -624,10 +624,11 @@ impl Gen<'_, '_> {
         mask
     }
 
+    /// `cmp` into the flag. A `replicated` compare reads one component of each vertex in
+    /// all four channels, so the flag agrees across a vertex (what an IF needs).
     fn compare(&mut self, replicated: bool) {
         let ty = self.any_type();
-        let conds = [CondMod::L, CondMod::Ge, CondMod::Z, CondMod::Nz, CondMod::G];
-        let cond = conds[self.choose(conds.len())];
+        let cond = CONDS[self.choose(CONDS.len())];
         let mut a = self.source(ty, None);
         let mut b = self.source(ty, None);
         if replicated {

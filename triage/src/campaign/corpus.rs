@@ -6,11 +6,11 @@
 //! corpus shared between nights (`--corpus DIR`, read at the start, new entries written
 //! back), or a merge of shards (the union of their files). Entries are written atomically
 //! and never overwritten, without waiting for the disk ([`crate::files::write_new_unsynced`]):
-//! early in a campaign nearly every case adds one, and waiting for each took most of the
-//! campaign's time. [`sync`] waits for all of them at once, before a checkpoint names them.
-//! An entry holds the bytes its
-//! program's decoding read (the generator reads its choices front to back, so that prefix
-//! decodes to the same program) — a few hundred bytes, not a seed's 16 KiB.
+//! early in a campaign nearly every case adds one, and waiting for each held its worker
+//! about a millisecond. [`sync`] waits for all of them at once, before a checkpoint names
+//! them. An entry holds the bytes its program's decoding read (the generator reads its
+//! choices front to back, so that prefix decodes to the same program) — a few hundred
+//! bytes, not a seed's 16 KiB.
 //!
 //! Determinism (same `--seed`, `--jobs`, shard and starting corpus → same cases): worker `w`
 //! mutates only the *base* corpus (every entry there when the campaign started, sorted by
