@@ -7,7 +7,7 @@
 use crate::check::{FileCheck, check, file_check, input_sets};
 use crate::error::Result;
 use crate::identity::Identity;
-use crate::options::CompileArgs;
+use crate::options::{CompileArgs, CompileFlags};
 use compiler::pipeline::CompileOptions;
 use compiler::{Device, Program};
 use oracle::generator::from_seed;
@@ -20,9 +20,14 @@ const EXTRA_INPUT_SETS: usize = crate::campaign::case::EXTRA_INPUT_SETS;
 
 /// The lines of the program `seed` generates: on its own device, and with `all_devices`
 /// also retargeted to every other device it is valid for (`skipped` lines for the rest).
-pub fn generated(seed: u64, knobs: &Knobs, all_devices: bool) -> Vec<String> {
+pub fn generated(
+    seed: u64,
+    knobs: &Knobs,
+    all_devices: bool,
+    opts: &CompileOptions,
+) -> Vec<String> {
     let p = from_seed(seed, knobs).program;
-    program_lines(&format!("seed-{seed}"), &p, seed, all_devices)
+    program_lines(&format!("seed-{seed}"), &p, seed, all_devices, opts)
 }
 
 /// The lines of a campaign corpus entry's program, generated from its bytes with `knobs`
@@ -33,32 +38,43 @@ pub fn corpus_entry(
     e: &crate::campaign::corpus::Entry,
     knobs: &Knobs,
     all_devices: bool,
+    opts: &CompileOptions,
 ) -> Vec<String> {
     let mut u = arbitrary::Unstructured::new(&e.bytes);
     let p = oracle::generator::generate(&mut u, knobs).program;
-    program_lines(&format!("corpus-{}", e.name), &p, 0, all_devices)
+    program_lines(&format!("corpus-{}", e.name), &p, 0, all_devices, opts)
 }
 
-fn program_lines(name: &str, p: &Program, seed: u64, all_devices: bool) -> Vec<String> {
+fn program_lines(
+    name: &str,
+    p: &Program,
+    seed: u64,
+    all_devices: bool,
+    opts: &CompileOptions,
+) -> Vec<String> {
     devices(p, all_devices)
         .into_iter()
         .map(|d| {
             let mut q = p.clone();
             q.device = d;
-            line(name, &q, EXTRA_INPUT_SETS, seed, &CompileOptions::default())
+            line(name, &q, EXTRA_INPUT_SETS, seed, opts)
         })
         .collect()
 }
 
-/// The lines of a `.eu` file, run as `eufuzz check FILE [--all-devices]` runs it.
-pub fn file(f: &Path, all_devices: bool) -> Result<Vec<String>> {
+/// The lines of a `.eu` file, run as `eufuzz check FILE [--all-devices] [FLAGS]` runs it.
+pub fn file(f: &Path, all_devices: bool, flags: &CompileFlags) -> Result<Vec<String>> {
     let original = crate::load::load_program(f, None)?;
+    let args = CompileArgs {
+        device: None,
+        flags: flags.clone(),
+    };
     let FileCheck {
         devices,
         compile,
         inputs,
         backend: _,
-    } = file_check(f, &CompileArgs::default(), all_devices, 0)?;
+    } = file_check(f, &args, all_devices, 0)?;
     let name = f.display().to_string();
     Ok(devices
         .into_iter()
@@ -122,12 +138,13 @@ mod tests {
     #[test]
     fn a_seed_gives_one_line_per_device_and_the_same_lines_every_time() {
         let knobs = Knobs::default();
-        let own = generated(3, &knobs, false);
-        let all = generated(3, &knobs, true);
+        let opts = CompileOptions::default();
+        let own = generated(3, &knobs, false, &opts);
+        let all = generated(3, &knobs, true, &opts);
         assert_eq!(own.len(), 1);
         assert_eq!(all.len(), compiler::device::ALL_DEVICES.len());
         assert_eq!(all[0], own[0]);
-        assert_eq!(all, generated(3, &knobs, true));
+        assert_eq!(all, generated(3, &knobs, true, &opts));
         assert!(own[0].starts_with("seed-3\t"), "{}", own[0]);
         assert_eq!(own[0].split('\t').count(), 7, "{}", own[0]);
     }

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 use triage::generate::KnobArgs;
+use triage::options::CampaignFlags;
 use triage::parallel::map_in_order;
 use triage::{Exit, Result};
 
@@ -26,6 +27,10 @@ pub struct Args {
     jobs: usize,
     #[command(flatten)]
     knobs: KnobArgs,
+    /// Compile flags for every program (`--zoo BUG` measures how many generated programs a
+    /// historical bug fails, deterministically, where a campaign gives a time).
+    #[command(flatten)]
+    flags: CampaignFlags,
 }
 
 fn seed_range(s: &str) -> std::result::Result<(u64, u64), String> {
@@ -36,9 +41,11 @@ fn seed_range(s: &str) -> std::result::Result<(u64, u64), String> {
 
 pub fn run(args: Args) -> Result<Exit> {
     let knobs = args.knobs.resolve()?;
+    let flags = args.flags.compile_flags();
+    let opts = flags.options(None)?;
     let mut unreadable = false;
     for lines in map_in_order(&args.files, args.jobs, |f| {
-        triage::verdicts::file(f, args.all_devices)
+        triage::verdicts::file(f, args.all_devices, &flags)
     }) {
         match lines {
             Ok(lines) => lines.iter().for_each(|l| println!("{l}")),
@@ -52,7 +59,7 @@ pub fn run(args: Args) -> Result<Exit> {
         let seeds: Vec<u64> = (start..end).collect();
         for chunk in seeds.chunks(4096) {
             for lines in map_in_order(chunk, args.jobs, |&s| {
-                triage::verdicts::generated(s, &knobs, args.all_devices)
+                triage::verdicts::generated(s, &knobs, args.all_devices, &opts)
             }) {
                 lines.iter().for_each(|l| println!("{l}"));
             }
@@ -68,7 +75,7 @@ pub fn run(args: Args) -> Result<Exit> {
         let entries = triage::campaign::corpus::load(dir)?;
         for chunk in entries.chunks(4096) {
             for lines in map_in_order(chunk, args.jobs, |e| {
-                triage::verdicts::corpus_entry(e, &knobs, args.all_devices)
+                triage::verdicts::corpus_entry(e, &knobs, args.all_devices, &opts)
             }) {
                 lines.iter().for_each(|l| println!("{l}"));
             }
