@@ -34,11 +34,17 @@ fn an_if_holding_only_a_break_becomes_a_predicated_break() {
         8,
         &counting_loop("(+f0.0) if(8)\nbreak(8)\nendif(8)"),
     );
-    expect_progress(
+    // The IF is at ip 4; a pass that left it would break its contract.
+    assert_eq!(
+        contract(&opt_predicated_break::PASS, &input),
+        ["jump-in-if-kept 4"]
+    );
+    let output = expect_progress(
         opt_predicated_break::run,
         &input,
         &counting_loop("(+f0.0) break(8)"),
     );
+    assert!(contract(&opt_predicated_break::PASS, &output).is_empty());
 }
 
 #[test]
@@ -48,6 +54,7 @@ fn an_if_holding_more_than_the_break_is_left() {
     let exit = "(+f0.0) if(8)\nadd(8) v1:UD, v1:UD, 100:UD\nbreak(8)\nendif(8)";
     let input = program("skl", 8, &counting_loop(exit));
     expect_no_progress(opt_predicated_break::run, &input);
+    assert!(contract(&opt_predicated_break::PASS, &input).is_empty());
     expect_forbidden_rewrite_differs(
         &input,
         &counting_loop("add(8) v1:UD, v1:UD, 100:UD\n(+f0.0) break(8)"),
@@ -74,13 +81,20 @@ fn empty_ifs_are_deleted_and_non_empty_ones_kept() {
         8,
         &body("(+f0.0) if(8)\nelse(8)\nendif(8)\n(-f0.0) if(8)\nendif(8)"),
     );
-    expect_progress(dead_control_flow_eliminate::run, &input, &body(""));
+    // The IF/ELSE/ENDIF at ip 2 and the IF/ENDIF at ip 5 break the pass's contract.
+    assert_eq!(
+        contract(&dead_control_flow_eliminate::PASS, &input),
+        ["empty-if-kept 2", "empty-if-kept 5"]
+    );
+    let output = expect_progress(dead_control_flow_eliminate::run, &input, &body(""));
+    assert!(contract(&dead_control_flow_eliminate::PASS, &output).is_empty());
     let kept = program(
         "skl",
         8,
         &body("(+f0.0) if(8)\nmov(8) v2:F, attr1:F\nendif(8)"),
     );
     expect_no_progress(dead_control_flow_eliminate::run, &kept);
+    assert!(contract(&dead_control_flow_eliminate::PASS, &kept).is_empty());
     // Deleting an IF with an instruction inside would run that instruction everywhere.
     expect_forbidden_rewrite_differs(&kept, &body("mov(8) v2:F, attr1:F"));
 }

@@ -192,3 +192,63 @@ fn a_null_write_of_no_flag_is_dead() {
         .collect();
     assert_eq!(rules, ["dead-code-kept 1", "dead-code-kept 2"]);
 }
+
+#[test]
+fn a_flag_write_none_of_whose_bytes_is_read_is_dead() {
+    // docs/hardware/brw-backend.md §7.1 step 7: Mesa's DCE tracks flag liveness by the
+    // byte. The second-half compare writes bits 8..16 of f0.0; the SEL reads bits 0..8 of
+    // it, so that compare is dead though its subregister is read, and the first-half one
+    // is live.
+    let body = |second_half: &str| {
+        with_write(&format!(
+            "
+            cmp.l.f0.0(8) null:F, attr0:F, attr1:F
+            {second_half}
+            (+f0.0) sel(8) v2:F, attr0:F, attr1:F
+            "
+        ))
+    };
+    let input = program(
+        "skl",
+        16,
+        &body("cmp.l.f0.0(8) null:F, attr0+32:F, attr1+32:F { 2Q }"),
+    );
+    assert_eq!(
+        contract(&compiler::passes::opt_dead_code_eliminate::PASS, &input),
+        ["dead-code-kept 1"]
+    );
+    let output = expect_progress(run, &input, &body(""));
+    assert!(contract(&compiler::passes::opt_dead_code_eliminate::PASS, &output).is_empty());
+}
+
+#[test]
+fn a_value_no_instruction_reads_breaks_the_contract_until_it_goes() {
+    // A VGRF nothing reads, written by an instruction with no other effect, is dead
+    // wherever it stands; the first-half compare's flag is read by the SEL and stays.
+    let input = program(
+        "skl",
+        8,
+        &with_write(
+            "
+            add(8) v5:F, attr0:F, attr1:F
+            mul.l.f0.0(8) v6:F, attr0:F, attr1:F
+            (+f0.0) sel(8) v2:F, attr0:F, attr1:F
+            ",
+        ),
+    );
+    assert_eq!(
+        contract(&compiler::passes::opt_dead_code_eliminate::PASS, &input),
+        ["dead-code-kept 0"]
+    );
+    let output = expect_progress(
+        run,
+        &input,
+        &with_write(
+            "
+            mul.l.f0.0(8) null:F, attr0:F, attr1:F
+            (+f0.0) sel(8) v2:F, attr0:F, attr1:F
+            ",
+        ),
+    );
+    assert!(contract(&compiler::passes::opt_dead_code_eliminate::PASS, &output).is_empty());
+}

@@ -5,7 +5,7 @@
 mod common;
 
 use common::opt_pass::*;
-use compiler::passes::split_virtual_grfs::run;
+use compiler::passes::split_virtual_grfs::{self, run};
 
 /// v0 (4 registers) used one register at a time, v1 (4 registers) as one colour payload;
 /// the harness also declares v2..v7, which no operand names.
@@ -24,6 +24,11 @@ const BODY: &str = "
 fn registers_used_apart_become_separate_vgrfs() {
     // v0's registers 0 and 1 are used alone; 2 and 3 are written by one SIMD16 MOV.
     let input = program("skl", 8, BODY);
+    // Before the split no operand crosses v0's first boundary: the pass's contract names it.
+    assert_eq!(
+        contract(&split_virtual_grfs::PASS, &input),
+        ["unsplit-vgrf -"]
+    );
     let output = expect_progress(
         run,
         &input,
@@ -39,6 +44,8 @@ fn registers_used_apart_become_separate_vgrfs() {
         ",
     );
     assert_eq!(output.vgrf_sizes, vec![1, 4, 4, 4, 4, 4, 4, 4, 1, 2]);
+    // v9's one boundary is crossed by the SIMD16 MOV that writes it.
+    assert!(contract(&split_virtual_grfs::PASS, &output).is_empty());
 }
 
 #[test]
@@ -47,5 +54,7 @@ fn vgrfs_whose_registers_are_always_used_together_are_left() {
                 mov(16) v0:F, attr0:F\nmov(16) v1:F, v0:F\nmov(16) v1+64:F, 0.0:F\n\
                 mov(16) v1+128:F, 0.0:F\nmov(16) v1+192:F, 0.0:F\n\
                 fb_write_logical(16) null:UD, v1:F, 4:UD, 0:UD { EOT }\nEND B0\n";
-    expect_no_progress(run, &parse(text));
+    let input = parse(text);
+    expect_no_progress(run, &input);
+    assert!(contract(&split_virtual_grfs::PASS, &input).is_empty());
 }

@@ -3,7 +3,7 @@
 //!
 //! This version is flow-insensitive, which keeps it obviously right: a VGRF that no
 //! instruction anywhere reads holds only dead values, so every write to it can go, and a
-//! flag subregister no predicate or flag operand anywhere reads is dead too. An instruction
+//! flag byte no predicate or flag operand anywhere reads is dead too. An instruction
 //! goes when all it writes is dead and it has no other effect (messages, control flow, EOT
 //! and implicit accumulator writers stay); so does one with a null destination and no live
 //! flag result, as in Mesa, which [`postcondition`] checks. One whose VGRF result is dead but whose flag
@@ -22,14 +22,16 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
 const REWRITES: &[&str] = &["dead-dst-nulled", "dead-flag-write", "dead-value"];
 
-/// Every flag subregister (16 bits each) could be read: no per-subregister answer.
-const ALL_FLAGS: u8 = u8::MAX;
+/// Every flag byte could be read: no per-byte answer.
+const ALL_FLAGS: u32 = u32::MAX;
 
-/// What the program reads anywhere: how many operands read each VGRF, and the flag
-/// subregisters read.
+/// What the program reads anywhere: how many operands read each VGRF, and the flag bytes
+/// read (Mesa's DCE tracks flag liveness by the byte, docs/hardware/brw-backend.md §7.1
+/// step 7: a SIMD8 compare into the upper half of f0.0 is dead when only the lower half is
+/// read).
 struct Reads {
     vgrfs: BTreeMap<u32, usize>,
-    flags: BTreeSet<u8>,
+    flags: BTreeSet<u32>,
 }
 
 impl Reads {
@@ -54,7 +56,7 @@ impl Reads {
             }
             if let Some(pred) = inst.predicate {
                 if pred.kind == PredKind::Normal {
-                    reads.flags.extend(flag_subregs(inst));
+                    reads.flags.extend(flag_bytes_of(inst));
                 } else {
                     reads.flags.insert(ALL_FLAGS);
                 }
@@ -79,14 +81,8 @@ impl Reads {
     }
 
     fn flag_live(&self, inst: &Inst) -> bool {
-        self.flags.contains(&ALL_FLAGS) || flag_subregs(inst).any(|s| self.flags.contains(&s))
+        self.flags.contains(&ALL_FLAGS) || flag_bytes_of(inst).any(|b| self.flags.contains(&b))
     }
-}
-
-/// The flag subregisters an instruction's predicate or conditional modifier covers.
-fn flag_subregs(inst: &Inst) -> impl Iterator<Item = u8> {
-    let (first, count) = inst.flag_bits();
-    (first / 16..(first + count.max(1)).div_ceil(16)).map(|s| s as u8)
 }
 
 /// Whether `inst` writes a flag the program can read: a conditional modifier, except on
@@ -181,21 +177,42 @@ fn sweep(p: &mut Program, opts: &CompileOptions) -> bool {
     changed
 }
 
-/// What the pass leaves ([`Rule::DeadCodeKept`]): no instruction that writes nothing (a
-/// null destination and no flag, by the instruction's own account, `Inst::writes_flag`) and
-/// has no other effect. Judged without the pass's own view of flag writes, so a pass that
-/// takes something for a flag write which is none is seen keeping dead code.
+/// The flag bytes an instruction's predicate or conditional modifier covers.
+fn flag_bytes_of(inst: &Inst) -> impl Iterator<Item = u32> {
+    let (first, count) = inst.flag_bits();
+    first / 8..(first + count.max(1)).div_ceil(8)
+}
+
+/// What the pass leaves ([`Rule::DeadCodeKept`]), judged on the reads of the program as
+/// left, by the instruction's own account of its flag write (`Inst::writes_flag`), so a
+/// pass that loses count of reads as it removes instructions, or takes something for a
+/// flag write which is none, is seen keeping dead code: no instruction without other
+/// effects whose every result is unread anywhere in the program — a null destination or a
+/// VGRF no operand reads, and no flag write or one none of whose bytes any instruction
+/// reads. Mesa's backward liveness removes each of these, since a value read nowhere is
+/// live nowhere (docs/hardware/brw-backend.md §7.1 step 7).
 fn postcondition(p: &Program) -> Vec<Violation> {
+    let reads = Reads::of(p);
     p.insts()
         .enumerate()
-        .filter(|(_, i)| i.dst.is_null() && !i.writes_flag() && !has_other_effects(i))
-        .map(|(ip, i)| Violation {
-            rule: Rule::DeadCodeKept,
-            ip: Some(ip),
-            message: format!(
-                "{} writes nothing and has no other effect, yet dead-code elimination kept it",
-                i.op.name()
-            ),
+        .filter(|(_, i)| !has_other_effects(i))
+        .filter_map(|(ip, i)| {
+            let flag_read = i.writes_flag() && reads.flag_live(i);
+            let what = match i.dst.kind {
+                RegKind::Null if !flag_read => "writes nothing read anywhere",
+                RegKind::Vgrf { nr, .. } if !reads.vgrf_live(nr) && !flag_read => {
+                    "writes a VGRF no instruction reads"
+                }
+                _ => return None,
+            };
+            Some(Violation {
+                rule: Rule::DeadCodeKept,
+                ip: Some(ip),
+                message: format!(
+                    "{} {what} and has no other effect, yet dead-code elimination kept it",
+                    i.op.name()
+                ),
+            })
         })
         .collect()
 }

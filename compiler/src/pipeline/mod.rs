@@ -243,15 +243,6 @@ fn report_cycle(iteration: &mut [PassRecord]) {
     }
 }
 
-/// Whether `rule` is a contract of the pass that just ran rather than a rule of the
-/// program, so it does not carry over to the next pass's record.
-fn is_pass_rule(rule: crate::validate::Rule) -> bool {
-    matches!(
-        rule,
-        crate::validate::Rule::ProgressContract | crate::validate::Rule::DeadCodeKept
-    )
-}
-
 /// `violations` after the violation of a pass whose reported progress (`progress`) is
 /// not what it did, which comes first.
 fn with_contract(progress: bool, violations: Vec<Violation>) -> Vec<Violation> {
@@ -293,7 +284,7 @@ fn step(
                 Some(prev) if !progress && validator.differs(program) == Some(false) => prev
                     .violations
                     .iter()
-                    .filter(|v| !is_pass_rule(v.rule))
+                    .filter(|v| !v.rule.is_pass_contract())
                     .cloned()
                     .collect(),
                 _ => {

@@ -125,10 +125,22 @@ pub enum Rule {
     /// changes no output, so only this contract sees a DCE that keeps dead code, such as one
     /// that takes a min/max's conditional modifier for a flag write.
     DeadCodeKept,
+    /// Not a rule of a program but of `split_virtual_grfs`, checked by the pass manager
+    /// after each of its runs: every register boundary inside a VGRF that some operand
+    /// names is crossed by some operand (Mesa splits at every other one;
+    /// docs/hardware/brw-backend.md §7.1, §7.2).
+    UnsplitVgrf,
+    /// Not a rule of a program but of `dead_control_flow_eliminate`: no IF/ENDIF or
+    /// IF/ELSE/ENDIF with nothing inside is left (docs/hardware/brw-backend.md §7.1 step 9).
+    EmptyIfKept,
+    /// Not a rule of a program but of `opt_predicated_break`: no predicated IF around a lone
+    /// unpredicated BREAK or CONTINUE of its own exec controls is left
+    /// (docs/hardware/brw-backend.md §7.1 step 5).
+    JumpInIfKept,
 }
 
 /// Every rule, in declaration order.
-pub const ALL_RULES: [Rule; 40] = [
+pub const ALL_RULES: [Rule; 43] = [
     Rule::DispatchWidth,
     Rule::ThreadCount,
     Rule::EmptyBlock,
@@ -169,9 +181,25 @@ pub const ALL_RULES: [Rule; 40] = [
     Rule::UrbWriteForm,
     Rule::ProgressContract,
     Rule::DeadCodeKept,
+    Rule::UnsplitVgrf,
+    Rule::EmptyIfKept,
+    Rule::JumpInIfKept,
 ];
 
 impl Rule {
+    /// Whether this is a contract of a pass that the pass manager checks after the pass
+    /// runs, not a rule of the program (the previous pass's record does not carry it over).
+    pub fn is_pass_contract(self) -> bool {
+        matches!(
+            self,
+            Rule::ProgressContract
+                | Rule::DeadCodeKept
+                | Rule::UnsplitVgrf
+                | Rule::EmptyIfKept
+                | Rule::JumpInIfKept
+        )
+    }
+
     /// The stable kebab-case name.
     pub fn name(self) -> &'static str {
         match self {
@@ -215,6 +243,9 @@ impl Rule {
             Rule::UrbWriteForm => "urb-write-form",
             Rule::ProgressContract => "progress-contract",
             Rule::DeadCodeKept => "dead-code-kept",
+            Rule::UnsplitVgrf => "unsplit-vgrf",
+            Rule::EmptyIfKept => "empty-if-kept",
+            Rule::JumpInIfKept => "jump-in-if-kept",
         }
     }
 
