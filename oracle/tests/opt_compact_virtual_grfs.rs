@@ -4,7 +4,7 @@
 mod common;
 
 use common::opt_pass::*;
-use compiler::passes::compact_virtual_grfs::run;
+use compiler::passes::compact_virtual_grfs::{PASS, run};
 
 #[test]
 fn unused_vgrfs_are_dropped_and_the_rest_renumbered() {
@@ -22,6 +22,8 @@ fn unused_vgrfs_are_dropped_and_the_rest_renumbered() {
         fb_write_logical(8) null:UD, v6:F, 4:UD, 0:UD { EOT }
         ",
     );
+    // Six of the eight VGRFs are named by no operand.
+    assert_eq!(contract(&PASS, &input).len(), 6);
     let output = expect_progress(
         run,
         &input,
@@ -35,6 +37,7 @@ fn unused_vgrfs_are_dropped_and_the_rest_renumbered() {
         ",
     );
     assert_eq!(output.vgrf_sizes, vec![4, 4]);
+    assert!(contract(&PASS, &output).is_empty());
 }
 
 #[test]
@@ -43,5 +46,7 @@ fn a_program_using_every_vgrf_is_left() {
                 mov(8) v0:F, attr0:F\nmov(8) v1:F, v0:F\nmov(8) v1+32:F, 0.0:F\n\
                 mov(8) v1+64:F, 0.0:F\nmov(8) v1+96:F, 0.0:F\n\
                 fb_write_logical(8) null:UD, v1:F, 4:UD, 0:UD { EOT }\nEND B0\n";
-    expect_no_progress(run, &parse(text));
+    let input = parse(text);
+    expect_no_progress(run, &input);
+    assert!(contract(&PASS, &input).is_empty());
 }

@@ -7,7 +7,7 @@
 mod common;
 
 use common::opt_pass::*;
-use compiler::passes::eliminate_find_live_channel::run;
+use compiler::passes::eliminate_find_live_channel::{PASS, run};
 use compiler::program::Program;
 
 /// A SIMD`dispatch` program with attr0 = 10 + channel (UD), attr1 = channel (UD), v0..v3,
@@ -60,11 +60,13 @@ fn top_level_find_live_channel_becomes_zero() {
         0x3f,
         &straight("    find_live_channel(8) v0<0>:UD { NoMask }", 8),
     );
-    expect_progress(
+    assert_eq!(contract(&PASS, &input), ["live-channel-kept 0"]);
+    let output = expect_progress(
         run,
         &input,
         &straight("    mov(1) v0<0>:UD, 0:UD { NoMask }", 8),
     );
+    assert!(contract(&PASS, &output).is_empty());
 }
 
 #[test]
@@ -171,6 +173,8 @@ END B2"
     let zero = "    mov(1) v0<0>:UD, 0:UD { NoMask }";
     let input = prog(8, true, 0xff, &body(flc));
     expect_no_progress(run, &input);
+    // After the HALT the pass owes nothing.
+    assert!(contract(&PASS, &input).is_empty());
     expect_forbidden_rewrite_differs(&input, &body(zero));
 }
 

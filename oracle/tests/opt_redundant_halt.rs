@@ -6,7 +6,7 @@
 mod common;
 
 use common::opt_pass::*;
-use compiler::passes::opt_redundant_halt::run;
+use compiler::passes::opt_redundant_halt::{PASS, run};
 
 /// The colour (v0..v3 of attr0, as F) written at the end.
 const WRITE: &str = "    fb_write_logical(8) null:UD, v2:F, 4:UD, 0:UD { EOT }";
@@ -32,7 +32,8 @@ fn halt_right_before_its_target_is_removed() {
 {WRITE}"
         ),
     );
-    expect_progress(
+    assert_eq!(contract(&PASS, &input), ["redundant-halt-kept 5"]);
+    let output = expect_progress(
         run,
         &input,
         &format!(
@@ -41,6 +42,7 @@ fn halt_right_before_its_target_is_removed() {
 {WRITE}"
         ),
     );
+    assert!(contract(&PASS, &output).is_empty());
 }
 
 #[test]
@@ -93,7 +95,9 @@ fn a_second_target_with_no_halt_since_the_first_is_removed() {
         )
     };
     let input = program("skl", 8, &body("    halt_target(8)\n"));
-    expect_progress(run, &input, &body(""));
+    assert_eq!(contract(&PASS, &input), ["redundant-halt-kept 9"]);
+    let output = expect_progress(run, &input, &body(""));
+    assert!(contract(&PASS, &output).is_empty());
 }
 
 #[test]
@@ -110,6 +114,7 @@ fn not_with_work_between_halt_and_target() {
     };
     let input = program("skl", 8, &body("    (+f0.0) halt(8)\n"));
     expect_no_progress(run, &input);
+    assert!(contract(&PASS, &input).is_empty());
     expect_forbidden_rewrite_differs(&input, &body(""));
 }
 
@@ -131,5 +136,6 @@ fn only_the_first_target_is_paired() {
     };
     let input = program("skl", 8, &body("    (+f0.0) halt(8)\n"));
     expect_no_progress(run, &input);
+    assert!(contract(&PASS, &input).is_empty());
     assert_eq!(disagreement(&input, &program("skl", 8, &body(""))), None);
 }

@@ -137,10 +137,21 @@ pub enum Rule {
     /// unpredicated BREAK or CONTINUE of its own exec controls is left
     /// (docs/hardware/brw-backend.md §7.1 step 5).
     JumpInIfKept,
+    /// Not a rule of a program but of `compact_virtual_grfs`: every declared VGRF is named by
+    /// some operand (docs/hardware/brw-backend.md §7.1 step 15).
+    UnusedVgrfKept,
+    /// Not a rule of a program but of `eliminate_find_live_channel`: with packed dispatch,
+    /// no group-0 FIND_LIVE_CHANNEL outside control flow before the first HALT
+    /// (docs/hardware/brw-backend.md §7.1 step 14, §9.2).
+    LiveChannelKept,
+    /// Not a rule of a program but of `opt_redundant_halt`: no HALT only NOPs separate from
+    /// the first HALT_TARGET, no HALT_TARGET no HALT can reach (docs/hardware/brw-backend.md
+    /// §7.1, §7.2).
+    RedundantHaltKept,
 }
 
 /// Every rule, in declaration order.
-pub const ALL_RULES: [Rule; 43] = [
+pub const ALL_RULES: [Rule; 46] = [
     Rule::DispatchWidth,
     Rule::ThreadCount,
     Rule::EmptyBlock,
@@ -184,6 +195,9 @@ pub const ALL_RULES: [Rule; 43] = [
     Rule::UnsplitVgrf,
     Rule::EmptyIfKept,
     Rule::JumpInIfKept,
+    Rule::UnusedVgrfKept,
+    Rule::LiveChannelKept,
+    Rule::RedundantHaltKept,
 ];
 
 impl Rule {
@@ -197,6 +211,9 @@ impl Rule {
                 | Rule::UnsplitVgrf
                 | Rule::EmptyIfKept
                 | Rule::JumpInIfKept
+                | Rule::UnusedVgrfKept
+                | Rule::LiveChannelKept
+                | Rule::RedundantHaltKept
         )
     }
 
@@ -246,6 +263,9 @@ impl Rule {
             Rule::UnsplitVgrf => "unsplit-vgrf",
             Rule::EmptyIfKept => "empty-if-kept",
             Rule::JumpInIfKept => "jump-in-if-kept",
+            Rule::UnusedVgrfKept => "unused-vgrf-kept",
+            Rule::LiveChannelKept => "live-channel-kept",
+            Rule::RedundantHaltKept => "redundant-halt-kept",
         }
     }
 
