@@ -4,7 +4,7 @@
 mod common;
 
 use common::opt_pass::*;
-use compiler::passes::opt_algebraic::run;
+use compiler::passes::opt_algebraic::{PASS, run};
 
 /// Writes v2 (four components, the first two set by the body) as the colour.
 const OUT: &str = "
@@ -262,4 +262,51 @@ fn a_float_select_of_equal_unmodified_sources_is_left() {
         &input,
         &shown("mov(8) v3:F, attr0:F\nand(8) v0:UD, v3:UD, 0x400000:UD\nmov(8) v1:D, 0:D"),
     );
+}
+
+#[test]
+fn every_fold_left_undone_breaks_the_contract() {
+    // docs/hardware/brw-backend.md §7.1 item 2: each instruction here has a simpler equal
+    // form the rules above make, so a pass that left it would break its contract; the
+    // second program holds only instructions the rules leave alone.
+    let owed = program(
+        "skl",
+        8,
+        &shown(
+            "
+            add(8) v0:D, attr0:D, 0:D
+            mul(8) v1:UD, attr0:UD, 0:UD
+            xor(8) v3:UD, 0:UD, attr0:UD
+            add(8) v4:D, 2147483647:D, 1:D
+            mov.sat(8) v5:F, 0.5:F
+            ",
+        ),
+    );
+    assert_eq!(
+        contract(&PASS, &owed),
+        [
+            "algebra-kept 0",
+            "algebra-kept 1",
+            "algebra-kept 2",
+            "algebra-kept 3",
+            "algebra-kept 4"
+        ]
+    );
+    let mut folded = owed.clone();
+    assert_eq!(run(&mut folded, &Default::default()), Ok(true));
+    assert!(contract(&PASS, &folded).is_empty());
+    let left = program(
+        "skl",
+        8,
+        &shown(
+            "
+            or(8) v0:D, -attr0:D, 0:D
+            add.sat(8) v1:D, 2147483647:D, 1:D
+            mov.sat(8) v3:F, 2.0:F
+            mov.sat(8) v4:F, -0.0:F
+            add(8) v5:F, attr0:F, 0.0:F
+            ",
+        ),
+    );
+    assert!(contract(&PASS, &left).is_empty());
 }

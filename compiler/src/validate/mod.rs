@@ -148,10 +148,14 @@ pub enum Rule {
     /// the first HALT_TARGET, no HALT_TARGET no HALT can reach (docs/hardware/brw-backend.md
     /// §7.1, §7.2).
     RedundantHaltKept,
+    /// Not a rule of a program but of `opt_algebraic`: no integer identity, fold of two
+    /// integer immediates or saturate of an immediate already in range is left that the
+    /// validator would accept in its simpler form (docs/hardware/brw-backend.md §7.1 item 2).
+    AlgebraKept,
 }
 
 /// Every rule, in declaration order.
-pub const ALL_RULES: [Rule; 46] = [
+pub const ALL_RULES: [Rule; 47] = [
     Rule::DispatchWidth,
     Rule::ThreadCount,
     Rule::EmptyBlock,
@@ -198,6 +202,7 @@ pub const ALL_RULES: [Rule; 46] = [
     Rule::UnusedVgrfKept,
     Rule::LiveChannelKept,
     Rule::RedundantHaltKept,
+    Rule::AlgebraKept,
 ];
 
 impl Rule {
@@ -214,6 +219,7 @@ impl Rule {
                 | Rule::UnusedVgrfKept
                 | Rule::LiveChannelKept
                 | Rule::RedundantHaltKept
+                | Rule::AlgebraKept
         )
     }
 
@@ -266,6 +272,7 @@ impl Rule {
             Rule::UnusedVgrfKept => "unused-vgrf-kept",
             Rule::LiveChannelKept => "live-channel-kept",
             Rule::RedundantHaltKept => "redundant-halt-kept",
+            Rule::AlgebraKept => "algebra-kept",
         }
     }
 
