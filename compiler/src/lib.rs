@@ -12,6 +12,7 @@
 pub mod analysis;
 pub mod builder;
 pub mod cfg;
+pub mod contracts;
 pub mod device;
 pub mod hw;
 pub mod inputs;

@@ -7,7 +7,6 @@ use crate::inst::Inst;
 use crate::opcode::Opcode;
 use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
-use crate::validate::{Rule, Violation};
 
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
 const REWRITES: &[&str] = &["empty-if-else", "empty-if"];
@@ -22,35 +21,12 @@ fn empty_if_at(insts: &[Inst], at: usize) -> Option<usize> {
     }
 }
 
-/// What the pass leaves ([`Rule::EmptyIfKept`]): no IF whose next instruction is its
-/// ENDIF, or its ELSE followed by the ENDIF (docs/hardware/brw-backend.md §7.1 step 9).
-/// Keeping one changes no output, so only this contract sees a pass that stops removing
-/// them.
-fn postcondition(p: &Program) -> Vec<Violation> {
-    let insts: Vec<&Inst> = p.insts().collect();
-    (0..insts.len())
-        .filter(|&at| {
-            insts[at].op == Opcode::If
-                && match (insts.get(at + 1), insts.get(at + 2)) {
-                    (Some(next), _) if next.op == Opcode::Endif => true,
-                    (Some(next), Some(then)) => next.op == Opcode::Else && then.op == Opcode::Endif,
-                    _ => false,
-                }
-        })
-        .map(|at| Violation {
-            rule: Rule::EmptyIfKept,
-            ip: Some(at),
-            message: "an IF with nothing inside, yet dead_control_flow_eliminate kept it".into(),
-        })
-        .collect()
-}
-
 /// This pass, as the registry (`passes::registry`) and the pipelines know it.
 pub const PASS: Pass = Pass {
     name: "dead_control_flow_eliminate",
     rewrites: REWRITES,
     run,
-    postcondition: Some(postcondition),
+    postcondition: Some(crate::contracts::dead_control_flow_eliminate::postcondition),
 };
 
 /// Runs the pass; returns whether it changed the program.

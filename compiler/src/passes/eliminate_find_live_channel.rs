@@ -20,47 +20,16 @@ use crate::opcode::Opcode;
 use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::Reg;
-use crate::validate::{Rule, Violation};
 
 /// The rewrites this pass notes (see `Pass::rewrites`).
 const REWRITES: &[&str] = &["find-live-channel-zero"];
-
-/// What the pass leaves ([`Rule::LiveChannelKept`]): in a program with packed dispatch, no
-/// FIND_LIVE_CHANNEL of group 0 outside every IF/ELSE and DO/WHILE and before the first HALT,
-/// where channel 0 is known to be live (docs/hardware/brw-backend.md §7.1 step 14, §9.2).
-/// One left there computes the right value the slow way, so only this contract sees it.
-fn postcondition(p: &Program) -> Vec<Violation> {
-    if !p.packed_dispatch {
-        return vec![];
-    }
-    let mut violations = vec![];
-    let mut nesting = 0u32;
-    for (ip, inst) in p.insts().enumerate() {
-        match inst.op {
-            Opcode::Halt => break,
-            Opcode::If | Opcode::Do => nesting += 1,
-            Opcode::Endif | Opcode::While => nesting = nesting.saturating_sub(1),
-            Opcode::FindLiveChannel if nesting == 0 && inst.group == 0 => {
-                violations.push(Violation {
-                    rule: Rule::LiveChannelKept,
-                    ip: Some(ip),
-                    message: "FIND_LIVE_CHANNEL where channel 0 is live, yet \
-                              eliminate_find_live_channel kept it"
-                        .into(),
-                });
-            }
-            _ => {}
-        }
-    }
-    violations
-}
 
 /// This pass, as the registry (`passes::registry`) and the pipelines know it.
 pub const PASS: Pass = Pass {
     name: "eliminate_find_live_channel",
     rewrites: REWRITES,
     run,
-    postcondition: Some(postcondition),
+    postcondition: Some(crate::contracts::eliminate_find_live_channel::postcondition),
 };
 
 /// Runs the pass; returns whether it changed the program.

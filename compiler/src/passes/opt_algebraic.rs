@@ -35,7 +35,6 @@ use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Reg, RegKind};
 use crate::types::Type;
-use crate::validate::{Rule, Violation};
 
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
 const REWRITES: &[&str] = &[
@@ -64,7 +63,7 @@ fn unrolled_rotate(inst: &Inst, count: u32) -> usize {
 
 /// The value of an integer immediate of at most 32 bits, sign- or zero-extended from its
 /// type.
-fn int_imm(r: &Reg) -> Option<i64> {
+pub(crate) fn int_imm(r: &Reg) -> Option<i64> {
     let bits = r.imm_bits()?;
     if r.negate || r.abs || r.ty.is_float() || r.ty.is_vector_imm() {
         return None;
@@ -98,7 +97,7 @@ fn reduce(op: Opcode, k: i64) -> Option<Reduced> {
 }
 
 /// `inst` as a MOV from `src`, keeping every control.
-fn as_mov(inst: &Inst, src: Reg) -> Inst {
+pub(crate) fn as_mov(inst: &Inst, src: Reg) -> Inst {
     Inst {
         op: Opcode::Mov,
         srcs: vec![src],
@@ -210,7 +209,7 @@ fn constant_fold(inst: &Inst) -> Option<(Inst, &'static str)> {
 /// Whether `inst` only writes a VGRF and only reads VGRFs, inputs and immediates: an
 /// accumulator destination keeps more bits from a MUL than from a MOV (docs/hardware/brw-backend.md
 /// §1.6), and architecture registers have effects of their own.
-fn plain_operands(inst: &Inst) -> bool {
+pub(crate) fn plain_operands(inst: &Inst) -> bool {
     matches!(inst.dst.kind, RegKind::Vgrf { .. })
         && inst.srcs.iter().all(|s| {
             matches!(
@@ -234,110 +233,12 @@ fn simplify(inst: &Inst, ver: u32) -> Option<(Inst, &'static str)> {
         .or_else(|| saturated_immediate(inst))
 }
 
-/// The MOV an integer two-source instruction with the immediate `k` as an operand and
-/// `other` as the other reduces to, by the identities of the module notes: `a + 0`,
-/// `a | 0`, `a ^ 0`, `a · 1`, `a & ~0` are `a`; `a · 0`, `a & 0` are 0. Stated apart from
-/// [`reduce`], for the pass's contract.
-fn identity_move(inst: &Inst, k: i64, other: Reg) -> Option<Inst> {
-    let logic_modified = inst.op.is_logic() && (other.negate || other.abs);
-    let operand = match inst.op {
-        Opcode::Add | Opcode::Or | Opcode::Xor => k == 0,
-        Opcode::Mul => k == 1,
-        Opcode::And => k == -1,
-        _ => false,
-    };
-    let zero = matches!(inst.op, Opcode::Mul | Opcode::And) && k == 0;
-    if logic_modified {
-        None
-    } else if operand {
-        Some(as_mov(inst, other))
-    } else if zero {
-        Some(as_mov(inst, Reg::imm(0, inst.dst.ty)))
-    } else {
-        None
-    }
-}
-
-/// The simpler instruction the module notes call for, stated apart from [`simplify`] for
-/// the pass's contract: a fold of two integer immediates, an integer identity, or a
-/// `mov.sat` of an immediate saturation leaves alone. (Equal SELs are left to the pass's
-/// tests: whether one folds depends on the device and on NaN quieting.)
-fn owed_rewrite(inst: &Inst) -> Option<Inst> {
-    let plain_ints = std::iter::once(&inst.dst)
-        .chain(&inst.srcs)
-        .all(|r| r.ty.is_int() && !r.ty.is_vector_imm());
-    let two_source_int = matches!(
-        inst.op,
-        Opcode::Add | Opcode::Mul | Opcode::And | Opcode::Or | Opcode::Xor
-    ) && inst.srcs.len() == 2
-        && plain_ints
-        && !inst.acc_wr;
-    if two_source_int {
-        let (a, b) = (inst.srcs[0], inst.srcs[1]);
-        let foldable_dst = matches!(inst.dst.ty, Type::W | Type::UW | Type::D | Type::UD);
-        return match (int_imm(&a), int_imm(&b)) {
-            // Any immediate of the destination's type stands for the folded value: the
-            // validator judges the MOV the same whatever it holds.
-            (Some(_), Some(_)) if foldable_dst && !inst.saturate => {
-                Some(as_mov(inst, Reg::imm(0, inst.dst.ty)))
-            }
-            (_, Some(k)) => identity_move(inst, k, a),
-            (Some(k), None) => identity_move(inst, k, b),
-            (None, None) => None,
-        };
-    }
-    let src = inst.srcs.first()?;
-    let bits = src.imm_bits()?;
-    let clamps_to_itself = match src.ty {
-        // (−0.0 is left: the documents do not say whether saturation keeps its sign.)
-        Type::F => bits == 0 || (f32::from_bits(bits as u32) > 0.0 && f32::from_bits(bits as u32) <= 1.0),
-        t => t.is_int() && !t.is_vector_imm(),
-    };
-    let unsaturated = inst.op == Opcode::Mov
-        && inst.saturate
-        && src.ty == inst.dst.ty
-        && !src.negate
-        && !src.abs
-        && clamps_to_itself;
-    unsaturated.then(|| Inst {
-        saturate: false,
-        ..inst.clone()
-    })
-}
-
-/// What the pass leaves ([`Rule::AlgebraKept`]): no instruction it may rewrite (a VGRF
-/// destination, VGRF/input/immediate sources, no message, control flow or EOT) for which
-/// the module notes give a simpler instruction that the validator accepts in its place.
-/// A fold left undone changes no output, so only this contract sees a pass that stops
-/// making one (docs/hardware/brw-backend.md §7.1 item 2).
-fn postcondition(p: &Program) -> Vec<Violation> {
-    p.insts()
-        .enumerate()
-        .filter(|(_, i)| !i.op.is_message() && !i.op.is_control_flow() && !i.eot)
-        .filter(|(_, i)| plain_operands(i))
-        .filter_map(|(ip, i)| {
-            let simpler = owed_rewrite(i)?;
-            crate::validate::validate_inst(p, ip, &simpler)
-                .is_empty()
-                .then(|| Violation {
-                    rule: Rule::AlgebraKept,
-                    ip: Some(ip),
-                    message: format!(
-                        "{} has a simpler equal form ({}), yet opt_algebraic kept it",
-                        crate::text::print_inst(i),
-                        crate::text::print_inst(&simpler)
-                    ),
-                })
-        })
-        .collect()
-}
-
 /// This pass, as the registry (`passes::registry`) and the pipelines know it.
 pub const PASS: Pass = Pass {
     name: "opt_algebraic",
     rewrites: REWRITES,
     run,
-    postcondition: Some(postcondition),
+    postcondition: Some(crate::contracts::opt_algebraic::postcondition),
 };
 
 /// Runs the pass; returns whether it changed the program.

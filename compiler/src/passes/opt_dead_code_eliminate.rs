@@ -6,9 +6,10 @@
 //! flag byte no predicate or flag operand anywhere reads is dead too. An instruction
 //! goes when all it writes is dead and it has no other effect (messages, control flow, EOT
 //! and implicit accumulator writers stay); so does one with a null destination and no live
-//! flag result, as in Mesa, which [`postcondition`] checks. One whose VGRF result is dead but whose flag
-//! result is live keeps the flag write with a null destination (Mesa 68a4c796d52). Removal
-//! repeats until nothing changes, so chains of dead values disappear.
+//! flag result, as in Mesa, which its contract (`contracts::opt_dead_code_eliminate`)
+//! checks. One whose VGRF result is dead but whose flag result is live keeps the flag write
+//! with a null destination (Mesa 68a4c796d52). Removal repeats until nothing changes, so
+//! chains of dead values disappear.
 
 use super::lower_regioning;
 use crate::inst::{Inst, PredKind};
@@ -16,7 +17,6 @@ use crate::opcode::Opcode;
 use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Arf, Reg, RegKind};
-use crate::validate::{Rule, Violation};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
@@ -29,13 +29,13 @@ const ALL_FLAGS: u32 = u32::MAX;
 /// read (Mesa's DCE tracks flag liveness by the byte, docs/hardware/brw-backend.md §7.1
 /// step 7: a SIMD8 compare into the upper half of f0.0 is dead when only the lower half is
 /// read).
-struct Reads {
+pub(crate) struct Reads {
     vgrfs: BTreeMap<u32, usize>,
     flags: BTreeSet<u32>,
 }
 
 impl Reads {
-    fn of(p: &Program) -> Reads {
+    pub(crate) fn of(p: &Program) -> Reads {
         let mut reads = Reads {
             vgrfs: BTreeMap::new(),
             flags: BTreeSet::new(),
@@ -65,7 +65,7 @@ impl Reads {
         reads
     }
 
-    fn vgrf_live(&self, nr: u32) -> bool {
+    pub(crate) fn vgrf_live(&self, nr: u32) -> bool {
         self.vgrfs.get(&nr).is_some_and(|&n| n > 0)
     }
 
@@ -80,7 +80,7 @@ impl Reads {
         }
     }
 
-    fn flag_live(&self, inst: &Inst) -> bool {
+    pub(crate) fn flag_live(&self, inst: &Inst) -> bool {
         self.flags.contains(&ALL_FLAGS) || flag_bytes_of(inst).any(|b| self.flags.contains(&b))
     }
 }
@@ -96,7 +96,7 @@ fn writes_flag(inst: &Inst, opts: &CompileOptions) -> bool {
 }
 
 /// Whether `inst` has effects beyond its destination and flag result.
-fn has_other_effects(inst: &Inst) -> bool {
+pub(crate) fn has_other_effects(inst: &Inst) -> bool {
     inst.op.has_side_effects()
         || inst.op.is_message()
         || inst.eot
@@ -183,46 +183,12 @@ fn flag_bytes_of(inst: &Inst) -> impl Iterator<Item = u32> {
     first / 8..(first + count.max(1)).div_ceil(8)
 }
 
-/// What the pass leaves ([`Rule::DeadCodeKept`]), judged on the reads of the program as
-/// left, by the instruction's own account of its flag write (`Inst::writes_flag`), so a
-/// pass that loses count of reads as it removes instructions, or takes something for a
-/// flag write which is none, is seen keeping dead code: no instruction without other
-/// effects whose every result is unread anywhere in the program — a null destination or a
-/// VGRF no operand reads, and no flag write or one none of whose bytes any instruction
-/// reads. Mesa's backward liveness removes each of these, since a value read nowhere is
-/// live nowhere (docs/hardware/brw-backend.md §7.1 step 7).
-fn postcondition(p: &Program) -> Vec<Violation> {
-    let reads = Reads::of(p);
-    p.insts()
-        .enumerate()
-        .filter(|(_, i)| !has_other_effects(i))
-        .filter_map(|(ip, i)| {
-            let flag_read = i.writes_flag() && reads.flag_live(i);
-            let what = match i.dst.kind {
-                RegKind::Null if !flag_read => "writes nothing read anywhere",
-                RegKind::Vgrf { nr, .. } if !reads.vgrf_live(nr) && !flag_read => {
-                    "writes a VGRF no instruction reads"
-                }
-                _ => return None,
-            };
-            Some(Violation {
-                rule: Rule::DeadCodeKept,
-                ip: Some(ip),
-                message: format!(
-                    "{} {what} and has no other effect, yet dead-code elimination kept it",
-                    i.op.name()
-                ),
-            })
-        })
-        .collect()
-}
-
 /// This pass, as the registry (`passes::registry`) and the pipelines know it.
 pub const PASS: Pass = Pass {
     name: "opt_dead_code_eliminate",
     rewrites: REWRITES,
     run,
-    postcondition: Some(postcondition),
+    postcondition: Some(crate::contracts::opt_dead_code_eliminate::postcondition),
 };
 
 /// Runs the pass; returns whether it changed the program.

@@ -8,7 +8,6 @@ use crate::inst::Inst;
 use crate::opcode::Opcode;
 use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
-use crate::validate::{Rule, Violation};
 
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
 const REWRITES: &[&str] = &["predicated-continue", "predicated-break"];
@@ -28,43 +27,12 @@ fn foldable_at(insts: &[Inst], at: usize) -> bool {
         && (jump.exec_size, jump.group, jump.nomask) == (iff.exec_size, iff.group, iff.nomask)
 }
 
-/// What the pass leaves ([`Rule::JumpInIfKept`]): no predicated IF whose only content is
-/// an unpredicated BREAK or CONTINUE of the IF's exec size, group and mask control
-/// (docs/hardware/brw-backend.md §7.1 step 5). Keeping one changes no output, so only this
-/// contract sees a pass that stops folding them.
-fn postcondition(p: &Program) -> Vec<Violation> {
-    let insts: Vec<&Inst> = p.insts().collect();
-    insts
-        .windows(3)
-        .enumerate()
-        .filter(|(_, w)| {
-            let (iff, jump, endif) = (w[0], w[1], w[2]);
-            iff.op == Opcode::If
-                && iff.predicate.is_some()
-                && endif.op == Opcode::Endif
-                && matches!(jump.op, Opcode::Break | Opcode::Continue)
-                && jump.predicate.is_none()
-                && jump.exec_size == iff.exec_size
-                && jump.group == iff.group
-                && jump.nomask == iff.nomask
-        })
-        .map(|(at, w)| Violation {
-            rule: Rule::JumpInIfKept,
-            ip: Some(at),
-            message: format!(
-                "an IF around a lone {}, yet opt_predicated_break did not predicate it",
-                w[1].op.name()
-            ),
-        })
-        .collect()
-}
-
 /// This pass, as the registry (`passes::registry`) and the pipelines know it.
 pub const PASS: Pass = Pass {
     name: "opt_predicated_break",
     rewrites: REWRITES,
     run,
-    postcondition: Some(postcondition),
+    postcondition: Some(crate::contracts::opt_predicated_break::postcondition),
 };
 
 /// Runs the pass; returns whether it changed the program.

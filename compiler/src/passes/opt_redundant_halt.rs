@@ -20,7 +20,6 @@
 use crate::opcode::Opcode;
 use crate::pass::{CompileOptions, Pass, PassError, note};
 use crate::program::Program;
-use crate::validate::{Rule, Violation};
 
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
 const REWRITES: &[&str] = &["redundant-halt", "unreachable-halt-target"];
@@ -32,51 +31,12 @@ fn does_not_care(op: Opcode, opts: &CompileOptions) -> bool {
         || (crate::zoo!(opts, RedundantHaltOverWork) && !op.is_control_flow())
 }
 
-/// What the pass leaves ([`Rule::RedundantHaltKept`]), the two rewrites above stated of the
-/// program as left: no HALT with only NOPs and HALTs between it and the program's first
-/// HALT_TARGET, and no HALT_TARGET without a HALT since the previous one, unless it is the
-/// first and a HALT remains. Either left over changes no output, so only this contract
-/// sees a pass that stops removing them.
-fn postcondition(p: &Program) -> Vec<Violation> {
-    let ops: Vec<Opcode> = p.insts().map(|i| i.op).collect();
-    let kept = |ip: usize, what: &str| Violation {
-        rule: Rule::RedundantHaltKept,
-        ip: Some(ip),
-        message: format!("{what}, yet opt_redundant_halt kept it"),
-    };
-    let mut violations = vec![];
-    if let Some(target) = ops.iter().position(|&op| op == Opcode::HaltTarget) {
-        let before = ops[..target]
-            .iter()
-            .rposition(|&op| !matches!(op, Opcode::Nop | Opcode::Halt))
-            .map_or(0, |last_work| last_work + 1);
-        for ip in (before..target).filter(|&ip| ops[ip] == Opcode::Halt) {
-            violations.push(kept(ip, "a HALT nothing but NOPs separates from its target"));
-        }
-    }
-    let any_halt = ops.contains(&Opcode::Halt);
-    let mut previous_target = None;
-    for (ip, &op) in ops.iter().enumerate() {
-        if op != Opcode::HaltTarget {
-            continue;
-        }
-        let since = previous_target.map_or(0, |t| t + 1);
-        let reached = ops[since..ip].contains(&Opcode::Halt);
-        let every_halts_target = previous_target.is_none() && any_halt;
-        if !(reached || every_halts_target) {
-            violations.push(kept(ip, "a HALT_TARGET no HALT can reach"));
-        }
-        previous_target = Some(ip);
-    }
-    violations
-}
-
 /// This pass, as the registry (`passes::registry`) and the pipelines know it.
 pub const PASS: Pass = Pass {
     name: "opt_redundant_halt",
     rewrites: REWRITES,
     run,
-    postcondition: Some(postcondition),
+    postcondition: Some(crate::contracts::opt_redundant_halt::postcondition),
 };
 
 /// Runs the pass; returns whether it changed the program.
