@@ -3,11 +3,46 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::passes::opt_algebraic::{as_mov, int_imm, plain_operands};
+use crate::passes::opt_algebraic::as_mov;
 use crate::program::Program;
-use crate::reg::Reg;
+use crate::reg::{Reg, RegKind};
 use crate::types::Type;
 use crate::validate::{Rule, Violation};
+
+/// The value of an integer immediate of at most 32 bits without modifiers, sign- or
+/// zero-extended from its type: the immediates the integer rules read.
+fn int_value(r: &Reg) -> Option<i64> {
+    let bits = r.imm_bits()?;
+    if r.negate || r.abs {
+        return None;
+    }
+    Some(match r.ty {
+        Type::B => bits as u8 as i8 as i64,
+        Type::UB => bits as u8 as i64,
+        Type::W => bits as u16 as i16 as i64,
+        Type::UW => bits as u16 as i64,
+        Type::D => bits as u32 as i32 as i64,
+        Type::UD => bits as u32 as i64,
+        _ => return None,
+    })
+}
+
+/// Whether the pass may rewrite `inst` at all: it writes a VGRF and reads only VGRFs,
+/// inputs and immediates (an accumulator or architecture register has effects of its own),
+/// and is no message, control flow or EOT.
+fn rewritable(inst: &Inst) -> bool {
+    let plain_source = |r: &Reg| {
+        matches!(
+            r.kind,
+            RegKind::Vgrf { .. } | RegKind::Attr { .. } | RegKind::Uniform { .. } | RegKind::Imm(_)
+        )
+    };
+    matches!(inst.dst.kind, RegKind::Vgrf { .. })
+        && inst.srcs.iter().all(plain_source)
+        && !inst.op.is_message()
+        && !inst.op.is_control_flow()
+        && !inst.eot
+}
 
 /// The MOV an integer two-source instruction with the immediate `k` as an operand and
 /// `other` as the other reduces to, by the identities of the pass's module notes: `a + 0`,
@@ -49,7 +84,7 @@ fn owed_rewrite(inst: &Inst) -> Option<Inst> {
     if two_source_int {
         let (a, b) = (inst.srcs[0], inst.srcs[1]);
         let foldable_dst = matches!(inst.dst.ty, Type::W | Type::UW | Type::D | Type::UD);
-        return match (int_imm(&a), int_imm(&b)) {
+        return match (int_value(&a), int_value(&b)) {
             // Any immediate of the destination's type stands for the folded value: the
             // validator judges the MOV the same whatever it holds.
             (Some(_), Some(_)) if foldable_dst && !inst.saturate => {
@@ -81,16 +116,14 @@ fn owed_rewrite(inst: &Inst) -> Option<Inst> {
     })
 }
 
-/// What the pass leaves ([`Rule::AlgebraKept`]): no instruction it may rewrite (a VGRF
-/// destination, VGRF/input/immediate sources, no message, control flow or EOT) for which
-/// the module notes give a simpler instruction that the validator accepts in its place.
+/// What the pass leaves ([`Rule::AlgebraKept`]): no instruction it may rewrite for which
+/// its module notes give a simpler instruction that the validator accepts in its place.
 /// A fold left undone changes no output, so only this contract sees a pass that stops
 /// making one (docs/hardware/brw-backend.md §7.1 item 2).
 pub fn postcondition(p: &Program) -> Vec<Violation> {
     p.insts()
         .enumerate()
-        .filter(|(_, i)| !i.op.is_message() && !i.op.is_control_flow() && !i.eot)
-        .filter(|(_, i)| plain_operands(i))
+        .filter(|(_, i)| rewritable(i))
         .filter_map(|(ip, i)| {
             let simpler = owed_rewrite(i)?;
             crate::validate::validate_inst(p, ip, &simpler)

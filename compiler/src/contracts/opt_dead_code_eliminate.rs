@@ -1,29 +1,101 @@
-//! The contract of `opt_dead_code_eliminate`: what it leaves in every program (`Pass::postcondition`),
-//! stated apart from the pass (docs/validator.md, pass contracts).
+//! The contract of `opt_dead_code_eliminate`: what it leaves in every program
+//! (`Pass::postcondition`), stated apart from the pass (docs/validator.md, pass contracts):
+//! its own reading of what the program reads and of what has effects, so that a pass that
+//! miscounts either is seen keeping dead code.
 
-use crate::passes::opt_dead_code_eliminate::{Reads, has_other_effects};
+use crate::inst::{Inst, PredKind};
+use crate::opcode::Opcode;
 use crate::program::Program;
-use crate::reg::RegKind;
+use crate::reg::{Arf, RegKind};
 use crate::validate::{Rule, Violation};
+use std::collections::BTreeSet;
 
-/// What the pass leaves ([`Rule::DeadCodeKept`]), judged on the reads of the program as
-/// left, by the instruction's own account of its flag write (`Inst::writes_flag`), so a
-/// pass that loses count of reads as it removes instructions, or takes something for a
-/// flag write which is none, is seen keeping dead code: no instruction without other
-/// effects whose every result is unread anywhere in the program — a null destination or a
-/// VGRF no operand reads, and no flag write or one none of whose bytes any instruction
-/// reads. Mesa's backward liveness removes each of these, since a value read nowhere is
-/// live nowhere (docs/hardware/brw-backend.md §7.1 step 7).
+/// What a program reads anywhere: the VGRFs some operand reads, and the flag bytes some
+/// predicate reads (`None`: a flag register read as an operand, or a horizontal predicate,
+/// may read any of them).
+struct ReadAnywhere {
+    vgrfs: BTreeSet<u32>,
+    flag_bytes: Option<BTreeSet<u32>>,
+}
+
+/// The flag bytes an instruction's predicate or conditional modifier covers: Mesa tracks
+/// flag liveness by the byte (`flag_mask` in `brw_ir_fs.h`; docs/hardware/brw-backend.md
+/// §7.1 item 7).
+fn flag_bytes(inst: &Inst) -> std::ops::Range<u32> {
+    let (first, count) = inst.flag_bits();
+    first / 8..(first + count.max(1)).div_ceil(8)
+}
+
+impl ReadAnywhere {
+    fn of(p: &Program) -> ReadAnywhere {
+        let mut read = ReadAnywhere {
+            vgrfs: BTreeSet::new(),
+            flag_bytes: Some(BTreeSet::new()),
+        };
+        for inst in p.insts() {
+            for s in &inst.srcs {
+                match s.kind {
+                    RegKind::Vgrf { nr, .. } => {
+                        read.vgrfs.insert(nr);
+                    }
+                    RegKind::Arf {
+                        file: Arf::Flag, ..
+                    } => read.flag_bytes = None,
+                    _ => {}
+                }
+            }
+            match (inst.predicate, &mut read.flag_bytes) {
+                (Some(pred), Some(bytes)) if pred.kind == PredKind::Normal => {
+                    bytes.extend(flag_bytes(inst));
+                }
+                (Some(_), _) => read.flag_bytes = None,
+                (None, _) => {}
+            }
+        }
+        read
+    }
+
+    fn any_flag_byte_of(&self, inst: &Inst) -> bool {
+        self.flag_bytes
+            .as_ref()
+            .is_none_or(|bytes| flag_bytes(inst).any(|b| bytes.contains(&b)))
+    }
+}
+
+/// Whether removing `inst` could change anything besides its destination and flag result:
+/// messages and other side effects (control flow among them), EOT, accumulator writes
+/// (explicit, or implicit in MACH, MAC, ADDC and SUBB), NOPs, and any architecture-register
+/// operand.
+fn has_effects(inst: &Inst) -> bool {
+    inst.op.has_side_effects()
+        || inst.op.is_message()
+        || inst.eot
+        || inst.acc_wr
+        || matches!(
+            inst.op,
+            Opcode::Mach | Opcode::Mac | Opcode::Addc | Opcode::Subb | Opcode::Nop
+        )
+        || std::iter::once(&inst.dst)
+            .chain(&inst.srcs)
+            .any(|r| matches!(r.kind, RegKind::Arf { .. }))
+}
+
+/// What the pass leaves ([`Rule::DeadCodeKept`]): no instruction without other effects
+/// whose every result is unread anywhere in the program — a null destination or a VGRF no
+/// operand reads, and no flag write (by the instruction's own account,
+/// `Inst::writes_flag`) or one none of whose bytes any predicate reads. Mesa's backward
+/// liveness removes each of these, since a value read nowhere is live nowhere
+/// (docs/hardware/brw-backend.md §7.1 item 7).
 pub fn postcondition(p: &Program) -> Vec<Violation> {
-    let reads = Reads::of(p);
+    let read = ReadAnywhere::of(p);
     p.insts()
         .enumerate()
-        .filter(|(_, i)| !has_other_effects(i))
+        .filter(|(_, i)| !has_effects(i))
         .filter_map(|(ip, i)| {
-            let flag_read = i.writes_flag() && reads.flag_live(i);
+            let flag_read = i.writes_flag() && read.any_flag_byte_of(i);
             let what = match i.dst.kind {
                 RegKind::Null if !flag_read => "writes nothing read anywhere",
-                RegKind::Vgrf { nr, .. } if !reads.vgrf_live(nr) && !flag_read => {
+                RegKind::Vgrf { nr, .. } if !read.vgrfs.contains(&nr) && !flag_read => {
                     "writes a VGRF no instruction reads"
                 }
                 _ => return None,

@@ -63,7 +63,7 @@ fn unrolled_rotate(inst: &Inst, count: u32) -> usize {
 
 /// The value of an integer immediate of at most 32 bits, sign- or zero-extended from its
 /// type.
-pub(crate) fn int_imm(r: &Reg) -> Option<i64> {
+fn int_imm(r: &Reg) -> Option<i64> {
     let bits = r.imm_bits()?;
     if r.negate || r.abs || r.ty.is_float() || r.ty.is_vector_imm() {
         return None;
@@ -209,7 +209,7 @@ fn constant_fold(inst: &Inst) -> Option<(Inst, &'static str)> {
 /// Whether `inst` only writes a VGRF and only reads VGRFs, inputs and immediates: an
 /// accumulator destination keeps more bits from a MUL than from a MOV (docs/hardware/brw-backend.md
 /// §1.6), and architecture registers have effects of their own.
-pub(crate) fn plain_operands(inst: &Inst) -> bool {
+fn plain_operands(inst: &Inst) -> bool {
     matches!(inst.dst.kind, RegKind::Vgrf { .. })
         && inst.srcs.iter().all(|s| {
             matches!(

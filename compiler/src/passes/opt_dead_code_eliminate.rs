@@ -29,13 +29,13 @@ const ALL_FLAGS: u32 = u32::MAX;
 /// read (Mesa's DCE tracks flag liveness by the byte, docs/hardware/brw-backend.md §7.1
 /// step 7: a SIMD8 compare into the upper half of f0.0 is dead when only the lower half is
 /// read).
-pub(crate) struct Reads {
+struct Reads {
     vgrfs: BTreeMap<u32, usize>,
     flags: BTreeSet<u32>,
 }
 
 impl Reads {
-    pub(crate) fn of(p: &Program) -> Reads {
+    fn of(p: &Program) -> Reads {
         let mut reads = Reads {
             vgrfs: BTreeMap::new(),
             flags: BTreeSet::new(),
@@ -65,7 +65,7 @@ impl Reads {
         reads
     }
 
-    pub(crate) fn vgrf_live(&self, nr: u32) -> bool {
+    fn vgrf_live(&self, nr: u32) -> bool {
         self.vgrfs.get(&nr).is_some_and(|&n| n > 0)
     }
 
@@ -80,7 +80,7 @@ impl Reads {
         }
     }
 
-    pub(crate) fn flag_live(&self, inst: &Inst) -> bool {
+    fn flag_live(&self, inst: &Inst) -> bool {
         self.flags.contains(&ALL_FLAGS) || flag_bytes_of(inst).any(|b| self.flags.contains(&b))
     }
 }
@@ -96,7 +96,7 @@ fn writes_flag(inst: &Inst, opts: &CompileOptions) -> bool {
 }
 
 /// Whether `inst` has effects beyond its destination and flag result.
-pub(crate) fn has_other_effects(inst: &Inst) -> bool {
+fn has_other_effects(inst: &Inst) -> bool {
     inst.op.has_side_effects()
         || inst.op.is_message()
         || inst.eot
