@@ -95,10 +95,22 @@ pub struct Pass {
     /// Rewrites the program in place; whether it changed anything, or why it cannot
     /// compile the program.
     pub run: fn(&mut Program, &CompileOptions) -> Result<bool, PassError>,
-    /// What the pass guarantees of every program it leaves, beyond the validator's rules,
-    /// checked by the pass manager after each run: a pass that silently stops doing its job
-    /// (dead code kept) changes no output, so only its own contract can see it.
-    pub postcondition: Option<fn(&Program) -> Vec<crate::validate::Violation>>,
+    /// What the pass guarantees of the programs it leaves, beyond the validator's rules,
+    /// checked by the pass manager: a pass that silently stops doing its job (dead code
+    /// kept) changes no output, so only its own contract can see it (`crate::contracts`).
+    pub postcondition: Option<Contract>,
+}
+
+/// A pass's contract, and after which runs it holds.
+#[derive(Clone, Copy, Debug)]
+pub enum Contract {
+    /// After every run: the pass finishes its job in one run.
+    EveryRun(fn(&Program) -> Vec<crate::validate::Violation>),
+    /// After a run that reported no progress: a pass that sweeps the program once, deciding
+    /// from what it saw before the sweep, may leave work that its own changes exposed for
+    /// its next run (Mesa's loop runs it again), but a run that found nothing to do leaves
+    /// nothing to do.
+    RunWithoutProgress(fn(&Program) -> Vec<crate::validate::Violation>),
 }
 
 /// Why a pass (or the pipeline, for its input) refused a program. Each variant has a stable

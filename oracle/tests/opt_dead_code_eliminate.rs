@@ -183,14 +183,10 @@ fn a_null_write_of_no_flag_is_dead() {
         ),
     );
     expect_progress(run, &input, &with_write("mov(8) v2:F, attr2:F"));
-    let postcondition = compiler::passes::opt_dead_code_eliminate::PASS
-        .postcondition
-        .expect("DCE states what it leaves");
-    let rules: Vec<String> = postcondition(&input)
-        .iter()
-        .map(|v| format!("{} {}", v.rule, v.ip.unwrap_or(usize::MAX)))
-        .collect();
-    assert_eq!(rules, ["dead-code-kept 1", "dead-code-kept 2"]);
+    assert_eq!(
+        contract(&compiler::passes::opt_dead_code_eliminate::PASS, &input),
+        ["dead-code-kept 1", "dead-code-kept 2"]
+    );
 }
 
 #[test]

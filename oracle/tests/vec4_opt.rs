@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::opt_pass::contract;
 use common::vec4_pass::*;
 use compiler::passes::vec4::{opt_cse, opt_dead_code_eliminate};
 
@@ -178,4 +179,33 @@ fn constant_propagation_leaves_an_immediate_out_of_src0() {
          add(8) v3:F, v1:F, 2.0:F { Align16 }",
     );
     expect_unchanged(opt_copy_propagation::run, &input);
+}
+
+#[test]
+fn dce_settles_only_after_a_run_that_removes_nothing() {
+    // The pass decides from the reads the program had before its sweep: removing the copy
+    // into v2 (read nowhere) leaves the copy into v1, which only that copy read, for the next
+    // run. The contract is therefore checked only after a run without progress, when no
+    // removable write to a VGRF that nothing reads is left.
+    let input = common::opt_pass::parse(
+        "eu 1\ntarget hsw\nstage vs\ndispatch 8\nvgrf v0 2\nvgrf v1 2\nvgrf v2 2\nSTART B0\n\
+         mov(8) v0:DF, 1.0:DF { Align16 }\n\
+         mov(8) v1:DF, v0:DF { Align16 }\n\
+         mov(8) v2:DF, v1:DF { Align16 }\n\
+         urb_write_logical(8) null:UD, v0:DF, 0:UD, 1:UD { EOT }\nEND B0\n",
+    );
+    let pass = &opt_dead_code_eliminate::PASS;
+    assert!(matches!(
+        pass.postcondition,
+        Some(compiler::pass::Contract::RunWithoutProgress(_))
+    ));
+    assert_eq!(contract(pass, &input), ["dead-code-kept 2"]);
+    let mut p = input.clone();
+    let opts = compiler::pass::CompileOptions::default();
+    assert_eq!(opt_dead_code_eliminate::run(&mut p, &opts), Ok(true));
+    assert_eq!(contract(pass, &p), ["dead-code-kept 1"]);
+    assert_eq!(opt_dead_code_eliminate::run(&mut p, &opts), Ok(true));
+    assert_eq!(opt_dead_code_eliminate::run(&mut p, &opts), Ok(false));
+    assert!(contract(pass, &p).is_empty());
+    assert_eq!(p.inst_count(), 2);
 }

@@ -3,7 +3,7 @@
 //! reads or writes holds nothing any run can observe, and VGRF numbers carry no meaning
 //! beyond naming (inputs name ATTRs, uniforms and buffers, never VGRFs).
 
-use crate::pass::{CompileOptions, Pass, PassError, note};
+use crate::pass::{Contract, CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::RegKind;
 
@@ -15,7 +15,7 @@ pub const PASS: Pass = Pass {
     name: "compact_virtual_grfs",
     rewrites: REWRITES,
     run,
-    postcondition: Some(crate::contracts::compact_virtual_grfs::postcondition),
+    postcondition: Some(Contract::EveryRun(crate::contracts::compact_virtual_grfs::postcondition)),
 };
 
 /// Runs the pass; returns whether it changed the program.

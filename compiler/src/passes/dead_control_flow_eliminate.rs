@@ -5,7 +5,7 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pass::{CompileOptions, Pass, PassError, note};
+use crate::pass::{Contract, CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
@@ -26,7 +26,7 @@ pub const PASS: Pass = Pass {
     name: "dead_control_flow_eliminate",
     rewrites: REWRITES,
     run,
-    postcondition: Some(crate::contracts::dead_control_flow_eliminate::postcondition),
+    postcondition: Some(Contract::EveryRun(crate::contracts::dead_control_flow_eliminate::postcondition)),
 };
 
 /// Runs the pass; returns whether it changed the program.

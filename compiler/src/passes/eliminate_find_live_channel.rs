@@ -17,7 +17,7 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pass::{CompileOptions, Pass, PassError, note};
+use crate::pass::{Contract, CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::Reg;
 
@@ -29,7 +29,7 @@ pub const PASS: Pass = Pass {
     name: "eliminate_find_live_channel",
     rewrites: REWRITES,
     run,
-    postcondition: Some(crate::contracts::eliminate_find_live_channel::postcondition),
+    postcondition: Some(Contract::EveryRun(crate::contracts::eliminate_find_live_channel::postcondition)),
 };
 
 /// Runs the pass; returns whether it changed the program.

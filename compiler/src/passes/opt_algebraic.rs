@@ -31,7 +31,7 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pass::{CompileOptions, Pass, PassError, note};
+use crate::pass::{Contract, CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Reg, RegKind};
 use crate::types::Type;
@@ -238,7 +238,7 @@ pub const PASS: Pass = Pass {
     name: "opt_algebraic",
     rewrites: REWRITES,
     run,
-    postcondition: Some(crate::contracts::opt_algebraic::postcondition),
+    postcondition: Some(Contract::EveryRun(crate::contracts::opt_algebraic::postcondition)),
 };
 
 /// Runs the pass; returns whether it changed the program.

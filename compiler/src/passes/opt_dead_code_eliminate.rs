@@ -14,7 +14,7 @@
 use super::lower_regioning;
 use crate::inst::{Inst, PredKind};
 use crate::opcode::Opcode;
-use crate::pass::{CompileOptions, Pass, PassError, note};
+use crate::pass::{Contract, CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Arf, Reg, RegKind};
 use std::collections::{BTreeMap, BTreeSet};
@@ -188,7 +188,7 @@ pub const PASS: Pass = Pass {
     name: "opt_dead_code_eliminate",
     rewrites: REWRITES,
     run,
-    postcondition: Some(crate::contracts::opt_dead_code_eliminate::postcondition),
+    postcondition: Some(Contract::EveryRun(crate::contracts::opt_dead_code_eliminate::postcondition)),
 };
 
 /// Runs the pass; returns whether it changed the program.

@@ -6,7 +6,7 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pass::{CompileOptions, Pass, PassError, note};
+use crate::pass::{Contract, CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
@@ -32,7 +32,7 @@ pub const PASS: Pass = Pass {
     name: "opt_predicated_break",
     rewrites: REWRITES,
     run,
-    postcondition: Some(crate::contracts::opt_predicated_break::postcondition),
+    postcondition: Some(Contract::EveryRun(crate::contracts::opt_predicated_break::postcondition)),
 };
 
 /// Runs the pass; returns whether it changed the program.

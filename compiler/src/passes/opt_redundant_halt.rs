@@ -18,7 +18,7 @@
 //!    HALT_TARGET while any HALT remains (it is every HALT's jump target).
 
 use crate::opcode::Opcode;
-use crate::pass::{CompileOptions, Pass, PassError, note};
+use crate::pass::{Contract, CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).
@@ -36,7 +36,7 @@ pub const PASS: Pass = Pass {
     name: "opt_redundant_halt",
     rewrites: REWRITES,
     run,
-    postcondition: Some(crate::contracts::opt_redundant_halt::postcondition),
+    postcondition: Some(Contract::EveryRun(crate::contracts::opt_redundant_halt::postcondition)),
 };
 
 /// Runs the pass; returns whether it changed the program.

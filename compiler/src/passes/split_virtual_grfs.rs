@@ -11,7 +11,7 @@
 //! number, the others are appended.
 
 use crate::inst::Inst;
-use crate::pass::{CompileOptions, Pass, PassError, note};
+use crate::pass::{Contract, CompileOptions, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg, RegKind};
 
@@ -67,7 +67,7 @@ pub const PASS: Pass = Pass {
     name: "split_virtual_grfs",
     rewrites: REWRITES,
     run,
-    postcondition: Some(crate::contracts::split_virtual_grfs::postcondition),
+    postcondition: Some(Contract::EveryRun(crate::contracts::split_virtual_grfs::postcondition)),
 };
 
 /// Runs the pass; returns whether it changed the program.

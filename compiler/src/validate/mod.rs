@@ -118,12 +118,12 @@ pub enum Rule {
     /// to it (`EXPECT_PROGRESS`/`EXPECT_NO_PROGRESS`: the printed program changes iff the
     /// pass reports progress; docs/hardware/brw-backend.md §10.2).
     ProgressContract,
-    /// Not a rule of a program but of `opt_dead_code_eliminate`, checked by the pass
-    /// manager after each of its runs: no instruction is left that writes nothing (a null
-    /// destination, no flag) and has no other effect. Mesa's DCE removes every such
-    /// instruction (docs/hardware/brw-backend.md §8, dead-code elimination); one that stays
-    /// changes no output, so only this contract sees a DCE that keeps dead code, such as one
-    /// that takes a min/max's conditional modifier for a flag write.
+    /// Not a rule of a program but of `opt_dead_code_eliminate` (and of the vec4 pass after
+    /// a run without progress), checked by the pass manager: no instruction is left whose
+    /// every result is read nowhere and that has no other effect. Mesa's DCE removes every
+    /// such instruction (docs/hardware/brw-backend.md §7.1 item 7); one that stays changes
+    /// no output, so only this contract sees a DCE that keeps dead code, such as one that
+    /// takes a min/max's conditional modifier for a flag write.
     DeadCodeKept,
     /// Not a rule of a program but of `split_virtual_grfs`, checked by the pass manager
     /// after each of its runs: every register boundary inside a VGRF that some operand

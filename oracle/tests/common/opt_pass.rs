@@ -179,7 +179,9 @@ pub fn expect_forbidden_rewrite_differs(input: &Program, forbidden: &str) -> Str
 /// What `pass`'s own contract (`Pass::postcondition`) finds in `p`: `RULE IP` per violation
 /// (`-` for a violation of the whole program), or nothing if the pass states none.
 pub fn contract(pass: &compiler::pass::Pass, p: &Program) -> Vec<String> {
-    pass.postcondition.map_or_else(Vec::new, |holds| {
+    pass.postcondition.map_or_else(Vec::new, |contract| {
+        let (compiler::pass::Contract::EveryRun(holds)
+        | compiler::pass::Contract::RunWithoutProgress(holds)) = contract;
         holds(p)
             .iter()
             .map(|v| match v.ip {

@@ -12,7 +12,7 @@
 use super::bytes::{Span, overlap, read, written};
 use super::restrictions::write_kills_liveness;
 use crate::inst::Inst;
-use crate::pass::{CompileOptions, Pass, PassError, note};
+use crate::pass::{CompileOptions, Contract, Pass, PassError, note};
 use crate::program::Program;
 
 /// Rewrite kinds this pass notes.
@@ -65,7 +65,9 @@ pub const PASS: Pass = Pass {
     name: "vec4_opt_dead_code_eliminate",
     rewrites: REWRITES,
     run,
-    postcondition: None,
+    postcondition: Some(Contract::RunWithoutProgress(
+        crate::contracts::vec4_opt_dead_code_eliminate::postcondition,
+    )),
 };
 
 /// Runs the pass; progress when an instruction was removed.
