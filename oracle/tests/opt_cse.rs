@@ -3,7 +3,7 @@
 mod common;
 
 use common::opt_pass::*;
-use compiler::passes::opt_cse::run;
+use compiler::passes::opt_cse::{PASS, run};
 
 fn with_write(body: &str) -> String {
     format!(
@@ -28,8 +28,10 @@ fn a_repeated_expression_becomes_a_copy() {
             ",
         ),
     );
+    // The second ADD (ip 1) recomputes the first: the pass's contract names it.
+    assert_eq!(contract(&PASS, &input), ["expression-recomputed 1"]);
     // The second MUL reads v1, a copy of v0: it is not the same expression as the first.
-    expect_progress(
+    let output = expect_progress(
         run,
         &input,
         &with_write(
@@ -41,6 +43,7 @@ fn a_repeated_expression_becomes_a_copy() {
             ",
         ),
     );
+    assert!(contract(&PASS, &output).is_empty());
 }
 
 #[test]
@@ -102,6 +105,7 @@ fn a_redefined_source_ends_the_expression() {
     let input = program("skl", 8, &text);
     // v0 no longer holds attr0 + 1 when the last ADD recomputes it.
     expect_no_progress(run, &input);
+    assert!(contract(&PASS, &input).is_empty());
     expect_forbidden_rewrite_differs(
         &input,
         &with_write(

@@ -10,6 +10,7 @@ pub mod compact_virtual_grfs;
 pub mod dead_control_flow_eliminate;
 pub mod eliminate_find_live_channel;
 pub mod opt_algebraic;
+pub mod opt_cse;
 pub mod opt_dead_code_eliminate;
 pub mod opt_predicated_break;
 pub mod opt_redundant_halt;

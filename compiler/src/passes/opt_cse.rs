@@ -12,7 +12,7 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pass::{CompileOptions, Pass, PassError, note};
+use crate::pass::{CompileOptions, Contract, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Reg, RegKind};
 
@@ -173,7 +173,7 @@ pub const PASS: Pass = Pass {
     name: "opt_cse",
     rewrites: REWRITES,
     run,
-    postcondition: None,
+    postcondition: Some(Contract::EveryRun(crate::contracts::opt_cse::postcondition)),
 };
 
 /// Runs the pass; returns whether it changed the program.

@@ -152,10 +152,14 @@ pub enum Rule {
     /// integer immediates or saturate of an immediate already in range is left that the
     /// validator would accept in its simpler form (docs/hardware/brw-backend.md §7.1 item 2).
     AlgebraKept,
+    /// Not a rule of a program but of `opt_cse`: no expression in a block is followed by an
+    /// exact recomputation of it with nothing between that changes its result or what it
+    /// read (docs/hardware/brw-backend.md §7.1 item 3).
+    ExpressionRecomputed,
 }
 
 /// Every rule, in declaration order.
-pub const ALL_RULES: [Rule; 47] = [
+pub const ALL_RULES: [Rule; 48] = [
     Rule::DispatchWidth,
     Rule::ThreadCount,
     Rule::EmptyBlock,
@@ -203,6 +207,7 @@ pub const ALL_RULES: [Rule; 47] = [
     Rule::LiveChannelKept,
     Rule::RedundantHaltKept,
     Rule::AlgebraKept,
+    Rule::ExpressionRecomputed,
 ];
 
 impl Rule {
@@ -220,6 +225,7 @@ impl Rule {
                 | Rule::LiveChannelKept
                 | Rule::RedundantHaltKept
                 | Rule::AlgebraKept
+                | Rule::ExpressionRecomputed
         )
     }
 
@@ -273,6 +279,7 @@ impl Rule {
             Rule::LiveChannelKept => "live-channel-kept",
             Rule::RedundantHaltKept => "redundant-halt-kept",
             Rule::AlgebraKept => "algebra-kept",
+            Rule::ExpressionRecomputed => "expression-recomputed",
         }
     }
 
