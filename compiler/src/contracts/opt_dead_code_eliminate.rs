@@ -8,57 +8,58 @@ use crate::opcode::Opcode;
 use crate::program::Program;
 use crate::reg::{Arf, RegKind};
 use crate::validate::{Rule, Violation};
-use std::collections::BTreeSet;
 
 /// What a program reads anywhere: the VGRFs some operand reads, and the flag bytes some
-/// predicate reads (`None`: a flag register read as an operand, or a horizontal predicate,
-/// may read any of them).
+/// predicate reads, one bit per byte (all of them when a flag register is read as an
+/// operand or by a horizontal predicate).
 struct ReadAnywhere {
-    vgrfs: BTreeSet<u32>,
-    flag_bytes: Option<BTreeSet<u32>>,
+    vgrfs: Vec<bool>,
+    flag_bytes: u64,
 }
 
 /// The flag bytes an instruction's predicate or conditional modifier covers: Mesa tracks
 /// flag liveness by the byte (`flag_mask` in `brw_ir_fs.h`; docs/hardware/brw-backend.md
-/// §7.1 item 7).
-fn flag_bytes(inst: &Inst) -> std::ops::Range<u32> {
+/// §7.1 item 7), one bit per byte.
+fn flag_bytes(inst: &Inst) -> u64 {
     let (first, count) = inst.flag_bits();
-    first / 8..(first + count.max(1)).div_ceil(8)
+    (first / 8..(first + count.max(1)).div_ceil(8).min(64)).fold(0, |m, b| m | 1 << b)
 }
 
 impl ReadAnywhere {
     fn of(p: &Program) -> ReadAnywhere {
         let mut read = ReadAnywhere {
-            vgrfs: BTreeSet::new(),
-            flag_bytes: Some(BTreeSet::new()),
+            vgrfs: vec![false; p.vgrf_sizes.len()],
+            flag_bytes: 0,
         };
         for inst in p.insts() {
             for s in &inst.srcs {
                 match s.kind {
                     RegKind::Vgrf { nr, .. } => {
-                        read.vgrfs.insert(nr);
+                        if let Some(r) = read.vgrfs.get_mut(nr as usize) {
+                            *r = true;
+                        }
                     }
                     RegKind::Arf {
                         file: Arf::Flag, ..
-                    } => read.flag_bytes = None,
+                    } => read.flag_bytes = u64::MAX,
                     _ => {}
                 }
             }
-            match (inst.predicate, &mut read.flag_bytes) {
-                (Some(pred), Some(bytes)) if pred.kind == PredKind::Normal => {
-                    bytes.extend(flag_bytes(inst));
-                }
-                (Some(_), _) => read.flag_bytes = None,
-                (None, _) => {}
+            match inst.predicate {
+                Some(pred) if pred.kind == PredKind::Normal => read.flag_bytes |= flag_bytes(inst),
+                Some(_) => read.flag_bytes = u64::MAX,
+                None => {}
             }
         }
         read
     }
 
+    fn vgrf(&self, nr: u32) -> bool {
+        self.vgrfs.get(nr as usize).copied().unwrap_or(true)
+    }
+
     fn any_flag_byte_of(&self, inst: &Inst) -> bool {
-        self.flag_bytes
-            .as_ref()
-            .is_none_or(|bytes| flag_bytes(inst).any(|b| bytes.contains(&b)))
+        self.flag_bytes & flag_bytes(inst) != 0
     }
 }
 
@@ -95,7 +96,7 @@ pub fn postcondition(p: &Program) -> Vec<Violation> {
             let flag_read = i.writes_flag() && read.any_flag_byte_of(i);
             let what = match i.dst.kind {
                 RegKind::Null if !flag_read => "writes nothing read anywhere",
-                RegKind::Vgrf { nr, .. } if !read.vgrfs.contains(&nr) && !flag_read => {
+                RegKind::Vgrf { nr, .. } if !read.vgrf(nr) && !flag_read => {
                     "writes a VGRF no instruction reads"
                 }
                 _ => return None,
