@@ -3,7 +3,7 @@
 //! reads or writes holds nothing any run can observe, and VGRF numbers carry no meaning
 //! beyond naming (inputs name ATTRs, uniforms and buffers, never VGRFs).
 
-use crate::pass::{Contract, CompileOptions, Pass, PassError, note};
+use crate::pass::{CompileOptions, Contract, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::RegKind;
 

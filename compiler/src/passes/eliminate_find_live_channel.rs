@@ -17,7 +17,7 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pass::{Contract, CompileOptions, Pass, PassError, note};
+use crate::pass::{CompileOptions, Contract, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::Reg;
 

@@ -14,7 +14,7 @@
 use super::lower_regioning;
 use crate::inst::{Inst, PredKind};
 use crate::opcode::Opcode;
-use crate::pass::{Contract, CompileOptions, Pass, PassError, note};
+use crate::pass::{CompileOptions, Contract, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{Arf, Reg, RegKind};
 use std::collections::{BTreeMap, BTreeSet};

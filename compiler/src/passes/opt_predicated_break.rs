@@ -6,7 +6,7 @@
 
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pass::{Contract, CompileOptions, Pass, PassError, note};
+use crate::pass::{CompileOptions, Contract, Pass, PassError, note};
 use crate::program::Program;
 
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).

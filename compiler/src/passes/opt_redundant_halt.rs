@@ -18,7 +18,7 @@
 //!    HALT_TARGET while any HALT remains (it is every HALT's jump target).
 
 use crate::opcode::Opcode;
-use crate::pass::{Contract, CompileOptions, Pass, PassError, note};
+use crate::pass::{CompileOptions, Contract, Pass, PassError, note};
 use crate::program::Program;
 
 /// The rewrites this pass notes, most specific first (see `Pass::rewrites`).

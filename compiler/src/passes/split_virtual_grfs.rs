@@ -11,7 +11,7 @@
 //! number, the others are appended.
 
 use crate::inst::Inst;
-use crate::pass::{Contract, CompileOptions, Pass, PassError, note};
+use crate::pass::{CompileOptions, Contract, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::{REG_SIZE, Reg, RegKind};
 
