@@ -113,6 +113,20 @@ pub enum Contract {
     RunWithoutProgress(fn(&Program) -> Vec<crate::validate::Violation>),
 }
 
+impl Contract {
+    /// The check itself, whichever runs it holds after.
+    pub fn check(self) -> fn(&Program) -> Vec<crate::validate::Violation> {
+        match self {
+            Contract::EveryRun(check) | Contract::RunWithoutProgress(check) => check,
+        }
+    }
+
+    /// Whether it holds after a run that reported `progress`.
+    pub fn holds_after(self, progress: bool) -> bool {
+        matches!(self, Contract::EveryRun(_)) || !progress
+    }
+}
+
 /// Why a pass (or the pipeline, for its input) refused a program. Each variant has a stable
 /// [`code`](PassError::code), so that a compile error's bucket does not depend on the
 /// wording of its message.
@@ -228,6 +242,17 @@ pub(crate) fn tallied() -> BTreeMap<&'static str, u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_contract_of_every_run_holds_after_progress_and_one_of_a_settled_run_does_not() {
+        fn none(_: &Program) -> Vec<crate::validate::Violation> {
+            vec![]
+        }
+        let every = Contract::EveryRun(none);
+        let settled = Contract::RunWithoutProgress(none);
+        assert!(every.holds_after(true) && every.holds_after(false));
+        assert!(!settled.holds_after(true) && settled.holds_after(false));
+    }
 
     #[test]
     fn error_codes_are_distinct_kebab_case_and_listed() {

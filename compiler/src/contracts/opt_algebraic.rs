@@ -37,7 +37,7 @@ fn rewritable(inst: &Inst) -> bool {
             RegKind::Vgrf { .. } | RegKind::Attr { .. } | RegKind::Uniform { .. } | RegKind::Imm(_)
         )
     };
-    matches!(inst.dst.kind, RegKind::Vgrf { .. })
+    inst.dst.is_vgrf()
         && inst.srcs.iter().all(plain_source)
         && !inst.op.is_message()
         && !inst.op.is_control_flow()

@@ -18,7 +18,7 @@ struct ReadAnywhere {
 }
 
 /// The flag bytes an instruction's predicate or conditional modifier covers: Mesa tracks
-/// flag liveness by the byte (`flag_mask` in `brw_ir_fs.h`; docs/hardware/brw-backend.md
+/// flag liveness by the byte (`flag_mask` in Mesa's `brw_fs.cpp`; docs/hardware/brw-backend.md
 /// §7.1 item 7), one bit per byte.
 fn flag_bytes(inst: &Inst) -> u64 {
     let (first, count) = inst.flag_bits();

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 /// Whether the pass may remove `inst` when nothing reads what it writes: it writes only a
 /// VGRF — no message or other side effect, no flag, accumulator or EOT.
 fn removable(inst: &Inst) -> bool {
-    matches!(inst.dst.kind, RegKind::Vgrf { .. })
+    inst.dst.is_vgrf()
         && !inst.op.has_side_effects()
         && !inst.op.is_message()
         && !inst.writes_flag()

@@ -10,7 +10,7 @@ mod order;
 pub use crate::pass::{CompileOptions, is_device_parameter};
 pub use order::{mandatory, optimising, vec4_mandatory, vec4_optimising};
 
-use crate::pass::{Contract, Pass, PassError};
+use crate::pass::{Pass, PassError};
 use crate::program::Program;
 use crate::validate::{Incremental, Violation};
 use serde::Serialize;
@@ -297,14 +297,12 @@ fn step(
                     }
                 }
             };
-            let holds = match pass.postcondition {
-                Some(Contract::EveryRun(holds)) => Some(holds),
-                Some(Contract::RunWithoutProgress(holds)) if !progress => Some(holds),
-                _ => None,
-            };
-            let violations = match holds {
-                Some(holds) => holds(program).into_iter().chain(violations).collect(),
-                None => violations,
+            let violations = match pass.postcondition {
+                Some(contract) if contract.holds_after(progress) => contract.check()(program)
+                    .into_iter()
+                    .chain(violations)
+                    .collect(),
+                _ => violations,
             };
             let stop = opts
                 .stop_after

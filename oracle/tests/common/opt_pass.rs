@@ -180,9 +180,7 @@ pub fn expect_forbidden_rewrite_differs(input: &Program, forbidden: &str) -> Str
 /// (`-` for a violation of the whole program), or nothing if the pass states none.
 pub fn contract(pass: &compiler::pass::Pass, p: &Program) -> Vec<String> {
     pass.postcondition.map_or_else(Vec::new, |contract| {
-        let (compiler::pass::Contract::EveryRun(holds)
-        | compiler::pass::Contract::RunWithoutProgress(holds)) = contract;
-        holds(p)
+        contract.check()(p)
             .iter()
             .map(|v| match v.ip {
                 Some(ip) => format!("{} {ip}", v.rule),
