@@ -310,7 +310,23 @@ fn illegal_type() {
     );
     case(Rule::IllegalType, good.clone(), skl16("rcp(16) v0:D, v1:D"));
     case(Rule::IllegalType, good.clone(), skl16("mov(16) v0:W, 7:B"));
-    case(Rule::IllegalType, good, skl16("mov(16) v0:F, v1:VF"));
+    case(
+        Rule::IllegalType,
+        good.clone(),
+        skl16("mov(16) v0:F, v1:VF"),
+    );
+    // docs/hardware/eu-hardware.md §3.5: no saturate on an integer multiply with a dword
+    // source, a W×D one included; W×W may saturate.
+    case(
+        Rule::IllegalType,
+        skl16("mul.sat(16) v0:D, v1:W, v1:W"),
+        skl16("mul.sat(16) v0:D, v1:D, v1:W"),
+    );
+    case(
+        Rule::IllegalType,
+        good,
+        skl16("mul.sat(16) v0:D, v1:UW, v1:UD"),
+    );
 }
 
 #[test]
@@ -497,6 +513,23 @@ fn vec4_stage() {
         Rule::Vec4Stage,
         vs("mov(4) v1+32:DF, attr0.yxwz:DF { Align16 }"),
         vs("mov(4) v1+16:DF, attr0.yxwz:DF { Align16 }"),
+    );
+    // Between 64-bit and 32-bit data only a MOV converts (docs/hardware/fp64-align16.md
+    // §5.2): a DF compare writes a dvec4, an arithmetic operation one width.
+    case(
+        Rule::Vec4Stage,
+        vs("mov(8) v0:F, v1:DF { Align16 }"),
+        vs("add(8) v0:F, v1:DF, v1:DF { Align16 }"),
+    );
+    case(
+        Rule::Vec4Stage,
+        vs("cmp.l.f0.0(8) v1:DF, attr0:DF, v1:DF { Align16 }"),
+        vs("cmp.l.f0.0(8) v0:D, attr0:DF, v1:DF { Align16 }"),
+    );
+    case(
+        Rule::Vec4Stage,
+        vs("mul(8) v1:DF, attr0:DF, 0.5:DF { Align16 }"),
+        vs("mul(8) v1:DF, attr0:DF, v0:F { Align16 }"),
     );
     // No pixels to write.
     case(

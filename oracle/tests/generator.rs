@@ -970,3 +970,99 @@ fn has_format19_shape(shape: &str, p: &compiler::Program) -> bool {
             && matches!(i.dst.writemask.0, 0b0011 | 0b1100)
     })
 }
+
+#[test]
+fn format21_add3_near_duplicates_and_vector_immediates_of_any_type_occur() {
+    let shapes = [
+        ("add3", "devices=dg2"),
+        ("near-duplicate-type-or-saturate", "features=repeated-expr"),
+        ("near-duplicate-type-or-swizzle", "stage=vs"),
+        ("vector-imm-converted", "features=vector-imm"),
+    ];
+    shapes_occur(&shapes, 600, 10, has_format21_shape);
+}
+
+#[test]
+fn no_device_draws_an_opcode_it_lacks() {
+    for seed in 0..400 {
+        let p = from_seed(seed, &Knobs::default()).program;
+        let verx10 = p.device.info().verx10;
+        for i in p.insts() {
+            if let Some(first) = compiler::hw::first_generation(i.op) {
+                assert!(
+                    verx10 >= first,
+                    "seed {seed}: {} on {:?}",
+                    i.op.name(),
+                    p.device
+                );
+            }
+        }
+    }
+}
+
+/// Whether `a` and `b` are one ALU operation other than a MOV that differs in exactly one thing a CSE key
+/// compares, of the kinds `kinds` names: `t` destination type, `s` saturate, `m` one
+/// source's modifier, `w` one source's swizzle, `o` the order of two sources.
+fn near_duplicates(a: &compiler::inst::Inst, b: &compiler::inst::Inst, kinds: &str) -> bool {
+    let expression = |i: &compiler::inst::Inst| {
+        i.op != compiler::Opcode::Mov && !i.op.is_message() && !i.op.is_control_flow()
+    };
+    if a.op != b.op || a.srcs.len() != b.srcs.len() || !expression(a) {
+        return false;
+    }
+    let controls_differ = (a.dst.ty != b.dst.ty) as u32 + (a.saturate != b.saturate) as u32;
+    let differing: Vec<usize> = (0..a.srcs.len())
+        .filter(|&k| a.srcs[k] != b.srcs[k])
+        .collect();
+    let only_source = |k: usize| {
+        let (x, y) = (a.srcs[k], b.srcs[k]);
+        let same_place = x.kind == y.kind && x.ty == y.ty;
+        let modifier = x.negate != y.negate || x.abs != y.abs;
+        (kinds.contains('m') && same_place && modifier && x.swizzle == y.swizzle)
+            || (kinds.contains('w') && same_place && !modifier && x.swizzle != y.swizzle)
+    };
+    let swapped = differing.len() == 2
+        && differing[1] == differing[0] + 1
+        && a.srcs[differing[0]] == b.srcs[differing[1]]
+        && a.srcs[differing[1]] == b.srcs[differing[0]];
+    match (controls_differ, differing.as_slice()) {
+        (1, []) => {
+            (kinds.contains('t') && a.dst.ty != b.dst.ty)
+                || (kinds.contains('s') && a.saturate != b.saturate)
+        }
+        (0, [k]) => only_source(*k),
+        (0, _) => kinds.contains('o') && swapped,
+        _ => false,
+    }
+}
+
+/// Whether `p` has the format-21 shape `shape`.
+fn has_format21_shape(shape: &str, p: &compiler::Program) -> bool {
+    use compiler::Opcode;
+    use compiler::types::Type;
+    let insts: Vec<&compiler::inst::Inst> = p.insts().collect();
+    match shape {
+        "add3" => insts.iter().any(|i| i.op == Opcode::Add3),
+        "near-duplicate-type-or-saturate" | "near-duplicate-type-or-swizzle" => {
+            let kinds = if shape.ends_with("saturate") {
+                "ts"
+            } else {
+                "tw"
+            };
+            insts
+                .iter()
+                .enumerate()
+                .any(|(k, a)| insts[k + 1..].iter().any(|b| near_duplicates(a, b, kinds)))
+        }
+        "vector-imm-converted" => insts.iter().any(|i| {
+            i.op == Opcode::Mov
+                && i.srcs[0].is_imm()
+                && i.srcs[0].ty.is_vector_imm()
+                && match i.srcs[0].ty {
+                    Type::VF => !matches!(i.dst.ty, Type::F | Type::W | Type::UB),
+                    _ => !matches!(i.dst.ty, Type::W | Type::UW | Type::UB),
+                }
+        }),
+        _ => unreachable!("{shape}"),
+    }
+}

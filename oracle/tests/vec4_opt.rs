@@ -25,6 +25,47 @@ fn cse_reuses_an_equal_expression_of_the_same_channels() {
 }
 
 #[test]
+fn cse_contract_names_a_recomputation_the_pass_then_removes() {
+    let input = vec4_program(
+        "hsw",
+        "add(8) v2:F, v0.yxwz:F, v1:F { Align16 }
+         mul(8) v3:F, v1:F, v1:F { Align16 }
+         add(8) v4:F, v0.yxwz:F, v1:F { Align16 }",
+    );
+    // The second ADD (ip 2) recomputes the first, nothing between writing v0, v1 or v2.
+    assert_eq!(
+        contract(&opt_cse::PASS, &input),
+        ["expression-recomputed 2"]
+    );
+    let output = expect_rewrite(
+        opt_cse::run,
+        &input,
+        "add(8) v2:F, v0.yxwz:F, v1.xyzw:F { Align16 }
+         mul(8) v3:F, v1.xyzw:F, v1.xyzw:F { Align16 }
+         mov(8) v4:F, v2.xyzw:F { Align16 }",
+    );
+    assert!(contract(&opt_cse::PASS, &output).is_empty());
+}
+
+#[test]
+fn cse_keeps_apart_expressions_that_differ_in_one_key_field() {
+    // Each later ADD differs from the first in exactly one thing the vec4 CSE key compares
+    // (§6): the destination type, saturate, a source's swizzle, a source's modifier, the
+    // order of the sources. None computes the first one's values.
+    let input = vec4_program(
+        "hsw",
+        "add(8) v2:F, v0:F, v1:F { Align16 }
+         add(8) v3:D, v0:F, v1:F { Align16 }
+         add.sat(8) v4:F, v0:F, v1:F { Align16 }
+         add(8) v5:F, v0.yxwz:F, v1:F { Align16 }
+         add(8) v6:F, -v0:F, v1:F { Align16 }
+         add(8) v7:F, v1:F, v0:F { Align16 }",
+    );
+    expect_unchanged(opt_cse::run, &input);
+    assert!(contract(&opt_cse::PASS, &input).is_empty());
+}
+
+#[test]
 fn cse_keeps_the_split_halves_of_a_uniform_expression_apart() {
     // §6 (8f39b3668a): equal sources, but group 0 runs with vertex 0's enables and group 4
     // with vertex 1's: not the same values.

@@ -15,4 +15,5 @@ pub mod opt_dead_code_eliminate;
 pub mod opt_predicated_break;
 pub mod opt_redundant_halt;
 pub mod split_virtual_grfs;
+pub mod vec4_opt_cse;
 pub mod vec4_opt_dead_code_eliminate;

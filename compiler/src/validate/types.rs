@@ -159,12 +159,16 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
     if inst.op == Opcode::Bfi2 && (inst.cmod.is_some() || inst.saturate) {
         illegal("BFI2 takes no conditional modifier or saturate".into());
     }
+    // docs/hardware/eu-hardware.md §3.5: the hardware takes no saturate on an integer
+    // multiply with a dword source, a W×D one included, and nothing lowers one (a D×D or
+    // Q×Q product is also computed in pieces, which a clamp of the whole cannot follow).
     if inst.op == Opcode::Mul
         && inst.saturate
-        && inst.srcs.iter().all(|s| s.ty.is_int() && s.ty.size() >= 4)
+        && inst.srcs.iter().all(|s| s.ty.is_int())
+        && inst.srcs.iter().any(|s| s.ty.size() >= 4)
     {
         illegal(
-            "no saturate on a 32/64-bit integer multiply (the hardware computes it in pieces)"
+            "no saturate on an integer multiply with a 32/64-bit source (the hardware has none)"
                 .into(),
         );
     }

@@ -95,6 +95,30 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
             inst.op.name()
         ));
     }
+    // Between 64-bit and 32-bit data the vec4 IR goes only by MOV (a conversion, which
+    // `lower_df_conversions` expands into Mesa's sequence) and by the dword-half
+    // operations: Mesa's NIR translation makes every other instruction one width, a DF
+    // compare included (into a dvec4, then PICK_LOW_32BIT; docs/hardware/fp64-align16.md
+    // §5.2). `add v:F, a:DF, b:DF` has no lowering and would reach the hardware as a DF
+    // operation with a packed 32-bit destination.
+    let mixes_widths = {
+        let mut sizes = operands()
+            .filter(|r| !r.is_null())
+            .map(|r| r.ty.size() == 8);
+        let first = sizes.next();
+        sizes.any(|wide| Some(wide) != first)
+    };
+    let converts = matches!(
+        inst.op,
+        Opcode::Mov | Opcode::PickLow32 | Opcode::PickHigh32 | Opcode::SetLow32 | Opcode::SetHigh32
+    ) || inst.op.is_message()
+        || inst.op.is_control_flow();
+    if mixes_widths && !converts {
+        bad(format!(
+            "`{}` mixes 64-bit and 32-bit operands: the vec4 IR converts between them only with a MOV",
+            inst.op.name()
+        ));
+    }
     for reg in operands().filter(|r| is_virtual(r)) {
         let vec4_bytes = VEC4_COMPONENTS * reg.ty.size();
         match reg.kind {

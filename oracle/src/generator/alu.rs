@@ -59,7 +59,7 @@ pub(super) fn op_types(op: Opcode) -> &'static [Type] {
             &[Type::D, Type::UD, Type::W, Type::UW, Type::Q, Type::UQ]
         }
         Addc | Subb => &[Type::UD],
-        Avg => &[Type::D, Type::UD, Type::W, Type::UW],
+        Avg | Add3 => &[Type::D, Type::UD, Type::W, Type::UW],
         Mad | Lrp | Frc | Rndu | Rndd | Rnde | Rndz => &[Type::F, Type::HF, Type::DF],
         Bfrev | Bfe | Bfi1 | Bfi2 | Fbh | Fbl | Cbit | Lzd | Mulh | IntQuotient | IntRemainder => {
             &[Type::D, Type::UD]
@@ -84,7 +84,7 @@ pub(super) fn arity(op: Opcode) -> usize {
     match op {
         Mov | Not | Frc | Rndu | Rndd | Rnde | Rndz | Bfrev | Fbh | Fbl | Cbit | Lzd | Rcp
         | Rsq | Sqrt | Exp2 | Log2 | Sin | Cos => 1,
-        Mad | Lrp | Bfe | Bfi2 => 3,
+        Mad | Lrp | Bfe | Bfi2 | Add3 => 3,
         _ => 2,
     }
 }

@@ -600,6 +600,11 @@ impl Gen<'_, '_> {
         };
         let original = self.insts[at].clone();
         let mut inst = original.clone();
+        let dst_ty = if original.op.is_message() || !self.chance(1, 2) {
+            original.dst.ty
+        } else {
+            self.vary(&mut inst)
+        };
         let vgrfs_before = self.p.vgrf_sizes.len();
         let mut new_vals = Vec::new();
         match original.dst.kind {
@@ -614,7 +619,7 @@ impl Gen<'_, '_> {
                     .map(|&v| Val { nr: copy, ..v })
                     .collect();
             }
-            _ => match self.dst(original.dst.ty) {
+            _ => match self.dst(dst_ty) {
                 Some((dst, new)) => {
                     inst.dst = dst;
                     new_vals.extend(new);
@@ -629,6 +634,35 @@ impl Gen<'_, '_> {
             self.p.vgrf_sizes.truncate(vgrfs_before);
             false
         }
+    }
+
+    /// A near duplicate: `inst` with exactly one of the things a CSE key compares changed —
+    /// its destination type, saturate, one source's modifier, or the order of two sources —
+    /// so every field `opt_cse` matches on has programs where it alone tells two
+    /// expressions apart (a swapped commutative operation is the one the pass may still
+    /// merge, docs/hardware/brw-backend.md §7.1). Returns the destination type to use.
+    fn vary(&mut self, inst: &mut Inst) -> Type {
+        let registers: Vec<usize> = (0..inst.srcs.len())
+            .filter(|&i| !inst.srcs[i].is_imm())
+            .collect();
+        match self.choose(4) {
+            0 => return self.any_type(),
+            1 => inst.saturate = !inst.saturate,
+            2 if !registers.is_empty() => {
+                let i = self.pick(&registers);
+                inst.srcs[i] = if self.chance(1, 2) {
+                    inst.srcs[i].negated()
+                } else {
+                    inst.srcs[i].with_abs()
+                };
+            }
+            _ if inst.srcs.len() >= 2 => {
+                let first = usize::from(inst.srcs.len() == 3 && self.chance(1, 2));
+                inst.srcs.swap(first, first + 1);
+            }
+            _ => inst.saturate = !inst.saturate,
+        }
+        inst.dst.ty
     }
 
     /// Whether `inst` may be emitted again here with a new destination and still read only

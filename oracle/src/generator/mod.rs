@@ -86,8 +86,12 @@ use std::collections::BTreeSet;
 /// conditional modifier under a partial writemask). 20: after such a flag write, a
 /// predicated vec4 update writes only components whose flag bits are defined (format 19
 /// could read the undefined ones and leave outputs undefined), and one update in two
-/// writes exactly those components.
-pub const FORMAT_VERSION: u32 = 20;
+/// writes exactly those components. 21: ADD3 on the parts that have it (Gfx12.5) and
+/// opcodes drawn only on the devices that have them; `repeated-expr` and vec4 repeats make
+/// near duplicates one time in two (one thing a CSE key compares changed: destination
+/// type, saturate, a source's modifier or swizzle, the order of two sources); vector
+/// immediates moved into values of any type (realistic programs are unchanged).
+pub const FORMAT_VERSION: u32 = 21;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,
@@ -120,7 +124,7 @@ pub struct Generated {
 
 /// The ALU opcodes the generator can use directly (MACH comes with `Feature::MulHigh`),
 /// and the logical MULH.
-pub const ALU_OPS: [Opcode; 44] = [
+pub const ALU_OPS: [Opcode; 45] = [
     Opcode::Mov,
     Opcode::Sel,
     Opcode::Not,
@@ -165,6 +169,7 @@ pub const ALU_OPS: [Opcode; 44] = [
     Opcode::IntQuotient,
     Opcode::IntRemainder,
     Opcode::Mulh,
+    Opcode::Add3,
 ];
 
 /// A value the program can read: `ty` elements, one per channel, packed from `offset` of
@@ -269,9 +274,12 @@ pub fn generate(u: &mut Unstructured, knobs: &Knobs) -> Generated {
             features.insert(f);
         }
     }
+    // Only the device's own opcodes (BFE and the like from Gen7, ROL/ROR from Gen11,
+    // ADD3 from Gfx12.5): one the device lacks would only be drawn to be rejected.
     let mut ops: Vec<Opcode> = ALU_OPS
         .into_iter()
         .filter(|&op| knobs.allows_op(op))
+        .filter(|&op| compiler::hw::first_generation(op).is_none_or(|g| info.verx10 >= g))
         .filter(|_| u.ratio(2u8, 3).unwrap_or(true))
         .collect();
     if ops.is_empty() {

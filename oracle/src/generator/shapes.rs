@@ -74,9 +74,9 @@ impl Gen<'_, '_> {
         Reg::imm(bits, ty)
     }
 
-    /// A vector immediate as a MOV source into a destination of some layout (legal ones:
-    /// 16-byte aligned, stride × size 2 bytes for V/UV and 4 for VF — docs/hardware/eu-hardware.md §3.3,
-    /// §6.8; others, misaligned or wider, the compiler must legalise), or as src1 of
+    /// A vector immediate as a MOV source into a destination of some layout and type (legal
+    /// ones: 16-byte aligned, stride × size 2 bytes for V/UV and 4 for VF — docs/hardware/eu-hardware.md §3.3,
+    /// §6.8; others, misaligned, wider or of another type, the compiler must legalise), or as src1 of
     /// ADD/MUL/SEL/CMP at the dispatch width.
     fn vector_imm(&mut self) {
         let imm = self.vector_imm_operand();
@@ -105,7 +105,11 @@ impl Gen<'_, '_> {
                 }
                 Some((self.part_of(&wider, ty), None))
             } else {
-                let ty = if vf {
+                // One in three into a value of any type: the MOV then also converts, and
+                // the compiler must legalise a destination the vector type cannot have.
+                let ty = if self.chance(1, 3) {
+                    self.any_type()
+                } else if vf {
                     Type::F
                 } else {
                     self.pick(&[Type::W, Type::UW])
@@ -707,7 +711,13 @@ impl Gen<'_, '_> {
 }
 
 /// The three-source opcodes (their types: `op_types`).
-const THREE_SOURCE: [Opcode; 4] = [Opcode::Mad, Opcode::Lrp, Opcode::Bfe, Opcode::Bfi2];
+const THREE_SOURCE: [Opcode; 5] = [
+    Opcode::Mad,
+    Opcode::Lrp,
+    Opcode::Bfe,
+    Opcode::Bfi2,
+    Opcode::Add3,
+];
 
 /// Mixed-width integer multiply operand types (src0, src1): a word by a dword either way,
 /// signed or not (Mesa's `lower_mul_dword_inst` territory, docs/hardware/eu-hardware.md §4).

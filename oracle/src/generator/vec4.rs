@@ -279,7 +279,11 @@ impl Gen<'_, '_> {
             return self.update();
         }
         let mut inst = earlier[self.choose(earlier.len())].clone();
-        let ty = inst.dst.ty;
+        let ty = if self.chance(1, 2) {
+            self.vary(&mut inst)
+        } else {
+            inst.dst.ty
+        };
         let val = self.alloc(ty);
         inst.dst = Reg::vgrf(val.nr, ty);
         if inst.cmod.is_some() && inst.op != Opcode::Sel {
@@ -288,6 +292,35 @@ impl Gen<'_, '_> {
         if self.try_emit(inst) {
             self.vals.push(val);
         }
+    }
+
+    /// A near duplicate of an earlier instruction, as the fragment generator makes them:
+    /// exactly one thing the vec4 CSE key compares changed — the destination type, one
+    /// source's swizzle or modifier, or the order of two register sources — so each of
+    /// those fields `vec4_opt_cse` matches on has programs where it alone tells two
+    /// expressions apart (docs/hardware/fp64-align16.md §6). Not saturate: the sign of a
+    /// saturated −0.0 is not documented (docs/hardware/eu-hardware.md §3.5), and vec4
+    /// programs keep every output defined. Returns the destination type to use.
+    fn vary(&mut self, inst: &mut Inst) -> Type {
+        let registers: Vec<usize> = (0..inst.srcs.len())
+            .filter(|&i| !inst.srcs[i].is_imm())
+            .collect();
+        let k = self.choose(4);
+        if k == 0 || registers.is_empty() {
+            return TYPES[self.choose(TYPES.len())];
+        }
+        if k == 3 && registers.len() == 2 {
+            inst.srcs.swap(0, 1);
+        } else {
+            let i = registers[self.choose(registers.len())];
+            let src = inst.srcs[i];
+            inst.srcs[i] = if k == 1 || src.ty == Type::D {
+                src.swizzled(self.swizzle())
+            } else {
+                src.negated()
+            };
+        }
+        inst.dst.ty
     }
 
     /// One of the sources of type `ty` (callers ask only for types that have one,

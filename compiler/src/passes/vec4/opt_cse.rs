@@ -13,7 +13,7 @@ use super::bytes::{overlap, read, written};
 use super::restrictions::cse_same_channels;
 use crate::inst::Inst;
 use crate::opcode::Opcode;
-use crate::pass::{CompileOptions, Pass, PassError, note};
+use crate::pass::{CompileOptions, Contract, Pass, PassError, note};
 use crate::program::Program;
 use crate::reg::Swizzle;
 
@@ -75,7 +75,9 @@ pub const PASS: Pass = Pass {
     name: "vec4_opt_cse",
     rewrites: REWRITES,
     run,
-    postcondition: None,
+    postcondition: Some(Contract::EveryRun(
+        crate::contracts::vec4_opt_cse::postcondition,
+    )),
 };
 
 /// Runs the pass; progress when an instruction became a copy.
