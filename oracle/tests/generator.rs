@@ -1066,3 +1066,21 @@ fn has_format21_shape(shape: &str, p: &compiler::Program) -> bool {
         _ => unreachable!("{shape}"),
     }
 }
+
+#[test]
+fn format22_predicated_flag_writes_occur_and_programs_stay_valid() {
+    shapes_occur(
+        &[("predicated-flag-write", "features=predication,modifiers")],
+        600,
+        10,
+        has_format22_shape,
+    );
+}
+
+/// Whether `p` has an instruction predicated on the flag its conditional modifier writes
+/// (other than SEL, whose condition is min/max and writes no flag).
+fn has_format22_shape(shape: &str, p: &compiler::Program) -> bool {
+    assert_eq!(shape, "predicated-flag-write");
+    p.insts()
+        .any(|i| i.predicate.is_some() && i.cmod.is_some() && i.op != compiler::Opcode::Sel)
+}

@@ -374,6 +374,13 @@ impl Gen<'_, '_> {
         let flag = self.general_flag;
         if cmp {
             inst = inst.with_cmod(self.pick(&CONDS), flag);
+            if !self.realistic
+                && self.has(Feature::Predication)
+                && new.is_none()
+                && self.chance(1, 4)
+            {
+                inst = self.predicated_flag_write(inst, exec, group);
+            }
         } else if op == Opcode::Sel {
             if self.chance(1, 2) {
                 inst.cmod = Some(if self.chance(1, 2) {
@@ -387,13 +394,22 @@ impl Gen<'_, '_> {
             }
         } else if self.has(Feature::Predication) && new.is_none() && self.chance(1, 6) {
             // (A new value must be written in every channel: never predicated.)
-            self.set_flag(exec, group);
-            let pred = if self.chance(1, 2) {
-                Predicate::NORMAL
+            if !self.realistic
+                && self.has(Feature::Modifiers)
+                && op.ir_can_do_cmod()
+                && self.chance(1, 4)
+            {
+                inst = inst.with_cmod(self.pick(&CONDS), flag);
+                inst = self.predicated_flag_write(inst, exec, group);
             } else {
-                Predicate::INVERSE
-            };
-            inst = inst.with_pred(pred, flag);
+                self.set_flag(exec, group);
+                let pred = if self.chance(1, 2) {
+                    Predicate::NORMAL
+                } else {
+                    Predicate::INVERSE
+                };
+                inst = inst.with_pred(pred, flag);
+            }
         } else if self.has(Feature::Modifiers) && self.chance(1, 8) && op.ir_can_do_cmod() {
             inst = inst.with_cmod(self.pick(&CONDS), flag);
         }
@@ -440,6 +456,23 @@ impl Gen<'_, '_> {
     }
 
     /// Sets the general flag for `exec` channels from `group` with a compare of defined values.
+    /// `inst`, whose conditional modifier writes the general flag, predicated on that same
+    /// flag after setting it: Mesa's demote (`(+f0.1) cmp.z.f0.1 null`, `brw_fs_nir.cpp`).
+    /// The channels whose predicate fails keep their flag bits (docs/hardware/eu-hardware.md
+    /// §2.3: a predicated instruction writes only the channels whose bit is set, and a
+    /// conditional modifier updates the bits of the enabled channels), so a pass that
+    /// takes such a write for a whole one — DCE's flag liveness, cmod propagation, a
+    /// SIMD split, the Gen4/5 min/max flag tracking — drops bits the program still holds.
+    pub(super) fn predicated_flag_write(&mut self, inst: Inst, exec: u8, group: u8) -> Inst {
+        self.set_flag(exec, group);
+        let pred = if self.chance(1, 2) {
+            Predicate::NORMAL
+        } else {
+            Predicate::INVERSE
+        };
+        inst.with_pred(pred, self.general_flag)
+    }
+
     pub(super) fn set_flag(&mut self, exec: u8, group: u8) {
         for _ in 0..4 {
             let ty = self.any_type();

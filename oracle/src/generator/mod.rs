@@ -90,8 +90,11 @@ use std::collections::BTreeSet;
 /// opcodes drawn only on the devices that have them; `repeated-expr` and vec4 repeats make
 /// near duplicates one time in two (one thing a CSE key compares changed: destination
 /// type, saturate, a source's modifier or swizzle, the order of two sources); vector
-/// immediates moved into values of any type (realistic programs are unchanged).
-pub const FORMAT_VERSION: u32 = 21;
+/// immediates moved into values of any type (realistic programs are unchanged). 22:
+/// predicated flag writes — one compare in four of those into null, and one predicated
+/// ALU instruction in four that can take a condition, predicated on the flag their
+/// condition writes (realistic programs are unchanged).
+pub const FORMAT_VERSION: u32 = 22;
 
 /// The share of default fuzz programs that are vec4 (`stage=vs`) programs: one in five,
 /// the vec4 pipeline's share of the compiler's pass code (`compiler/src/passes/vec4/`,
