@@ -2,7 +2,7 @@
 # Regenerates the shader-db corpus corpus/shaders/ bit for bit: the hand-written examples
 # (copied into corpus/shaders/examples/) and COUNT programs of the generator's realistic
 # profile, corpus/shaders/realistic/sNNNN.eu = `eufuzz gen --seed NNNN --knobs
-# profile=realistic` (generator format 22), seeds from 0 up. A seed is skipped when its
+# profile=realistic` (generator format 23), seeds from 0 up. A seed is skipped when its
 # program's own inputs make the reference run branch on an undefined value (`eufuzz run`
 # reports UndefinedBranch; about 5 % of realistic programs): such a program has no defined
 # behaviour to keep, so it is no shader and the regression gate could not replay it.

@@ -104,6 +104,10 @@ mod bugs {
         /// Found in review: a MUL of a narrower integer (src0) by a dword (src1) keeps the
         /// dword in src1 (mul-dw-src0, Gen7+).
         MulDwordSrc1Kept,
+        /// Found by a campaign (generator format 22): a predicated three-source instruction
+        /// whose destination moves through a temporary is copied back under its predicate,
+        /// which its own conditional modifier has just rewritten (brw-backend.md §5.4).
+        ThreeSrcCopyPredicated,
         /// Found in review: a non-EOT SEND payload at a sub-register offset is not moved to a
         /// register boundary (send-payload-subreg).
         SendPayloadSubregKept,
@@ -201,6 +205,7 @@ mod bugs {
         (Bug::SimdSplitFixedDstUneven, "simd-split-fixed-dst-uneven"),
         (Bug::SimdSplitFixedSrcRegion, "simd-split-fixed-src-region"),
         (Bug::MulDwordSrc1Kept, "mul-dword-src1-kept"),
+        (Bug::ThreeSrcCopyPredicated, "three-src-copy-predicated"),
         (Bug::SendPayloadSubregKept, "send-payload-subreg-kept"),
         (Bug::DceMinmaxSelFlag, "dce-minmax-sel-flag"),
         (Bug::MinmaxFlagOtherArmKill, "minmax-flag-other-arm-kill"),
@@ -287,6 +292,7 @@ mod bugs {
                 "lower_regioning"
             }
             MulDwordSrc1Kept => "lower_integer_multiplication",
+            ThreeSrcCopyPredicated => "lower_alu_restrictions",
             SendPayloadSubregKept => "lower_logical_sends",
             // The IR it leaves computes the right values; the pass's own postcondition
             // (dead-code-kept) names it.

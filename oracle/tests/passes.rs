@@ -730,6 +730,31 @@ fn three_source_immediates_are_loaded_into_registers() {
 }
 
 #[test]
+fn a_predicated_flag_write_moved_through_a_temporary_is_copied_back_unpredicated() {
+    // docs/hardware/brw-backend.md §5.4: a three-source destination at a sub-register
+    // (Align16, SKL) moves through a temporary. The MAD's .nz rewrites f0.0, which its
+    // predicate read, so a predicated copy back would read the new bits: the temporary is
+    // first loaded from the destination and the copy back runs unpredicated.
+    check_pass(
+        lower_alu_restrictions::run,
+        "skl",
+        8,
+        "
+        cmp.z.f0.0(8) null:D, attr0:D, 0:D
+        (-f0.0) mad.nz(8) v1+16:F, attr1:F, attr1+32:F, attr0:F
+        fb_write_logical(8) null:UD, v1+16:F, 1:UD, 0:UD { EOT }
+        ",
+        "
+        cmp.z.f0.0(8) null:D, attr0:D, 0:D
+        mov(8) v4:UD, v1+16:UD
+        (-f0.0) mad.nz(8) v4:F, attr1:F, attr1+32:F, attr0:F
+        mov(8) v1+16:F, v4:F
+        fb_write_logical(8) null:UD, v1+16:F, 1:UD, 0:UD { EOT }
+        ",
+    );
+}
+
+#[test]
 fn attrs_and_uniforms_become_payload_registers() {
     check_pass(
         lower_payload_inputs::run,

@@ -160,7 +160,7 @@ fn reproducer(file: &str, verdict: &str, zoo: &str) -> String {
 fn a_pass_that_recurses_without_end_is_a_crash_finding_and_the_same_seeds_crash_again() {
     let dir = scratch("recursion");
     let zoo = "rol-fold-recursion";
-    // Seed 180 is the first from 175 with a ROL (generator format 22).
+    // Seed 180 is the first from 175 with a ROL (generator format 23).
     let start = 175;
     let (stats, _) = campaign(&dir.join("a"), zoo, start, 6, 1, &[]);
     filed_and_went_on(&stats, 6, "crash", "crash/opt_algebraic/stack-overflow");
@@ -232,7 +232,7 @@ fn a_pass_that_grows_the_program_without_bound_is_an_out_of_memory_finding() {
 fn a_twenty_second_campaign_reports_a_pass_that_loops_forever() {
     let dir = scratch("hang");
     let zoo = "rotate-count-endless-loop";
-    // Seed 430 hangs the pass at once in a campaign (generator format 22).
+    // Seed 430 hangs the pass at once in a campaign (generator format 23).
     let (stats, took) = campaign(&dir, zoo, 425, 20, 2, &[]);
     filed_and_went_on(&stats, 20, "hang", "hang/opt_copy_propagation/cpu-time");
     // Found within the adaptive timeout, far below the 30-s cap; the campaign was not
@@ -264,7 +264,7 @@ fn run_campaign(args: &[&str], dir: &Path, code: i32) -> (Value, Duration) {
 fn a_case_still_running_at_the_end_is_reported_not_counted_and_resumed() {
     let dir = scratch("unfinished");
     let out = dir.display().to_string();
-    // Seed 430 loops forever at once (generator format 22): with no case time measured
+    // Seed 430 loops forever at once (generator format 23): with no case time measured
     // yet, the timeout is the 30-s cap, so it is still running when the 3-s campaign ends.
     let args = [
         "campaign",

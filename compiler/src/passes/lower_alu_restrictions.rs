@@ -186,11 +186,26 @@ fn narrow_mul_modifier(p: &mut Program, inst: &mut Inst, out: &mut Vec<Inst>) ->
     changed
 }
 
+/// For a predicated `inst` about to write temporary `t` instead of its destination `d`:
+/// raw copies that first load `t` from `d`, so that the unpredicated copies back leave the
+/// channels whose predicate fails as they were. The copies back cannot be predicated
+/// instead: the instruction's conditional modifier may rewrite the flag its predicate
+/// reads, and the copies would then read the new bits (docs/hardware/brw-backend.md §5.4,
+/// Mesa's `lower_dst_region`; `corpus/regressions/predicated-flag-write-three-source-destination.eu`).
+fn preload_if_predicated(inst: &Inst, t: Reg, d: Reg) -> Vec<Inst> {
+    if inst.predicate.is_none() {
+        return vec![];
+    }
+    let old = super::legal_fixed_source(d, inst.exec_size as u32);
+    super::lower_regioning::raw_copy(inst, t, old, d.ty)
+}
+
 fn three_source(
     p: &mut Program,
     inst: &mut Inst,
     out: &mut Vec<Inst>,
     after: &mut Vec<Inst>,
+    opts: &CompileOptions,
 ) -> bool {
     if !inst.op.is_3src() || inst.srcs.len() != 3 {
         return false;
@@ -213,6 +228,10 @@ fn three_source(
         let d = inst.dst;
         if !d.is_null() && reg_offset(&d) != 0 {
             let t = super::temp(p, d.ty, inst.exec_size as u32 * d.ty.size());
+            let zoo = crate::zoo!(opts, ThreeSrcCopyPredicated);
+            if !zoo {
+                out.extend(preload_if_predicated(inst, t, d));
+            }
             inst.dst = t;
             let copy = like(inst, Opcode::Mov, d, vec![t]);
             // A 64-bit copy to another offset in its register breaks the low-power
@@ -224,8 +243,10 @@ fn three_source(
                 vec![copy]
             };
             for mut c in copies {
-                c.predicate = inst.predicate;
-                c.flag_subreg = inst.flag_subreg;
+                if zoo {
+                    c.predicate = inst.predicate;
+                    c.flag_subreg = inst.flag_subreg;
+                }
                 after.push(c);
             }
             changed = true;
@@ -260,6 +281,7 @@ fn three_source(
     if !inst.dst.is_null() && !matches!(stride, 1 | 2) {
         let old = inst.dst;
         let t = super::temp(p, old.ty, inst.exec_size as u32 * old.ty.size());
+        out.extend(preload_if_predicated(inst, t, old));
         inst.dst = t;
         // A raw integer copy: a float move that changes the channels' byte positions is
         // illegal on DG2 (xehp-lsb-move); the bits are the same either way.
@@ -268,10 +290,7 @@ fn three_source(
         } else {
             old.ty
         };
-        let mut copy = like(inst, Opcode::Mov, old.retype(raw), vec![t.retype(raw)]);
-        copy.predicate = inst.predicate;
-        copy.flag_subreg = inst.flag_subreg;
-        after.push(copy);
+        after.push(like(inst, Opcode::Mov, old.retype(raw), vec![t.retype(raw)]));
         changed = true;
     }
     changed
@@ -576,7 +595,7 @@ fn lower(
         note("two-source-operands");
         changed = true;
     }
-    if three_source(p, &mut inst, out, &mut after) {
+    if three_source(p, &mut inst, out, &mut after, opts) {
         note("three-source-operands");
         changed = true;
     }

@@ -373,7 +373,16 @@ impl Gen<'_, '_> {
         }
         let flag = self.general_flag;
         if cmp {
-            inst = inst.with_cmod(self.pick(&CONDS), flag);
+            // One float compare in four tests "unordered" (a NaN operand), the condition no
+            // other one inverts: a pass that swaps, inverts or folds a compare's condition
+            // must leave it alone (docs/hardware/brw-backend.md §1.7).
+            let cond = if !self.realistic && op == Opcode::Cmp && ty.is_float() && self.chance(1, 4)
+            {
+                CondMod::U
+            } else {
+                self.pick(&CONDS)
+            };
+            inst = inst.with_cmod(cond, flag);
             if !self.realistic
                 && self.has(Feature::Predication)
                 && new.is_none()
@@ -478,7 +487,11 @@ impl Gen<'_, '_> {
             let ty = self.any_type();
             let a = at_group(self.src(ty, false), group as u32);
             let b = at_group(self.src(ty, true), group as u32);
-            let cond = self.pick(&CONDS);
+            let cond = if !self.realistic && ty.is_float() && self.chance(1, 4) {
+                CondMod::U
+            } else {
+                self.pick(&CONDS)
+            };
             let inst = Inst::new(Opcode::Cmp, exec, Reg::null(ty), vec![a, b])
                 .with_group(group)
                 .with_cmod(cond, self.general_flag);
