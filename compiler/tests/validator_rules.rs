@@ -324,8 +324,25 @@ fn illegal_type() {
     );
     case(
         Rule::IllegalType,
-        good,
+        good.clone(),
         skl16("mul.sat(16) v0:D, v1:UW, v1:UD"),
+    );
+    // §6.10: BFI2's sources have its destination's type.
+    case(
+        Rule::IllegalType,
+        skl16("bfi2(16) v0:UD, v1:UD, v1:UD, v1:UD"),
+        skl16("bfi2(16) v0:UD, v1:D, v1:D, v1:D"),
+    );
+    case(
+        Rule::IllegalType,
+        good.clone(),
+        skl16("bfi2(16) v0:D, v1:D, v1:D, v1:UD"),
+    );
+    // §3.7: no conversion between a 64-bit type and HF, by any instruction.
+    case(
+        Rule::IllegalType,
+        prog("skl", 8, "frc(8) v0:F, v1:DF"),
+        prog("skl", 8, "frc(8) v0:HF, v1:DF"),
     );
 }
 
@@ -372,6 +389,12 @@ fn three_src_mixed_types() {
         Rule::ThreeSrcMixedTypes,
         skl16("mad(16) v0:F, v1:F, v1:F, v1:F"),
         skl16("mad(16) v0:F, v1:F, v1:D, v1:F"),
+    );
+    // And one width: no 64↔32-bit conversion inside a three-source instruction.
+    case(
+        Rule::ThreeSrcMixedTypes,
+        prog("chv", 8, "mad(8) v0:DF, v1:DF, v1:DF, 0.5:DF"),
+        prog("chv", 8, "mad(8) v0:DF, 0.0:F, v1:F, v1:F"),
     );
 }
 

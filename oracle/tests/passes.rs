@@ -755,6 +755,30 @@ fn a_predicated_flag_write_moved_through_a_temporary_is_copied_back_unpredicated
 }
 
 #[test]
+fn a_mixed_float_result_into_a_64_bit_destination_keeps_single_precision() {
+    // No direct conversion from HF to a 64-bit type (docs/hardware/eu-hardware.md §3.7): the
+    // operation computes into a temporary first. An F source makes it mixed-float, whose
+    // result is F (§3.4), so the temporary is F; an HF one would round the product to HF.
+    check_pass(
+        lower_regioning::run,
+        "skl",
+        8,
+        "
+        mul(8) v0:DF, u0:F, u1:HF
+        mov(8) v1:F, v0:DF
+        fb_write_logical(8) null:UD, v1:F, 1:UD, 0:UD { EOT }
+        ",
+        "
+        mul(8) v4:F, u0:F, u1:HF
+        mov(8) v0:DF, v4:F
+        mov(8) v5<2>:F, v0:DF
+        mov(8) v1:UD, v5<2>:UD
+        fb_write_logical(8) null:UD, v1:F, 1:UD, 0:UD { EOT }
+        ",
+    );
+}
+
+#[test]
 fn attrs_and_uniforms_become_payload_registers() {
     check_pass(
         lower_payload_inputs::run,

@@ -116,10 +116,13 @@ fn owed_rewrite(inst: &Inst) -> Option<Inst> {
     })
 }
 
-/// What the pass leaves ([`Rule::AlgebraKept`]): no instruction it may rewrite for which
-/// its module notes give a simpler instruction that the validator accepts in its place.
-/// A fold left undone changes no output, so only this contract sees a pass that stops
-/// making one (docs/hardware/brw-backend.md §7.1 item 2).
+/// What a run without progress leaves ([`Rule::AlgebraKept`]): no instruction the pass may
+/// rewrite for which its module notes give a simpler instruction that the validator
+/// accepts in its place. A fold left undone changes no output, so only this contract sees
+/// a pass that stops making one (docs/hardware/brw-backend.md §7.1 item 2). Like Mesa's,
+/// the pass rewrites each instruction once per run, so a rewrite may leave a fold for the
+/// optimisation loop's next run: `and.sat v:D, a, 0` becomes `mov.sat v:D, 0`, whose
+/// saturate the next run drops. A run that changed nothing has no such excuse.
 pub fn postcondition(p: &Program) -> Vec<Violation> {
     p.insts()
         .enumerate()

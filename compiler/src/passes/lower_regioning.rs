@@ -301,7 +301,8 @@ fn split_conversion(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
 /// An ALU operation on half floats with a 64-bit destination converts its HF result to
 /// 64 bits, a conversion the hardware lacks (docs/hardware/eu-hardware.md §6 table: "There are no direct
 /// conversions between 64-bit types and HF"; docs/hardware/brw-backend.md §5). It computes into an HF
-/// temporary instead, and a MOV (split through F by `split_conversion`) converts that to
+/// temporary instead (F when an F source makes it a mixed-float operation, whose result is
+/// F), and a MOV (split through F by `split_conversion`) converts that to
 /// the destination, carrying the saturate and the conditional modifier, which act on the
 /// converted value (SEL keeps its modifier: it picks the min/max). CMP is left alone: its
 /// flag and predication interplay is not modelled here.
@@ -313,7 +314,15 @@ fn split_hf_result_to_64bit(p: &mut Program, inst: &Inst) -> Option<Vec<Inst>> {
     }
     crate::pass::note("half-float-result-to-64bit");
     let n = inst.exec_size as u32;
-    let t = super::temp(p, Type::HF, n * Type::HF.size());
+    // The result has the precision of the widest float source: F when an F source mixes
+    // with the HF ones (docs/hardware/eu-hardware.md §3.4). An HF temporary would round a
+    // mixed operation's result to HF.
+    let via = if inst.srcs.iter().any(|s| s.ty == Type::F) {
+        Type::F
+    } else {
+        Type::HF
+    };
+    let t = super::temp(p, via, n * via.size());
     let mut first = inst.clone();
     first.dst = t;
     first.saturate = false;

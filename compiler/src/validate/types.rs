@@ -159,6 +159,11 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
     if inst.op == Opcode::Bfi2 && (inst.cmod.is_some() || inst.saturate) {
         illegal("BFI2 takes no conditional modifier or saturate".into());
     }
+    // docs/hardware/eu-hardware.md §6.10: BFI2's sources have its destination's type, and
+    // nothing lowers one that converts (Mesa emits it only from NIR's all-UD `bfi`).
+    if inst.op == Opcode::Bfi2 && inst.srcs.iter().any(|s| s.ty != inst.dst.ty) {
+        illegal("BFI2's sources must have its destination's type".into());
+    }
     // docs/hardware/eu-hardware.md §3.5: the hardware takes no saturate on an integer
     // multiply with a dword source, a W×D one included, and nothing lowers one (a D×D or
     // Q×Q product is also computed in pieces, which a clamp of the whole cannot follow).
@@ -172,8 +177,11 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
                 .into(),
         );
     }
+    // Not by a MOV nor as any other operation's result: nothing splits an operation on
+    // 64-bit data into an HF destination (docs/hardware/eu-hardware.md §3.7, "no direct
+    // conversions between 64-bit types and HF"), and NIR converts to HF from F only.
     let from_64 = inst.srcs.iter().any(|s| s.ty.is_64bit());
-    if inst.op == Opcode::Mov && from_64 && inst.dst.ty == Type::HF {
+    if from_64 && inst.dst.ty == Type::HF && !inst.dst.is_null() && !inst.op.is_message() {
         illegal("no conversion from a 64-bit type to HF (it would round twice)".into());
     }
     if inst.op.is_logic() && inst.srcs.iter().any(|s| s.abs) {
@@ -186,6 +194,26 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
         && inst.srcs.iter().any(|s| s.abs || s.negate)
     {
         illegal("integer division takes no source modifiers".into());
+    }
+    // One width too: NIR's ffma, flrp, bfi and the like have every operand at one bit size,
+    // and no pass splits a 64↔32-bit conversion out of a three-source instruction (on the
+    // low-power parts no region could even encode `mad v:DF, a:F, b:F, c:F`,
+    // docs/hardware/eu-hardware.md §5.1).
+    let widths = || {
+        std::iter::once(&inst.dst)
+            .chain(&inst.srcs)
+            .filter(|r| !r.is_null())
+    };
+    if inst.op.is_3src() && widths().any(|r| r.ty.size() == 8) && widths().any(|r| r.ty.size() < 8)
+    {
+        r.add(
+            Rule::ThreeSrcMixedTypes,
+            Some(ip),
+            format!(
+                "{} operands must be all 64-bit or all narrower",
+                inst.op.name()
+            ),
+        );
     }
     if inst.op.is_3src() && any_f && any_i {
         r.add(
