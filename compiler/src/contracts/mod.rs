@@ -17,3 +17,50 @@ pub mod opt_redundant_halt;
 pub mod split_virtual_grfs;
 pub mod vec4_opt_cse;
 pub mod vec4_opt_dead_code_eliminate;
+
+use crate::inst::Inst;
+use crate::program::Program;
+use crate::validate::{Rule, Violation};
+
+/// What a local CSE leaves ([`Rule::ExpressionRecomputed`]), for the scalar and the vec4
+/// pass, which differ only in what they take for an expression and a recomputation: in
+/// each block, an `expression` other than a MOV that `recomputes` an earlier one with
+/// nothing between that `disturbs` the earlier one.
+fn recomputations(
+    p: &Program,
+    pass: &str,
+    expression: fn(&Inst) -> bool,
+    recomputes: fn(&Inst, &Inst) -> bool,
+    disturbs: fn(&Inst, &Inst) -> bool,
+) -> Vec<Violation> {
+    let mut violations = vec![];
+    let mut ip = 0;
+    for block in &p.blocks {
+        let insts = &block.insts;
+        for (j, later) in insts.iter().enumerate() {
+            if !expression(later) {
+                continue;
+            }
+            let available = (0..j).rev().find(|&k| {
+                let earlier = &insts[k];
+                earlier.op != crate::opcode::Opcode::Mov
+                    && expression(earlier)
+                    && recomputes(earlier, later)
+                    && !insts[k + 1..j].iter().any(|i| disturbs(i, earlier))
+            });
+            if let Some(k) = available {
+                violations.push(Violation {
+                    rule: Rule::ExpressionRecomputed,
+                    ip: Some(ip + j),
+                    message: format!(
+                        "{} recomputes the value of ip {}, yet {pass} kept it",
+                        later.op.name(),
+                        ip + k
+                    ),
+                });
+            }
+        }
+        ip += insts.len();
+    }
+    violations
+}

@@ -5,7 +5,7 @@ use crate::inst::Inst;
 use crate::opcode::Opcode;
 use crate::program::Program;
 use crate::reg::{Reg, RegKind};
-use crate::validate::{Rule, Violation};
+use crate::validate::Violation;
 
 /// The VGRF or ATTR an operand's value lives in.
 fn storage(r: &Reg) -> Option<(bool, u32)> {
@@ -77,40 +77,11 @@ fn disturbs(inst: &Inst, earlier: &Inst) -> bool {
     }
 }
 
-/// What the pass leaves ([`Rule::ExpressionRecomputed`]): in no block an expression (not
+/// What the pass leaves ([`crate::validate::Rule::ExpressionRecomputed`]): in no block an expression (not
 /// a MOV) followed by an exact recomputation of it with nothing between that writes its
 /// result's VGRF or anything it read. Local CSE replaces every such recomputation with a
 /// copy of the result (docs/hardware/brw-backend.md §7.1 item 3); one left over changes no
 /// output, so only this contract sees a CSE that stops finding them.
 pub fn postcondition(p: &Program) -> Vec<Violation> {
-    let mut violations = vec![];
-    let mut ip = 0;
-    for block in &p.blocks {
-        let insts = &block.insts;
-        for (j, later) in insts.iter().enumerate() {
-            if !expression(later) {
-                continue;
-            }
-            let available = (0..j).rev().find(|&k| {
-                let earlier = &insts[k];
-                earlier.op != Opcode::Mov
-                    && expression(earlier)
-                    && recomputes(earlier, later)
-                    && !insts[k + 1..j].iter().any(|i| disturbs(i, earlier))
-            });
-            if let Some(k) = available {
-                violations.push(Violation {
-                    rule: Rule::ExpressionRecomputed,
-                    ip: Some(ip + j),
-                    message: format!(
-                        "{} recomputes the value of ip {}, yet opt_cse kept it",
-                        later.op.name(),
-                        ip + k
-                    ),
-                });
-            }
-        }
-        ip += insts.len();
-    }
-    violations
+    super::recomputations(p, "opt_cse", expression, recomputes, disturbs)
 }

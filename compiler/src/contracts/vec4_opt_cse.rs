@@ -5,7 +5,7 @@ use crate::inst::Inst;
 use crate::opcode::Opcode;
 use crate::program::Program;
 use crate::reg::RegKind;
-use crate::validate::{Rule, Violation};
+use crate::validate::Violation;
 
 /// The VGRF an operand names, if it names one.
 fn vgrf(r: &crate::reg::Reg) -> Option<u32> {
@@ -64,40 +64,12 @@ fn disturbs(inst: &Inst, earlier: &Inst) -> bool {
     }
 }
 
-/// What the pass leaves ([`Rule::ExpressionRecomputed`]): in no block an expression
+/// What the pass leaves ([`crate::validate::Rule::ExpressionRecomputed`]): in no block an expression
 /// followed by an exact recomputation of it with nothing between that writes the VGRF of
 /// its result or of anything it read. The pass makes every such recomputation a move of
 /// the earlier result (docs/hardware/fp64-align16.md §6; Mesa's `vec4_visitor::opt_cse`);
 /// one left over changes no output, so only this contract sees a CSE that stops finding
 /// them.
 pub fn postcondition(p: &Program) -> Vec<Violation> {
-    let mut violations = vec![];
-    let mut ip = 0;
-    for block in &p.blocks {
-        let insts = &block.insts;
-        for (j, later) in insts.iter().enumerate() {
-            if !expression(later) {
-                continue;
-            }
-            let available = (0..j).rev().find(|&k| {
-                let earlier = &insts[k];
-                expression(earlier)
-                    && recomputes(earlier, later)
-                    && !insts[k + 1..j].iter().any(|i| disturbs(i, earlier))
-            });
-            if let Some(k) = available {
-                violations.push(Violation {
-                    rule: Rule::ExpressionRecomputed,
-                    ip: Some(ip + j),
-                    message: format!(
-                        "{} recomputes the value of ip {}, yet vec4_opt_cse kept it",
-                        later.op.name(),
-                        ip + k
-                    ),
-                });
-            }
-        }
-        ip += insts.len();
-    }
-    violations
+    super::recomputations(p, "vec4_opt_cse", expression, recomputes, disturbs)
 }
