@@ -779,6 +779,27 @@ fn a_mixed_float_result_into_a_64_bit_destination_keeps_single_precision() {
 }
 
 #[test]
+fn a_byte_source_of_a_64_bit_shift_is_widened_to_a_word() {
+    // No byte ↔ 64-bit conversion (docs/hardware/eu-hardware.md §3.7): the byte is first
+    // widened, to W, the class a byte is read in (§3.4), so that a shift of a negative byte
+    // sees the same bits as before (corpus/regressions/shr-of-negative-byte-widened-for-64-bit-execution.eu).
+    check_pass(
+        lower_regioning::run,
+        "skl",
+        8,
+        "
+        shr(8) v0:Q, u0:B, 0:Q
+        fb_write_logical(8) null:UD, v0<2>:F, 1:UD, 0:UD { EOT }
+        ",
+        "
+        mov(8) v4:W, u0:B
+        shr(8) v0:Q, v4:W, 0:Q
+        fb_write_logical(8) null:UD, v0<2>:F, 1:UD, 0:UD { EOT }
+        ",
+    );
+}
+
+#[test]
 fn attrs_and_uniforms_become_payload_registers() {
     check_pass(
         lower_payload_inputs::run,

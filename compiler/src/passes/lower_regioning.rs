@@ -361,8 +361,11 @@ fn single_row_regions(inst: &mut Inst) -> bool {
 /// A byte source of a 64-bit instruction is a conversion between bytes and a 64-bit type,
 /// which the hardware lacks (docs/hardware/eu-hardware.md §6 table; on the destination-aligned parts its
 /// 8-byte stride would not even be encodable, §1.5–§1.6: hstride 0/1/2/4). It is first
-/// converted to D (UD when unsigned; W/UW for a MUL), which keeps its value — the
-/// instruction executes at least that wide — and the instruction reads the widened copy.
+/// converted to W (UW when unsigned), the class a byte is read in (§3.4 maps B/UB to W),
+/// which keeps its value, and the instruction reads the widened copy. A wider copy would
+/// change what a shift sees of a negative byte where the shift works at its source's width
+/// (`corpus/regressions/shr-of-negative-byte-widened-for-64-bit-execution.eu`); a word
+/// reads the same either way.
 fn widen_byte_sources(
     p: &mut Program,
     inst: &mut Inst,
@@ -379,10 +382,7 @@ fn widen_byte_sources(
         if s.ty.size() != 1 || s.is_imm() || s.is_null() {
             continue;
         }
-        // A MUL reads it as a word: a dword would have to be src0 next to a narrower
-        // operand (docs/hardware/eu-hardware.md §4 table: "the DW operand must be src0").
-        let bytes = if inst.op == Opcode::Mul { 2 } else { 4 };
-        let wide = Type::int_of_size(bytes, s.ty.is_signed());
+        let wide = Type::int_of_size(2, s.ty.is_signed());
         crate::pass::note("widen-byte-source");
         let t = super::temp(p, wide, inst.exec_size as u32 * wide.size());
         let plain = Reg {
