@@ -104,7 +104,7 @@ mod bugs {
         /// Found in review: a MUL of a narrower integer (src0) by a dword (src1) keeps the
         /// dword in src1 (mul-dw-src0, Gen7+).
         MulDwordSrc1Kept,
-        /// Found by a campaign (generator format 22): a predicated three-source instruction
+        /// Found in the first 20,000 programs of generator format 23: a predicated three-source instruction
         /// whose destination moves through a temporary is copied back under its predicate,
         /// which its own conditional modifier has just rewritten (brw-backend.md §5.4).
         ThreeSrcCopyPredicated,

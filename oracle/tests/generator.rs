@@ -1000,9 +1000,10 @@ fn no_device_draws_an_opcode_it_lacks() {
     }
 }
 
-/// Whether `a` and `b` are one ALU operation other than a MOV that differs in exactly one thing a CSE key
-/// compares, of the kinds `kinds` names: `t` destination type, `s` saturate, `m` one
-/// source's modifier, `w` one source's swizzle, `o` the order of two sources.
+/// Whether `a` and `b` are one ALU operation other than a MOV that differs in exactly one
+/// thing a CSE key compares, of the kinds `kinds` names: `t` destination type, `s`
+/// saturate, `w` one source's swizzle. (A source modifier or the order of two sources is
+/// left out: the scalar `mul.sat -a, b` idiom and chance pairs already make those.)
 fn near_duplicates(a: &compiler::inst::Inst, b: &compiler::inst::Inst, kinds: &str) -> bool {
     let expression = |i: &compiler::inst::Inst| {
         i.op != compiler::Opcode::Mov && !i.op.is_message() && !i.op.is_control_flow()
@@ -1010,28 +1011,25 @@ fn near_duplicates(a: &compiler::inst::Inst, b: &compiler::inst::Inst, kinds: &s
     if a.op != b.op || a.srcs.len() != b.srcs.len() || !expression(a) {
         return false;
     }
-    let controls_differ = (a.dst.ty != b.dst.ty) as u32 + (a.saturate != b.saturate) as u32;
     let differing: Vec<usize> = (0..a.srcs.len())
         .filter(|&k| a.srcs[k] != b.srcs[k])
         .collect();
-    let only_source = |k: usize| {
-        let (x, y) = (a.srcs[k], b.srcs[k]);
-        let same_place = x.kind == y.kind && x.ty == y.ty;
-        let modifier = x.negate != y.negate || x.abs != y.abs;
-        (kinds.contains('m') && same_place && modifier && x.swizzle == y.swizzle)
-            || (kinds.contains('w') && same_place && !modifier && x.swizzle != y.swizzle)
-    };
-    let swapped = differing.len() == 2
-        && differing[1] == differing[0] + 1
-        && a.srcs[differing[0]] == b.srcs[differing[1]]
-        && a.srcs[differing[1]] == b.srcs[differing[0]];
-    match (controls_differ, differing.as_slice()) {
-        (1, []) => {
-            (kinds.contains('t') && a.dst.ty != b.dst.ty)
-                || (kinds.contains('s') && a.saturate != b.saturate)
+    let same_controls = a.dst.ty == b.dst.ty && a.saturate == b.saturate;
+    match differing.as_slice() {
+        [] => {
+            (kinds.contains('t') && a.dst.ty != b.dst.ty && a.saturate == b.saturate)
+                || (kinds.contains('s') && a.saturate != b.saturate && a.dst.ty == b.dst.ty)
         }
-        (0, [k]) => only_source(*k),
-        (0, _) => kinds.contains('o') && swapped,
+        [k] => {
+            let (x, y) = (a.srcs[*k], b.srcs[*k]);
+            kinds.contains('w')
+                && same_controls
+                && x.kind == y.kind
+                && x.ty == y.ty
+                && x.negate == y.negate
+                && x.abs == y.abs
+                && x.swizzle != y.swizzle
+        }
         _ => false,
     }
 }

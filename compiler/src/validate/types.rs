@@ -76,6 +76,17 @@ fn operands(inst: &Inst) -> impl Iterator<Item = (&'static str, &Reg)> {
         .chain(inst.srcs.iter().map(|s| ("source", s)))
 }
 
+/// Whether `inst`'s operands (a null destination aside) hold both 64-bit data and
+/// narrower data: a conversion between the two inside the instruction.
+pub(super) fn mixes_64bit_and_narrower(inst: &Inst) -> bool {
+    let sizes = || {
+        operands(inst)
+            .filter(|(_, r)| !r.is_null())
+            .map(|(_, r)| r.ty.size())
+    };
+    sizes().any(|s| s == 8) && sizes().any(|s| s < 8)
+}
+
 pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
     let info = p.device.info();
     if let Some(first) = crate::hw::first_generation(inst.op)
@@ -199,13 +210,7 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
     // and no pass splits a 64↔32-bit conversion out of a three-source instruction (on the
     // low-power parts no region could even encode `mad v:DF, a:F, b:F, c:F`,
     // docs/hardware/eu-hardware.md §5.1).
-    let widths = || {
-        std::iter::once(&inst.dst)
-            .chain(&inst.srcs)
-            .filter(|r| !r.is_null())
-    };
-    if inst.op.is_3src() && widths().any(|r| r.ty.size() == 8) && widths().any(|r| r.ty.size() < 8)
-    {
+    if inst.op.is_3src() && mixes_64bit_and_narrower(inst) {
         r.add(
             Rule::ThreeSrcMixedTypes,
             Some(ip),

@@ -101,19 +101,12 @@ pub(super) fn check(p: &Program, ip: usize, inst: &Inst, r: &mut Report) {
     // compare included (into a dvec4, then PICK_LOW_32BIT; docs/hardware/fp64-align16.md
     // §5.2). `add v:F, a:DF, b:DF` has no lowering and would reach the hardware as a DF
     // operation with a packed 32-bit destination.
-    let mixes_widths = {
-        let mut sizes = operands()
-            .filter(|r| !r.is_null())
-            .map(|r| r.ty.size() == 8);
-        let first = sizes.next();
-        sizes.any(|wide| Some(wide) != first)
-    };
     let converts = matches!(
         inst.op,
         Opcode::Mov | Opcode::PickLow32 | Opcode::PickHigh32 | Opcode::SetLow32 | Opcode::SetHigh32
     ) || inst.op.is_message()
         || inst.op.is_control_flow();
-    if mixes_widths && !converts {
+    if !converts && super::types::mixes_64bit_and_narrower(inst) {
         bad(format!(
             "`{}` mixes 64-bit and 32-bit operands: the vec4 IR converts between them only with a MOV",
             inst.op.name()

@@ -373,15 +373,7 @@ impl Gen<'_, '_> {
         }
         let flag = self.general_flag;
         if cmp {
-            // One float compare in four tests "unordered" (a NaN operand), the condition no
-            // other one inverts: a pass that swaps, inverts or folds a compare's condition
-            // must leave it alone (docs/hardware/brw-backend.md §1.7).
-            let cond = if !self.realistic && op == Opcode::Cmp && ty.is_float() && self.chance(1, 4)
-            {
-                CondMod::U
-            } else {
-                self.pick(&CONDS)
-            };
+            let cond = self.compare_condition(op, ty);
             inst = inst.with_cmod(cond, flag);
             if !self.realistic
                 && self.has(Feature::Predication)
@@ -464,7 +456,6 @@ impl Gen<'_, '_> {
             && self.chance(1, 4)
     }
 
-    /// Sets the general flag for `exec` channels from `group` with a compare of defined values.
     /// `inst`, whose conditional modifier writes the general flag, predicated on that same
     /// flag after setting it: Mesa's demote (`(+f0.1) cmp.z.f0.1 null`, `brw_fs_nir.cpp`).
     /// The channels whose predicate fails keep their flag bits (docs/hardware/eu-hardware.md
@@ -482,16 +473,25 @@ impl Gen<'_, '_> {
         inst.with_pred(pred, self.general_flag)
     }
 
+    /// A compare's condition: one float CMP in four tests "unordered" (a NaN operand), the
+    /// condition no other one inverts, so a pass that swaps, inverts or folds a compare's
+    /// condition must leave it alone (docs/hardware/brw-backend.md §1.7); otherwise any of
+    /// [`CONDS`]. (CMPN's NaN rules make `.u` mean something else: never drawn for it.)
+    fn compare_condition(&mut self, op: Opcode, ty: Type) -> CondMod {
+        if !self.realistic && op == Opcode::Cmp && ty.is_float() && self.chance(1, 4) {
+            CondMod::U
+        } else {
+            self.pick(&CONDS)
+        }
+    }
+
+    /// Sets the general flag for `exec` channels from `group` with a compare of defined values.
     pub(super) fn set_flag(&mut self, exec: u8, group: u8) {
         for _ in 0..4 {
             let ty = self.any_type();
             let a = at_group(self.src(ty, false), group as u32);
             let b = at_group(self.src(ty, true), group as u32);
-            let cond = if !self.realistic && ty.is_float() && self.chance(1, 4) {
-                CondMod::U
-            } else {
-                self.pick(&CONDS)
-            };
+            let cond = self.compare_condition(Opcode::Cmp, ty);
             let inst = Inst::new(Opcode::Cmp, exec, Reg::null(ty), vec![a, b])
                 .with_group(group)
                 .with_cmod(cond, self.general_flag);

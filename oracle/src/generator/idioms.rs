@@ -636,8 +636,9 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// A near duplicate: `inst` with exactly one of the things a CSE key compares changed —
-    /// its destination type, saturate, one source's modifier, or the order of two sources —
+    /// A near duplicate: `inst` with at most one of the things a CSE key compares changed —
+    /// its destination type (redrawn, so sometimes the same), saturate, one source's
+    /// modifier, or the order of two sources —
     /// so every field `opt_cse` matches on has programs where it alone tells two
     /// expressions apart (a swapped commutative operation is the one the pass may still
     /// merge, docs/hardware/brw-backend.md §7.1). Returns the destination type to use.

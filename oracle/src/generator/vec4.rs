@@ -295,7 +295,8 @@ impl Gen<'_, '_> {
     }
 
     /// A near duplicate of an earlier instruction, as the fragment generator makes them:
-    /// exactly one thing the vec4 CSE key compares changed — the destination type, one
+    /// at most one thing the vec4 CSE key compares changed — the destination type (redrawn,
+    /// so sometimes the same), one
     /// source's swizzle or modifier, or the order of two register sources — so each of
     /// those fields `vec4_opt_cse` matches on has programs where it alone tells two
     /// expressions apart (docs/hardware/fp64-align16.md §6). Not saturate: the sign of a
